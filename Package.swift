@@ -1,0 +1,53 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "ChartArchive",
+  products: [
+    .executable(name: "chart-archive", targets: ["chart-archive"]),
+    .library(name: "ChartRanking", targets: ["ChartRanking"]),
+    .library(name: "ChartStorage", targets: ["ChartStorage"]),
+    .library(name: "ChartFormats", targets: ["ChartFormats"]),
+  ],
+  targets: [
+    // SQLite from the system (Debian: libsqlite3-dev).
+    .systemLibrary(
+      name: "CSQLite",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
+    // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
+    .target(name: "ChartRanking"),
+    // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
+    // embedded in the binary) and every SQL statement of the product.
+    .target(
+      name: "ChartStorage",
+      dependencies: ["CSQLite", "ChartRanking"],
+      resources: [.embedInCode("Migrations")]
+    ),
+    // Readers for the chart file formats the importer accepts.
+    .target(name: "ChartFormats", dependencies: ["ChartRanking"]),
+    // The `chart-archive` command line: argument parsing, subcommands, output.
+    .target(
+      name: "ChartArchiveCLI", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"]),
+    .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
+
+    .testTarget(name: "ChartRankingTests", dependencies: ["ChartRanking"]),
+    .testTarget(name: "ChartStorageTests", dependencies: ["ChartStorage", "ChartRanking"]),
+    .testTarget(name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"]),
+    .testTarget(
+      name: "ChartArchiveCLITests",
+      dependencies: ["ChartArchiveCLI", "chart-archive"]
+    ),
+  ]
+)
+
+for target in package.targets where target.type != .system {
+  target.swiftSettings =
+    (target.swiftSettings ?? []) + [
+      .swiftLanguageMode(.v6),
+      .enableUpcomingFeature("ExistentialAny"),
+      .enableUpcomingFeature("MemberImportVisibility"),
+      .enableUpcomingFeature("InternalImportsByDefault"),
+    ]
+}

@@ -1,0 +1,47 @@
+import ChartStorage
+
+/// The exit statuses of `chart-archive`, from BSD's sysexits.h where one fits.
+public enum ExitCode: Int32, Sendable {
+  /// Done.
+  case success = 0
+  /// The question has no answer in the archive: no such chart, snapshot or song, or a search that
+  /// matched several songs.
+  case notFound = 1
+  /// EX_USAGE: the command line is wrong.
+  case usage = 64
+  /// EX_DATAERR: an input file (or the archive) holds bad data; nothing was stored.
+  case dataError = 65
+  /// EX_NOINPUT: an input file or folder, or the archive, does not exist.
+  case noInput = 66
+  /// EX_SOFTWARE: an internal error.
+  case software = 70
+  /// EX_IOERR: SQLite could not read or write the archive.
+  case ioError = 74
+  /// EX_TEMPFAIL: the archive stayed locked by another process; try again.
+  case temporaryFailure = 75
+}
+
+/// An error that ends a command: its message for standard error and its exit status.
+struct CommandError: Error {
+  var exitCode: ExitCode
+  var message: String
+
+  init(_ exitCode: ExitCode, _ message: String) {
+    self.exitCode = exitCode
+    self.message = message
+  }
+
+  init(_ error: ArchiveError) {
+    let code: ExitCode =
+      switch error {
+      case .notFound: .noInput
+      case .notAnArchive, .newerSchema, .conflictingSnapshot: .dataError
+      case .invalidChartName: .usage
+      case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .notFound
+      case .database(let database):
+        database.resultCode == 5 || database.resultCode == 6
+          ? .temporaryFailure : .ioError
+      }
+    self.init(code, error.description)
+  }
+}

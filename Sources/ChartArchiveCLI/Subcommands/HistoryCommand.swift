@@ -1,0 +1,142 @@
+import ChartRanking
+import ChartStorage
+
+/// `chart-archive history QUERY`: how one song moved over time.
+enum HistoryCommand: Subcommand {
+  static let name = "history"
+  static let abstract = "Show how a song moved over time: every chart date, rank and movement."
+  static let discussion = """
+    QUERY is a title, or part of a title or artist credit; case, accents' composition and extra
+    spaces do not matter. Songs whose title equals QUERY are preferred. When several songs match,
+    they are listed (exit status 1): narrow the search with --artist.
+
+    After the chart dates come the song's peak position, weeks on chart (counted across
+    re-entries) and debut, for each chart it was on.
+
+    EXAMPLES:
+      chart-archive history "Blinding Lights"
+      chart-archive history "Unchained Melody" --artist "righteous"
+    """
+  static let arguments = [
+    ArgumentSpec(name: "query", help: "A title, or part of a title or artist credit.")
+  ]
+  static let options = [
+    OptionSpec(name: "--artist", valueName: "artist", help: "Part of the artist credit."),
+    OptionSpec(name: "--chart", valueName: "name", help: "Only this chart's history."),
+    SharedOptions.format, SharedOptions.database,
+  ]
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+    let format = try SharedOptions.outputFormat(arguments)
+    let archive = try SharedOptions.openArchive(arguments, console: console)
+    let text = arguments.argument("query")!
+    let artist = arguments.option("--artist")
+    let songs = try query { try archive.songs(matching: text, artist: artist) }
+    let searched = "'\(text)'" + (artist.map { " by '\($0)'" } ?? "")
+    guard let song = songs.first else {
+      throw CommandError(.notFound, "no song matches \(searched)")
+    }
+    guard songs.count == 1 else {
+      listCandidates(songs, format: format, console: console)
+      console.printError(
+        "\(songs.count) songs match \(searched); narrow the search with --artist or a fuller title")
+      return .notFound
+    }
+    var histories = try query { try archive.history(of: song.id) }
+    if let chart = arguments.option("--chart") {
+      histories = histories.filter { $0.chart == chart }
+      if histories.isEmpty {
+        throw CommandError(.notFound, "'\(song.title)' by \(song.artist) was never on \(chart)")
+      }
+    }
+    render(song: song, histories: histories, format: format, console: console)
+    return .success
+  }
+
+  static let columns = [
+    Column(key: "chart_date", heading: "CHART DATE"),
+    Column(key: "rank", heading: "RANK", alignRight: true),
+    Column(key: "movement", heading: "MOVE"),
+    Column(key: "previous_rank", heading: "LAST", alignRight: true),
+    Column(key: "peak_position", heading: "PEAK", alignRight: true),
+    Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
+  ]
+
+  static func rows(_ history: SongHistory) -> [[Cell]] {
+    history.placements.map { placement in
+      [
+        .text(placement.chartDate.iso8601), .int(placement.rank), .movement(placement.movement),
+        optional(placement.previousRank), .int(placement.peakPosition),
+        .int(placement.weeksOnChart),
+      ]
+    }
+  }
+
+  static func render(
+    song: SongSummary, histories: [ChartHistory], format: OutputFormat, console: Console
+  ) {
+    switch format {
+    case .json:
+      let charts: [JSONValue] = histories.map { item in
+        .object([
+          ("chart", .string(item.chart)),
+          ("peak_position", item.history.peakPosition.map(JSONValue.int) ?? .null),
+          ("weeks_at_peak", .int(item.history.weeksAtPeak)),
+          ("weeks_on_chart", .int(item.history.weeksOnChart)),
+          ("debut_date", item.history.debutDate.map { .string($0.iso8601) } ?? .null),
+          ("debut_rank", item.history.debutRank.map(JSONValue.int) ?? .null),
+          ("entries", Table(columns: columns, rows: rows(item.history)).json),
+        ])
+      }
+      console.print(
+        JSONValue.object([
+          ("title", .string(song.title)), ("artist", .string(song.artist)),
+          ("charts", .array(charts)),
+        ]).serialized())
+    case .csv:
+      var document = Document()
+      document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
+      var table = Table(columns: [Column(key: "chart", heading: "CHART")] + columns)
+      for item in histories {
+        table.rows += rows(item.history).map { [.text(item.chart)] + $0 }
+      }
+      document.sections = [("entries", "", table)]
+      document.render(.csv, console: console)
+    case .table:
+      let style = console.style
+      var blocks = [style.bold("\(song.title) — \(song.artist)")]
+      for item in histories {
+        let history = item.history
+        var block =
+          "\(item.chart)\n" + Table(columns: columns, rows: rows(history)).text(style: style)
+        block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")"
+        block += " (\(history.weeksAtPeak) week\(history.weeksAtPeak == 1 ? "" : "s") at peak)"
+        block += "\nWeeks on chart: \(history.weeksOnChart)"
+        if let debut = history.debutDate, let rank = history.debutRank {
+          block += "\nDebut:          \(debut) at \(rank)"
+        }
+        blocks.append(block)
+      }
+      console.print(blocks.joined(separator: "\n\n"))
+    }
+  }
+
+  static func listCandidates(_ songs: [SongSummary], format: OutputFormat, console: Console) {
+    var table = Table(columns: [
+      Column(key: "title", heading: "TITLE"),
+      Column(key: "artist", heading: "ARTIST"),
+      Column(key: "first_chart_date", heading: "FIRST"),
+      Column(key: "best_rank", heading: "BEST", alignRight: true),
+      Column(key: "entries", heading: "ENTRIES", alignRight: true),
+    ])
+    table.rows = songs.map {
+      [
+        .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601), .int($0.bestRank),
+        .int($0.entryCount),
+      ]
+    }
+    var document = Document()
+    document.sections = [("matches", "", table)]
+    document.render(format, console: console)
+  }
+}

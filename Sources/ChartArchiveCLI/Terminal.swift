@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The process's standard output and error as C streams of their own (the C library's `stdout`
+/// and `stderr` are mutable globals that Swift 6 does not let code share).
+private nonisolated(unsafe) let outputStream = fdopen(1, "w")
+private nonisolated(unsafe) let errorStream = fdopen(2, "w")
+
+/// Where a command's output goes and what it knows of its surroundings; tests supply their own.
+public final class Console: @unchecked Sendable {
+  /// The process's environment.
+  public let environment: [String: String]
+  /// Whether standard output is a terminal (colours, no machine formats implied).
+  public let outputIsTerminal: Bool
+  /// Whether standard error is a terminal (progress bars).
+  public let errorIsTerminal: Bool
+  private let outputSink: (String) -> Void
+  private let errorSink: (String) -> Void
+
+  /// A console on the process's standard output and error.
+  public static func standard(environment: [String: String]) -> Console {
+    Console(
+      environment: environment, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1,
+      output: { text in
+        var text = text
+        text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, outputStream) }
+      },
+      error: { text in
+        fflush(outputStream)
+        var text = text
+        text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, errorStream) }
+        fflush(errorStream)
+      })
+  }
+
+  /// A console that hands output and error text to the given closures.
+  ///
+  /// - Parameters:
+  ///   - environment: the environment variables the commands read.
+  ///   - outputIsTerminal: whether to behave as on a terminal (colours).
+  ///   - errorIsTerminal: whether to show progress on standard error.
+  ///   - output: receives standard output text.
+  ///   - error: receives standard error text.
+  public init(
+    environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool,
+    output: @escaping (String) -> Void, error: @escaping (String) -> Void
+  ) {
+    self.environment = environment
+    self.outputIsTerminal = outputIsTerminal
+    self.errorIsTerminal = errorIsTerminal
+    self.outputSink = output
+    self.errorSink = error
+  }
+
+  /// Writes buffered standard output out (before the process exits).
+  public static func flushStandardOutput() { fflush(outputStream) }
+
+  /// Writes a line (or several) to standard output.
+  func print(_ text: String) { outputSink(text + "\n") }
+  /// Writes text to standard output as it is.
+  func write(_ text: String) { outputSink(text) }
+  /// Writes a line to standard error.
+  func printError(_ text: String) { errorSink(text + "\n") }
+  /// Writes text to standard error as it is (progress updates).
+  func writeError(_ text: String) { errorSink(text) }
+
+  /// The style for text on standard output.
+  var style: Style { Style.forOutput(isTerminal: outputIsTerminal, environment: environment) }
+}
+
+/// Monotonic time in seconds, for progress rates.
+func monotonicSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

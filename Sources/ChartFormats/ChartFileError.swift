@@ -1,0 +1,54 @@
+/// One thing wrong with a chart file: where it is and what was expected.
+public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
+  /// The entry's 1-based index in the file, when the problem is in one entry.
+  public var entry: Int?
+  /// The entry's rank as written, when it could be read.
+  public var rank: Int?
+  /// The field concerned (as named in the file), when there is one.
+  public var field: String?
+  /// What is wrong, as a short lowercase sentence.
+  public var message: String
+
+  /// Creates a problem.
+  public init(entry: Int? = nil, rank: Int? = nil, field: String? = nil, message: String) {
+    self.entry = entry
+    self.rank = rank
+    self.field = field
+    self.message = message
+  }
+
+  /// `entry 3 (rank 3), field 'title': missing`, or the message alone for the whole file.
+  public var description: String {
+    var location: [String] = []
+    if let entry {
+      location.append("entry \(entry)" + (rank.map { " (rank \($0))" } ?? ""))
+    }
+    if let field { location.append("field '\(field)'") }
+    return location.isEmpty ? message : location.joined(separator: ", ") + ": " + message
+  }
+}
+
+/// Why a chart file could not be read: every problem found in it.
+public struct ChartFileError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The file's path, as given.
+  public var path: String
+  /// The problems, in file order.
+  public var problems: [ChartFileProblem]
+
+  /// Creates an error.
+  public init(path: String, problems: [ChartFileProblem]) {
+    self.path = path
+    self.problems = problems
+  }
+
+  /// Creates an error with one problem that concerns the whole file.
+  public init(path: String, _ message: String) {
+    self.init(path: path, problems: [ChartFileProblem(message: message)])
+  }
+
+  /// One line per problem, each starting with the path: `charts/2024-01-06.json: entry 3 (rank 3),
+  /// field 'title': missing`.
+  public var description: String {
+    problems.map { "\(path): \($0)" }.joined(separator: "\n")
+  }
+}

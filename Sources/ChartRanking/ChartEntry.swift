@@ -1,0 +1,124 @@
+/// One line of a published chart: a song at a rank in one snapshot, with what the source said of it.
+///
+/// The published figures (`publishedPreviousRank`, `publishedPeakPosition`,
+/// `publishedWeeksOnChart`) are kept exactly as the source gave them; what the archive derives
+/// from its own snapshots lives in ``Placement`` and ``SongHistory``.
+public struct ChartEntry: Hashable, Sendable {
+  /// Position on the chart, 1-based (1 is the top).
+  public var rank: Int
+  /// The song's title as published in this snapshot.
+  public var title: String
+  /// The artist credit as published in this snapshot.
+  public var artist: String
+  /// The rank on the previous chart as the source published it, 1-based; `nil` when the source
+  /// published none (see ``Snapshot/publishesPreviousRank`` for whether `nil` means "not on the
+  /// previous chart" or "not published").
+  public var publishedPreviousRank: Int?
+  /// Best rank up to and including this snapshot, as the source published it; `nil` when not given.
+  public var publishedPeakPosition: Int?
+  /// Weeks (or periods) on the chart up to and including this snapshot, as the source published
+  /// it; `nil` when not given.
+  public var publishedWeeksOnChart: Int?
+  /// URL of the cover image, as given in this snapshot.
+  public var imageURL: String?
+  /// URL of the song at the source, as given in this snapshot. When present it is the song's
+  /// identity (see ``SongIdentity``).
+  public var songURL: String?
+
+  /// Creates an entry.
+  ///
+  /// - Parameters:
+  ///   - rank: 1-based position on the chart.
+  ///   - title: the song's title.
+  ///   - artist: the artist credit.
+  ///   - publishedPreviousRank: the previous rank as published, 1-based, or `nil`.
+  ///   - publishedPeakPosition: the peak position as published, 1-based, or `nil`.
+  ///   - publishedWeeksOnChart: weeks on chart as published, or `nil`.
+  ///   - imageURL: the cover image's URL, or `nil`.
+  ///   - songURL: the song's URL at the source, or `nil`.
+  public init(
+    rank: Int, title: String, artist: String, publishedPreviousRank: Int? = nil,
+    publishedPeakPosition: Int? = nil, publishedWeeksOnChart: Int? = nil, imageURL: String? = nil,
+    songURL: String? = nil
+  ) {
+    self.rank = rank
+    self.title = title
+    self.artist = artist
+    self.publishedPreviousRank = publishedPreviousRank
+    self.publishedPeakPosition = publishedPeakPosition
+    self.publishedWeeksOnChart = publishedWeeksOnChart
+    self.imageURL = imageURL
+    self.songURL = songURL
+  }
+
+  /// The identity that ties this entry to the same song in other snapshots.
+  public var songIdentity: SongIdentity {
+    SongIdentity(title: title, artist: artist, songURL: songURL)
+  }
+}
+
+/// How often a chart is published, when known.
+public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
+  case hourly, daily, weekly, monthly
+  /// A running all-time chart (a chart app's "total" chart).
+  case allTime = "all-time"
+
+  /// Guesses the frequency from a chart's name: the last `-`, `_` or `/` separated word of
+  /// `spotify-daily` or `app/total` names it (`total` and `all-time` mean ``allTime``).
+  ///
+  /// - Returns: the frequency, or `nil` when the name does not say.
+  public static func guessed(fromChartName name: String) -> ChartFrequency? {
+    let lastWord = name.lowercased().split(whereSeparator: { "-_/ ".contains($0) }).last
+    switch lastWord {
+    case "hourly": return .hourly
+    case "daily": return .daily
+    case "weekly": return .weekly
+    case "monthly": return .monthly
+    case "total", "alltime", "all-time": return .allTime
+    default: return nil
+    }
+  }
+}
+
+/// One published chart at one chart date: its entries in rank order.
+public struct Snapshot: Hashable, Sendable {
+  /// The chart's name, such as `hot-100` or `spotify-daily-us`.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// Whether the source publishes previous ranks for this snapshot. When it does, an entry whose
+  /// ``ChartEntry/publishedPreviousRank`` is `nil` was not on the previous chart (a debut or a
+  /// re-entry); when it does not, the previous rank is derived from the archive.
+  public var publishesPreviousRank: Bool
+  /// The entries, ordered by rank.
+  public var entries: [ChartEntry]
+
+  /// Creates a snapshot; entries are sorted by rank (stable for equal ranks).
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - chartDate: the chart date.
+  ///   - publishesPreviousRank: whether `nil` previous ranks are published facts.
+  ///   - entries: the entries in any order.
+  public init(
+    chart: String, chartDate: ChartDate, publishesPreviousRank: Bool, entries: [ChartEntry]
+  ) {
+    self.chart = chart
+    self.chartDate = chartDate
+    self.publishesPreviousRank = publishesPreviousRank
+    var sorted = entries
+    if !entries.isSorted(by: { $0.rank <= $1.rank }) {
+      sorted = entries.enumerated().sorted {
+        ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
+      }
+      .map(\.element)
+    }
+    self.entries = sorted
+  }
+}
+
+extension Array {
+  fileprivate func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
+    zip(self, dropFirst()).allSatisfy { areInIncreasingOrder($0, $1) }
+  }
+}

@@ -1,0 +1,91 @@
+/// What changed between two snapshots of one chart.
+///
+/// Entries are paired by song (see ``RankPairing``). An entry of the newer snapshot whose song is
+/// on the older one moved by the difference of its two ranks; one whose song is not is a debut, or
+/// a re-entry when the song was on any snapshot of the chart before the newer one. An entry of the
+/// older snapshot whose song is not on the newer one dropped out. The two snapshots need not be
+/// consecutive: the diff compares their ranks as stored, whatever previous ranks the source
+/// published. As in ``SongHistory``, a source's weeks on chart above 1 also marks a re-entry.
+public struct SnapshotDiff: Sendable {
+  /// One entry of the newer snapshot and how it moved since the older one.
+  public struct Line: Hashable, Sendable {
+    /// The entry in the newer snapshot.
+    public var entry: ArchivedEntry
+    /// The song's rank in the older snapshot, 1-based, or `nil` when it was not on it.
+    public var olderRank: Int?
+    /// The movement between the two snapshots.
+    public var movement: Movement
+  }
+
+  /// Every entry of the newer snapshot, in rank order.
+  public let lines: [Line]
+  /// Entries of the older snapshot whose song is not on the newer one, in rank order.
+  public let dropOuts: [ArchivedEntry]
+
+  /// Entries on both snapshots, in the newer snapshot's rank order.
+  public var moves: [Line] { lines.filter { $0.olderRank != nil } }
+  /// Entries only on the newer snapshot (debuts and re-entries), in rank order.
+  public var arrivals: [Line] { lines.filter { $0.olderRank == nil } }
+
+  /// Compares two snapshots.
+  ///
+  /// - Parameters:
+  ///   - older: the older snapshot's entries, in rank order.
+  ///   - newer: the newer snapshot's entries, in rank order.
+  ///   - songsSeenBeforeNewer: songs that were on any snapshot of the chart before the newer one
+  ///     (only its members among the arrivals matter).
+  public init(older: [ArchivedEntry], newer: [ArchivedEntry], songsSeenBeforeNewer: Set<SongID>) {
+    let pairing = RankPairing(newer: newer, older: older)
+    lines = zip(newer, pairing.olderRanks).map { entry, olderRank in
+      Line(
+        entry: entry, olderRank: olderRank,
+        movement: Movement(
+          rank: entry.entry.rank, previousRank: olderRank,
+          wasOnChartBefore: songsSeenBeforeNewer.contains(entry.song)
+            || (entry.entry.publishedWeeksOnChart ?? 0) > 1))
+    }
+    dropOuts = pairing.unpaired
+  }
+}
+
+/// The rank-change report of one snapshot: the summary a chart editor writes each week.
+///
+/// Sections, each in the order a reader expects: number one; debuts and re-entries by rank;
+/// climbers by places gained, then rank; fallers by places lost, then rank; drop-outs by their rank
+/// on the previous snapshot.
+public struct RankChangeReport: Sendable {
+  /// The entries at rank 1 (more than one only on a tie).
+  public let numberOne: [Placement]
+  /// First appearances on the chart, by rank.
+  public let debuts: [Placement]
+  /// Returns to the chart, by rank.
+  public let reentries: [Placement]
+  /// The biggest climbs, most places first (at most the limit).
+  public let climbers: [Placement]
+  /// The biggest falls, most places first (at most the limit).
+  public let fallers: [Placement]
+  /// Entries of the previous snapshot whose song is not on this one, by their rank there.
+  public let dropOuts: [ArchivedEntry]
+
+  /// Builds the report.
+  ///
+  /// - Parameters:
+  ///   - placements: the snapshot's placements, in rank order.
+  ///   - dropOuts: the previous snapshot's entries that left the chart, in rank order.
+  ///   - limit: how many climbers and how many fallers to keep (at least 0).
+  public init(placements: [Placement], dropOuts: [ArchivedEntry], limit: Int) {
+    numberOne = placements.filter { $0.rank == 1 }
+    debuts = placements.filter { $0.movement == .debut }
+    reentries = placements.filter { $0.movement == .reentry }
+    let limit = max(0, limit)
+    climbers = Array(
+      placements.filter { ($0.movement.change ?? 0) > 0 }
+        .sorted { ($0.movement.change!, -$0.rank) > ($1.movement.change!, -$1.rank) }
+        .prefix(limit))
+    fallers = Array(
+      placements.filter { ($0.movement.change ?? 0) < 0 }
+        .sorted { ($0.movement.change!, $0.rank) < ($1.movement.change!, $1.rank) }
+        .prefix(limit))
+    self.dropOuts = dropOuts
+  }
+}

@@ -1,0 +1,377 @@
+public import ChartRanking
+
+/// A chart as stored: its name, frequency and the span of its snapshots.
+public struct ChartSummary: Hashable, Sendable {
+  /// The chart's name.
+  public var name: String
+  /// How often it is published, when known.
+  public var frequency: ChartFrequency?
+  /// How many snapshots are stored.
+  public var snapshotCount: Int
+  /// The earliest and latest chart dates, `nil` when there is no snapshot.
+  public var firstChartDate: ChartDate?
+  public var lastChartDate: ChartDate?
+}
+
+/// A snapshot as stored, without its entries.
+public struct SnapshotSummary: Hashable, Sendable {
+  /// The archive's number for the snapshot.
+  public var id: SnapshotID
+  /// The chart's name.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// How many entries it holds.
+  public var entryCount: Int
+  /// Whether its source publishes previous ranks.
+  public var publishesPreviousRank: Bool
+  /// The file it was imported from, as given, when known.
+  public var source: String?
+}
+
+/// A song as stored, for choosing among the matches of a search.
+public struct SongSummary: Hashable, Sendable {
+  /// The archive's number for the song.
+  public var id: SongID
+  /// Title and artist as first imported.
+  public var title: String
+  public var artist: String
+  /// The chart date of its first entry on any chart.
+  public var firstChartDate: ChartDate
+  /// Its best rank on any chart, 1-based.
+  public var bestRank: Int
+  /// How many entries it has on all charts.
+  public var entryCount: Int
+}
+
+/// A song's history on one chart.
+public struct ChartHistory: Sendable {
+  /// The chart's name.
+  public var chart: String
+  /// The derived figures of every appearance.
+  public var history: SongHistory
+}
+
+/// Columns of an entry joined with its snapshot, read as an ``Appearance`` from column `offset` on.
+private let appearanceColumns = """
+  s.id, s.chart_date, s.chart_time, s.publishes_previous_rank,
+  (SELECT p.id FROM snapshots p WHERE p.chart_id = s.chart_id AND p.chart_time < s.chart_time
+    ORDER BY p.chart_time DESC LIMIT 1),
+  e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart, e.image_url,
+  e.song_url
+  """
+
+private func readAppearance(_ row: Statement, from offset: Int32) -> Appearance {
+  Appearance(
+    snapshot: SnapshotID(row.int64(at: offset)),
+    chartDate: ChartDate(
+      trustedISO8601: row.string(at: offset + 1), secondsSince1970: row.int64(at: offset + 2)),
+    previousSnapshot: row.optionalInt64(at: offset + 4).map(SnapshotID.init),
+    publishesPreviousRank: row.bool(at: offset + 3),
+    entry: readEntry(row, from: offset + 5))
+}
+
+/// Reads `rank, title, artist, previous_rank, peak_position, weeks_on_chart, image_url, song_url`.
+private func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
+  ChartEntry(
+    rank: row.int(at: offset), title: row.string(at: offset + 1),
+    artist: row.string(at: offset + 2), publishedPreviousRank: row.optionalInt(at: offset + 3),
+    publishedPeakPosition: row.optionalInt(at: offset + 4),
+    publishedWeeksOnChart: row.optionalInt(at: offset + 5),
+    imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7))
+}
+
+private let snapshotColumns = """
+  s.id, c.name, s.chart_date, s.chart_time,
+  (SELECT count(*) FROM entries e WHERE e.snapshot_id = s.id), s.publishes_previous_rank, s.source
+  """
+
+private func readSnapshot(_ row: Statement) -> SnapshotSummary {
+  SnapshotSummary(
+    id: SnapshotID(row.int64(at: 0)), chart: row.string(at: 1),
+    chartDate: ChartDate(trustedISO8601: row.string(at: 2), secondsSince1970: row.int64(at: 3)),
+    entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
+    source: row.optionalString(at: 6))
+}
+
+extension Archive {
+  // MARK: - Charts and snapshots
+
+  /// Every chart, by name.
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func charts() throws(ArchiveError) -> [ChartSummary] {
+    try reading {
+      try database.rows(
+        """
+        SELECT c.name, c.frequency, count(s.id),
+          (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time LIMIT 1),
+          min(s.chart_time),
+          (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time DESC LIMIT 1),
+          max(s.chart_time)
+        FROM charts c LEFT JOIN snapshots s ON s.chart_id = c.id GROUP BY c.id ORDER BY c.name
+        """
+      ) { row in
+        ChartSummary(
+          name: row.string(at: 0),
+          frequency: row.optionalString(at: 1).flatMap(ChartFrequency.init),
+          snapshotCount: row.int(at: 2),
+          firstChartDate: row.optionalString(at: 3).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 4))
+          },
+          lastChartDate: row.optionalString(at: 5).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 6))
+          })
+      }
+    }
+  }
+
+  /// Every snapshot of a chart, by chart date.
+  ///
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(_:)``.
+  public func snapshots(of chart: String) throws(ArchiveError) -> [SnapshotSummary] {
+    let chartID = try self.chartID(chart)
+    return try reading {
+      try database.rows(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE s.chart_id = ? ORDER BY s.chart_time", [chartID], readSnapshot)
+    }
+  }
+
+  /// The snapshot of a chart at a chart date, or its latest one.
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - chartDate: the chart date; `nil` for the latest snapshot.
+  /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
+  ///   ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart has none, or
+  ///   ``ArchiveError/database(_:)``.
+  public func snapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
+    -> SnapshotSummary
+  {
+    let chartID = try self.chartID(chart)
+    let found = try reading {
+      if let chartDate {
+        try database.row(
+          "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+            + " WHERE s.chart_id = ? AND s.chart_time = ?", [chartID, chartDate.secondsSince1970],
+          readSnapshot)
+      } else {
+        try database.row(
+          "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+            + " WHERE s.chart_id = ? ORDER BY s.chart_time DESC LIMIT 1", [chartID], readSnapshot)
+      }
+    }
+    if let found { return found }
+    if let chartDate { throw .noSuchSnapshot(chart: chart, chartDate: chartDate) }
+    throw .notEnoughSnapshots(chart: chart, needed: 1, stored: 0)
+  }
+
+  /// The snapshot just before another of the same chart, or `nil` when it is the first.
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func snapshot(before snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
+    try reading {
+      try database.row(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE c.name = ? AND s.chart_time < ? ORDER BY s.chart_time DESC LIMIT 1",
+        [snapshot.chart, snapshot.chartDate.secondsSince1970], readSnapshot)
+    }
+  }
+
+  /// The entries of a snapshot with their songs, in rank order.
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func entries(of snapshot: SnapshotID) throws(ArchiveError) -> [ArchivedEntry] {
+    try reading { try Archive.entries(of: snapshot, in: database) }
+  }
+
+  static func entries(of snapshot: SnapshotID, in database: Database) throws(DatabaseError)
+    -> [ArchivedEntry]
+  {
+    try database.rows(
+      "SELECT song_id, rank, title, artist, previous_rank, peak_position, weeks_on_chart,"
+        + " image_url, song_url FROM entries WHERE snapshot_id = ? ORDER BY position",
+      [snapshot.rawValue]
+    ) { ArchivedEntry(entry: readEntry($0, from: 1), song: SongID($0.int64(at: 0))) }
+  }
+
+  // MARK: - Derived figures
+
+  /// The entries of a snapshot with their derived previous rank, movement, peak position and weeks
+  /// on chart (the rules of ``SongHistory``), in rank order.
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func placements(of snapshot: SnapshotSummary) throws(ArchiveError) -> [Placement] {
+    let entries = try entries(of: snapshot.id)
+    let rows = try reading {
+      try database.rows(
+        """
+        SELECT e.song_id, \(appearanceColumns)
+        FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE e.song_id IN (SELECT song_id FROM entries WHERE snapshot_id = ?)
+          AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time <= ?
+        """, [snapshot.id.rawValue, snapshot.id.rawValue, snapshot.chartDate.secondsSince1970]
+      ) { (SongID($0.int64(at: 0)), readAppearance($0, from: 1)) }
+    }
+    var appearances: [SongID: [Appearance]] = [:]
+    for (song, appearance) in rows { appearances[song, default: []].append(appearance) }
+    return SongHistory.placements(of: entries, in: snapshot.id, appearances: appearances)
+  }
+
+  /// The rank-change report of a snapshot against the chart's previous snapshot.
+  ///
+  /// - Parameters:
+  ///   - snapshot: the snapshot to report on.
+  ///   - limit: how many climbers and fallers to list.
+  /// - Returns: the report and the previous snapshot (`nil` for the chart's first snapshot, when
+  ///   every entry is a debut and nothing drops out).
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func report(on snapshot: SnapshotSummary, limit: Int) throws(ArchiveError)
+    -> (report: RankChangeReport, previous: SnapshotSummary?)
+  {
+    let placements = try placements(of: snapshot)
+    let previous = try self.snapshot(before: snapshot)
+    var dropOuts: [ArchivedEntry] = []
+    if let previous {
+      dropOuts =
+        RankPairing(newer: try entries(of: snapshot.id), older: try entries(of: previous.id))
+        .unpaired
+    }
+    return (RankChangeReport(placements: placements, dropOuts: dropOuts, limit: limit), previous)
+  }
+
+  /// The diff of two snapshots of one chart (see ``SnapshotDiff``).
+  ///
+  /// - Parameters:
+  ///   - older: the older snapshot.
+  ///   - newer: the newer snapshot.
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func diff(from older: SnapshotSummary, to newer: SnapshotSummary) throws(ArchiveError)
+    -> SnapshotDiff
+  {
+    let olderEntries = try entries(of: older.id)
+    let newerEntries = try entries(of: newer.id)
+    let seen = try reading {
+      try database.rows(
+        """
+        SELECT DISTINCT e.song_id FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE e.song_id IN (SELECT song_id FROM entries WHERE snapshot_id = ?)
+          AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time < ?
+        """, [newer.id.rawValue, newer.id.rawValue, newer.chartDate.secondsSince1970]
+      ) { SongID($0.int64(at: 0)) }
+    }
+    return SnapshotDiff(older: olderEntries, newer: newerEntries, songsSeenBeforeNewer: Set(seen))
+  }
+
+  // MARK: - Songs
+
+  /// Songs matching a search, best matches first.
+  ///
+  /// Text is compared after folding (``SongIdentity/fold(_:)``). Songs whose title equals the
+  /// query are the matches when there are any; otherwise songs whose title or artist contains it.
+  /// An artist, when given, must be contained in the song's artist.
+  ///
+  /// - Parameters:
+  ///   - query: a title, an artist, or part of either; may be empty when `artist` is given.
+  ///   - artist: part of the artist credit, or `nil`.
+  /// - Returns: matching songs, by number of entries (most first), then title.
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func songs(matching query: String, artist: String? = nil) throws(ArchiveError)
+    -> [SongSummary]
+  {
+    let title = SongIdentity.fold(query)
+    let artistPattern = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
+    let summary = """
+      SELECT g.id, g.title, g.artist,
+        (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
+        (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.song_id = g.id),
+        (SELECT min(rank) FROM entries WHERE song_id = g.id),
+        (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
+      FROM songs g
+      """
+    func read(_ row: Statement) -> SongSummary {
+      SongSummary(
+        id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
+        firstChartDate: ChartDate(
+          trustedISO8601: row.string(at: 3), secondsSince1970: row.int64(at: 4)),
+        bestRank: row.int(at: 5), entryCount: row.int(at: 6))
+    }
+    return try reading {
+      let exact = try database.rows(
+        summary + " WHERE g.title_key = ? AND g.artist_key LIKE ? ESCAPE '\\'"
+          + " ORDER BY n DESC, g.title, g.artist", [title, artistPattern], read)
+      if !exact.isEmpty || title.isEmpty && artist == nil { return exact }
+      let contains = "%" + escapeLike(title) + "%"
+      return try database.rows(
+        summary
+          + " WHERE (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'"
+          + " OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')"
+          + " AND g.artist_key LIKE ?2 ESCAPE '\\' ORDER BY n DESC, g.title, g.artist",
+        [contains, artistPattern], read)
+    }
+  }
+
+  /// A song's history on every chart it was on, by chart name.
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func history(of song: SongID) throws(ArchiveError) -> [ChartHistory] {
+    let rows = try reading {
+      try database.rows(
+        """
+        SELECT c.name, \(appearanceColumns)
+        FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+        WHERE e.song_id = ? ORDER BY c.name, s.chart_time, e.rank
+        """, [song.rawValue]
+      ) { ($0.string(at: 0), readAppearance($0, from: 1)) }
+    }
+    var histories: [ChartHistory] = []
+    var start = rows.startIndex
+    while start < rows.endIndex {
+      let chart = rows[start].0
+      var end = start
+      while end < rows.endIndex, rows[end].0 == chart { end += 1 }
+      histories.append(
+        ChartHistory(
+          chart: chart, history: SongHistory(appearances: rows[start..<end].map { $0.1 })))
+      start = end
+    }
+    return histories
+  }
+
+  // MARK: - Helpers
+
+  func chartID(_ name: String) throws(ArchiveError) -> Int64 {
+    guard
+      let id = try reading({
+        try database.row("SELECT id FROM charts WHERE name = ?", [name]) {
+          $0.int64(at: 0)
+        }
+      })
+    else { throw .noSuchChart(name) }
+    return id
+  }
+
+  func reading<Result>(_ body: () throws -> Result) throws(ArchiveError) -> Result {
+    do {
+      return try body()
+    } catch let error as ArchiveError {
+      throw error
+    } catch let error as DatabaseError {
+      throw .database(error)
+    } catch {
+      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+    }
+  }
+}
+
+private func escapeLike(_ text: String) -> String {
+  var escaped = ""
+  for character in text {
+    if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }
+    escaped.append(character)
+  }
+  return escaped
+}

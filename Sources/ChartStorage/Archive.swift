@@ -1,0 +1,237 @@
+public import ChartRanking
+import Foundation
+
+/// A chart archive: one SQLite file holding charts, their snapshots, songs and entries.
+///
+/// Opening an archive applies the schema migrations it lacks (see `Migrations/`); an archive
+/// written by a newer ChartArchive is refused. Writes happen in ``write(_:)``, one transaction for
+/// all that the closure stores, so an import is all or nothing. Readers on other connections see
+/// whole transactions only (write-ahead logging).
+///
+/// ```swift
+/// let archive = try Archive(path: "archive.sqlite", createIfMissing: true)
+/// let outcome = try archive.write { try $0.store(snapshot) }
+/// ```
+public final class Archive {
+  let database: Database
+  /// The archive file's path, as given.
+  public let path: String
+
+  /// The schema version this build reads and writes.
+  public static var schemaVersion: Int { Migrations.latestVersion }
+
+  /// Opens an archive, creating it (and its parent folders) when asked, and migrates its schema.
+  ///
+  /// - Parameters:
+  ///   - path: the SQLite file's path, or `:memory:` for a private in-memory archive.
+  ///   - createIfMissing: whether a missing file is created (imports) or refused (queries).
+  /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)``,
+  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(_:)``.
+  public init(path: String, createIfMissing: Bool) throws(ArchiveError) {
+    self.path = path
+    let manager = FileManager.default
+    if path != ":memory:" {
+      var isDirectory: ObjCBool = false
+      if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+        if isDirectory.boolValue { throw .notAnArchive(path: path, reason: "it is a directory") }
+      } else if createIfMissing {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? manager.createDirectory(at: parent, withIntermediateDirectories: true)
+      } else {
+        throw .notFound(path: path)
+      }
+    }
+    do {
+      database = try Database(path: path, create: createIfMissing)
+    } catch {
+      if error.resultCode == 26 {  // SQLITE_NOTADB
+        throw .notAnArchive(path: path, reason: "not an SQLite database")
+      }
+      throw .database(error)
+    }
+    do {
+      if try Migrations.userVersion(database) == 0 {
+        let tables = try database.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
+        if tables > 0 {
+          throw ArchiveError.notAnArchive(
+            path: path, reason: "an SQLite database with other tables (schema version 0)")
+        }
+      }
+      try Migrations.migrate(database)
+    } catch let error as ArchiveError {
+      throw error
+    } catch let error as DatabaseError {
+      if error.resultCode == 26 {
+        throw .notAnArchive(path: path, reason: "not an SQLite database")
+      }
+      throw .database(error)
+    } catch {
+      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+    }
+  }
+
+  /// The schema version stored in the file (`PRAGMA user_version`).
+  ///
+  /// - Throws: ``ArchiveError/database(_:)``.
+  public func storedSchemaVersion() throws(ArchiveError) -> Int {
+    do { return try Migrations.userVersion(database) } catch { throw .database(error) }
+  }
+
+  /// Runs `body` in one write transaction: everything it stores is committed when it returns and
+  /// nothing is when it throws.
+  ///
+  /// - Parameter body: receives the ``ImportBatch`` to store snapshots with.
+  /// - Returns: what `body` returns.
+  /// - Throws: what `body` throws, or ``ArchiveError/database(_:)`` when the transaction cannot
+  ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
+  public func write<Result>(_ body: (ImportBatch) throws -> Result) throws -> Result {
+    let batch = ImportBatch(database: database)
+    do {
+      return try database.inTransaction { try body(batch) }
+    } catch let error as DatabaseError {
+      throw ArchiveError.database(error)
+    }
+  }
+}
+
+/// What storing a snapshot did.
+public enum ImportOutcome: String, Hashable, Sendable {
+  /// The snapshot was new and is now stored.
+  case imported
+  /// An identical snapshot was already stored; nothing changed.
+  case unchanged
+  /// A different snapshot of the same chart and chart date was replaced.
+  case replaced
+}
+
+/// Stores snapshots inside one ``Archive/write(_:)`` transaction.
+public final class ImportBatch {
+  private let database: Database
+  private var chartIDs: [String: Int64] = [:]
+  private var songIDs: [String: Int64] = [:]
+  private let importedAt = Date.now.formatted(.iso8601)
+
+  init(database: Database) { self.database = database }
+
+  /// Stores one snapshot.
+  ///
+  /// A snapshot of the same chart and chart date that is already stored with the same entries
+  /// leaves the archive as it is (``ImportOutcome/unchanged``); one with different entries is
+  /// refused unless `replacing` is true.
+  ///
+  /// - Parameters:
+  ///   - snapshot: the snapshot; its entries in rank order.
+  ///   - frequency: how often the chart is published, when known; recorded for a new chart, or for
+  ///     a stored chart that had none.
+  ///   - replacing: whether a different stored snapshot of the same chart date is replaced.
+  ///   - source: where the snapshot came from (a file path), kept for reference.
+  /// - Returns: what was done.
+  /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
+  ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(_:)``.
+  @discardableResult
+  public func store(
+    _ snapshot: Snapshot, frequency: ChartFrequency? = nil, replacing: Bool = false,
+    source: String? = nil
+  ) throws(ArchiveError) -> ImportOutcome {
+    do {
+      let chartID = try chartID(named: snapshot.chart, frequency: frequency)
+      var outcome = ImportOutcome.imported
+      if let existing = try database.row(
+        "SELECT id, chart_date, publishes_previous_rank FROM snapshots"
+          + " WHERE chart_id = ? AND chart_time = ?",
+        [chartID, snapshot.chartDate.secondsSince1970],
+        { ($0.int64(at: 0), $0.string(at: 1), $0.bool(at: 2)) })
+      {
+        let stored = try Archive.entries(of: SnapshotID(existing.0), in: database).map(\.entry)
+        if existing.1 == snapshot.chartDate.iso8601,
+          existing.2 == snapshot.publishesPreviousRank, stored == snapshot.entries
+        {
+          return .unchanged
+        }
+        guard replacing else {
+          throw ArchiveError.conflictingSnapshot(
+            chart: snapshot.chart, chartDate: snapshot.chartDate)
+        }
+        try database.run("DELETE FROM snapshots WHERE id = ?", existing.0)
+        outcome = .replaced
+      }
+      try database.run(
+        "INSERT INTO snapshots (chart_id, chart_date, chart_time, publishes_previous_rank, source,"
+          + " imported_at) VALUES (?, ?, ?, ?, ?, ?)",
+        chartID, snapshot.chartDate.iso8601, snapshot.chartDate.secondsSince1970,
+        snapshot.publishesPreviousRank, source, importedAt)
+      let snapshotID = database.lastInsertedRowID
+      let insert = try database.statement(
+        "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
+          + " weeks_on_chart, title, artist, image_url, song_url)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      for (position, entry) in snapshot.entries.enumerated() {
+        let songID = try songID(for: entry)
+        insert.reset()
+        insert.bind(snapshotID, at: 1)
+        insert.bind(position, at: 2)
+        insert.bind(entry.rank, at: 3)
+        insert.bind(songID, at: 4)
+        insert.bind(entry.publishedPreviousRank, at: 5)
+        insert.bind(entry.publishedPeakPosition, at: 6)
+        insert.bind(entry.publishedWeeksOnChart, at: 7)
+        insert.bind(entry.title, at: 8)
+        insert.bind(entry.artist, at: 9)
+        insert.bind(entry.imageURL, at: 10)
+        insert.bind(entry.songURL, at: 11)
+        try insert.run()
+      }
+      insert.reset()
+      return outcome
+    } catch let error as ArchiveError {
+      throw error
+    } catch let error as DatabaseError {
+      throw .database(error)
+    } catch {
+      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+    }
+  }
+
+  private func chartID(named name: String, frequency: ChartFrequency?) throws -> Int64 {
+    if let id = chartIDs[name] { return id }
+    guard !name.isEmpty,
+      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    else { throw ArchiveError.invalidChartName(name) }
+    let id: Int64
+    if let stored = try database.row(
+      "SELECT id FROM charts WHERE name = ?", [name], { $0.int64(at: 0) })
+    {
+      id = stored
+      if let frequency {
+        try database.run(
+          "UPDATE charts SET frequency = ? WHERE id = ? AND frequency IS NULL", frequency.rawValue,
+          id)
+      }
+    } else {
+      try database.run(
+        "INSERT INTO charts (name, frequency) VALUES (?, ?)", name, frequency?.rawValue)
+      id = database.lastInsertedRowID
+    }
+    chartIDs[name] = id
+    return id
+  }
+
+  private func songID(for entry: ChartEntry) throws(DatabaseError) -> Int64 {
+    let identity = entry.songIdentity.key
+    if let id = songIDs[identity] { return id }
+    let id: Int64
+    if let stored = try database.row(
+      "SELECT id FROM songs WHERE identity = ?", [identity], { $0.int64(at: 0) })
+    {
+      id = stored
+    } else {
+      try database.run(
+        "INSERT INTO songs (identity, title, artist, title_key, artist_key) VALUES (?, ?, ?, ?, ?)",
+        identity, entry.title, entry.artist, SongIdentity.fold(entry.title),
+        SongIdentity.fold(entry.artist))
+      id = database.lastInsertedRowID
+    }
+    songIDs[identity] = id
+    return id
+  }
+}

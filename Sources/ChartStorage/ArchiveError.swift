@@ -1,0 +1,49 @@
+public import ChartRanking
+
+/// What can go wrong when opening, reading or writing an archive.
+public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// There is no archive file at the path (queries do not create one).
+  case notFound(path: String)
+  /// The file exists but is not a SQLite database, or not one of ChartArchive's.
+  case notAnArchive(path: String, reason: String)
+  /// The archive was written by a newer ChartArchive, with a schema version this build does not
+  /// know.
+  case newerSchema(path: String, version: Int, supported: Int)
+  /// A different snapshot of the same chart and chart date is already stored, and replacing was
+  /// not asked for.
+  case conflictingSnapshot(chart: String, chartDate: ChartDate)
+  /// The chart name is empty or holds control characters.
+  case invalidChartName(String)
+  /// No chart of that name is stored.
+  case noSuchChart(String)
+  /// The chart has no snapshot at that chart date.
+  case noSuchSnapshot(chart: String, chartDate: ChartDate)
+  /// The chart has no snapshot at all, or too few for the question.
+  case notEnoughSnapshots(chart: String, needed: Int, stored: Int)
+  /// SQLite reported an error.
+  case database(DatabaseError)
+
+  public var description: String {
+    switch self {
+    case .notFound(let path):
+      "no archive at \(path) (import charts first: chart-archive import PATH…)"
+    case .notAnArchive(let path, let reason):
+      "\(path) is not a ChartArchive archive: \(reason)"
+    case .newerSchema(let path, let version, let supported):
+      "\(path) has schema version \(version), written by a newer ChartArchive; this build knows"
+        + " versions up to \(supported)"
+    case .conflictingSnapshot(let chart, let chartDate):
+      "\(chart) \(chartDate) is already stored with different entries (use --replace to replace it)"
+    case .invalidChartName(let name):
+      "'\(name)' is not a valid chart name (it must be non-empty text without control characters)"
+    case .noSuchChart(let name):
+      "no chart named '\(name)' in the archive"
+    case .noSuchSnapshot(let chart, let chartDate):
+      "chart '\(chart)' has no snapshot dated \(chartDate)"
+    case .notEnoughSnapshots(let chart, let needed, let stored):
+      "chart '\(chart)' has \(stored) snapshot\(stored == 1 ? "" : "s"); \(needed) are needed"
+    case .database(let error):
+      error.description
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import ChartRanking
+import Testing
+
+struct ChartDateTests {
+  @Test(arguments: [
+    ("2024-01-06", "2024-01-06", Int64(1_704_499_200)),
+    ("2024-02-29", "2024-02-29", Int64(1_709_164_800)),
+    ("1958-08-04", "1958-08-04", Int64(-360_115_200)),
+    ("2024-01-06T13:00:00Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06T13:00Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06 13:00:00", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06T13:00:00.250Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06T15:00:00+02:00", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06T01:30:00-0130", "2024-01-06T03:00:00Z", Int64(1_704_510_000)),
+  ])
+  func parsesAndNormalizes(text: String, normalized: String, seconds: Int64) throws {
+    let date = try ChartDate(iso8601: text)
+    #expect(date.iso8601 == normalized)
+    #expect(date.secondsSince1970 == seconds)
+  }
+
+  @Test(arguments: [
+    "2023-02-30", "2023-02-29", "2024-13-01", "2024-00-10", "2024-1-6", "2024-01-06x", "24-01-06",
+    "2024-01-06T25:00Z", "2024-01-06T12:60Z", "2024-01-06T12", "2024-01-06T12:00:00+25:00", "",
+    "next tuesday",
+  ])
+  func refusesInvalidDates(text: String) {
+    #expect(throws: ChartDateError.invalid(text)) { try ChartDate(iso8601: text) }
+  }
+
+  @Test func ordersDatesAndTimesAsInstants() throws {
+    let dates = try ["2024-01-06T13:00:00Z", "2024-01-06", "2024-01-05T23:00:00Z", "2023-12-30"]
+      .map { try ChartDate(iso8601: $0) }
+    #expect(
+      dates.sorted().map(\.iso8601) == [
+        "2023-12-30", "2024-01-05T23:00:00Z", "2024-01-06", "2024-01-06T13:00:00Z",
+      ])
+  }
+
+  @Test(arguments: [
+    ("2024-01-06.json", "2024-01-06"),
+    ("top50-2024-05-01.json", "2024-05-01"),
+    ("2024-01-06T13-00.json", "2024-01-06T13:00:00Z"),
+    ("chart_2024-01-06T0930.json", "2024-01-06T09:30:00Z"),
+    ("2023-02-30.json", nil),
+    ("12024-01-06.json", nil),
+    ("chart.json", nil),
+  ])
+  func findsDatesInFileNames(name: String, expected: String?) {
+    #expect(ChartDate.inFileName(name)?.iso8601 == expected)
+  }
+}
+
+struct SongIdentityTests {
+  @Test(arguments: [
+    ("Blinding  Lights ", "blinding lights"),
+    ("\tTHE\nWeeknd", "the weeknd"),
+    ("Beyoncé", "beyoncé"),
+    // NFD (e + combining acute) folds to the same text as NFC.
+    ("Beyonce\u{301}", "beyoncé"),
+    ("STRASSE  Ünter", "strasse ünter"),
+  ])
+  func foldsText(text: String, folded: String) {
+    #expect(SongIdentity.fold(text) == folded)
+  }
+
+  @Test func songURLIsTheIdentityWhenGiven() {
+    let first = SongIdentity(title: "Flowers", artist: "Miley Cyrus", songURL: "https://x/1")
+    let renamed = SongIdentity(title: "Flowers (Live)", artist: "Miley", songURL: " https://x/1 ")
+    let other = SongIdentity(title: "Flowers", artist: "Miley Cyrus", songURL: "https://x/2")
+    #expect(first == renamed)
+    #expect(first != other)
+    #expect(first.key == "url:https://x/1")
+  }
+
+  @Test func titleAndArtistAreTheIdentityOtherwise() {
+    let first = SongIdentity(title: "Flowers", artist: "Miley Cyrus", songURL: nil)
+    let spaced = SongIdentity(title: " FLOWERS", artist: "miley  cyrus", songURL: "  ")
+    #expect(first == spaced)
+    #expect(first.key == "song:flowers\u{1F}miley cyrus")
+    #expect(first != SongIdentity(title: "Flowers", artist: "Miley Cyrus & X", songURL: nil))
+  }
+
+  @Test(arguments: [
+    ("spotify-daily", ChartFrequency.daily), ("app_total", .allTime), ("hourly", .hourly),
+    ("charts/weekly", .weekly), ("hot-100", nil), ("dailymix", nil),
+  ])
+  func guessesFrequencyFromChartName(name: String, frequency: ChartFrequency?) {
+    #expect(ChartFrequency.guessed(fromChartName: name) == frequency)
+  }
+}

@@ -1,0 +1,200 @@
+import ChartRanking
+@testable import ChartStorage
+import Foundation
+import Testing
+
+/// A snapshot of chart `c` with entries given as (rank, title, artist).
+func snapshot(
+  _ date: String, _ entries: [(Int, String, String)], chart: String = "c",
+  previousRanks: [Int?]? = nil
+) throws -> Snapshot {
+  Snapshot(
+    chart: chart, chartDate: try ChartDate(iso8601: date),
+    publishesPreviousRank: previousRanks != nil,
+    entries: entries.enumerated().map { index, entry in
+      ChartEntry(
+        rank: entry.0, title: entry.1, artist: entry.2,
+        publishedPreviousRank: previousRanks?[index] ?? nil)
+    })
+}
+
+/// A fresh archive file in a temporary folder, removed with the folder when the test ends.
+final class TemporaryArchive {
+  let folder: URL
+  let path: String
+
+  init() {
+    folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chart-archive-tests-\(UUID().uuidString)")
+    path = folder.appendingPathComponent("archive.sqlite").path
+  }
+
+  deinit { try? FileManager.default.removeItem(at: folder) }
+}
+
+struct ArchiveTests {
+  @Test func createsTheSchemaAtTheLatestVersion() throws {
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, createIfMissing: true)
+    #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
+    #expect(Archive.schemaVersion == 1)
+  }
+
+  @Test func queriesDoNotCreateAnArchive() {
+    let file = TemporaryArchive()
+    #expect(throws: ArchiveError.notFound(path: file.path)) {
+      try Archive(path: file.path, createIfMissing: false)
+    }
+    #expect(!FileManager.default.fileExists(atPath: file.path))
+  }
+
+  @Test func refusesAnArchiveFromANewerVersion() throws {
+    let file = TemporaryArchive()
+    do {
+      let archive = try Archive(path: file.path, createIfMissing: true)
+      _ = archive
+    }
+    try sqlite(file.path, "PRAGMA user_version = 7")
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 1)) {
+      try Archive(path: file.path, createIfMissing: false)
+    }
+    #expect(
+      ArchiveError.newerSchema(path: "a.sqlite", version: 7, supported: 1).description
+        == "a.sqlite has schema version 7, written by a newer ChartArchive; this build knows"
+        + " versions up to 1")
+  }
+
+  @Test func refusesFilesThatAreNotArchives() throws {
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    try Data("not a database, just some text that is long enough".utf8).write(
+      to: URL(fileURLWithPath: file.path))
+    #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: "not an SQLite database")) {
+      try Archive(path: file.path, createIfMissing: false)
+    }
+    let other = file.folder.appendingPathComponent("other.sqlite").path
+    try sqlite(other, "CREATE TABLE t (x)")
+    #expect(
+      throws: ArchiveError.notAnArchive(
+        path: other, reason: "an SQLite database with other tables (schema version 0)")
+    ) { try Archive(path: other, createIfMissing: false) }
+  }
+
+  @Test func storesSnapshotsAndReadsThemBack() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    let first = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")], previousRanks: [2, nil])
+    #expect(try archive.write { try $0.store(first, frequency: .weekly, source: "a.json") } == .imported)
+    let charts = try archive.charts()
+    #expect(charts.map(\.name) == ["c"])
+    #expect(charts.map(\.frequency) == [.weekly])
+    #expect(charts.map(\.snapshotCount) == [1])
+    let stored = try archive.snapshot(of: "c", at: nil)
+    #expect(stored.chartDate.iso8601 == "2024-01-06")
+    #expect(stored.entryCount == 2)
+    #expect(stored.publishesPreviousRank)
+    #expect(stored.source == "a.json")
+    #expect(try archive.entries(of: stored.id).map(\.entry) == first.entries)
+  }
+
+  @Test func anIdenticalSnapshotIsUnchangedAndADifferentOneIsRefusedUnlessReplacing() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    let original = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])
+    let changed = try snapshot("2024-01-06", [(1, "B", "Y"), (2, "A", "X")])
+    try archive.write { try $0.store(original) }
+    #expect(try archive.write { try $0.store(original) } == .unchanged)
+    #expect(throws: ArchiveError.conflictingSnapshot(chart: "c", chartDate: changed.chartDate)) {
+      try archive.write { try $0.store(changed) }
+    }
+    #expect(try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == ["A", "B"])
+    #expect(try archive.write { try $0.store(changed, replacing: true) } == .replaced)
+    #expect(try archive.snapshots(of: "c").count == 1)
+    #expect(try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == ["B", "A"])
+  }
+
+  @Test func aWriteThatThrowsStoresNothing() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    struct Stop: Error {}
+    #expect(throws: Stop.self) {
+      try archive.write { batch in
+        try batch.store(snapshot("2024-01-06", [(1, "A", "X")]))
+        throw Stop()
+      }
+    }
+    #expect(try archive.charts().isEmpty)
+  }
+
+  @Test func songIdentityFoldsTitleAndArtistButKeepsBothEntriesOfOneSnapshot() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-06", [(1, "Blinding Lights", "The Weeknd")]))
+      try batch.store(
+        snapshot(
+          "2024-01-13",
+          [(1, "blinding  lights", "THE WEEKND"), (2, "Unchained Melody", "X"), (3, "Unchained Melody", "X")]))
+    }
+    let week = try archive.snapshot(of: "c", at: nil)
+    let entries = try archive.entries(of: week.id)
+    #expect(entries.count == 3)
+    #expect(entries[1].song == entries[2].song)
+    let before = try #require(try archive.snapshot(before: week))
+    let previous = try archive.entries(of: before.id)
+    #expect(previous[0].song == entries[0].song)
+    // Entries keep the text as published.
+    #expect(entries[0].entry.title == "blinding  lights")
+  }
+
+  @Test func placementsReportAndDiffUseTheArchive() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "X"), (3, "C", "X")]))
+      try batch.store(snapshot("2024-01-13", [(1, "B", "X"), (2, "D", "X"), (3, "A", "X")]))
+      try batch.store(snapshot("2024-01-20", [(1, "C", "X"), (2, "B", "X"), (3, "E", "X")]))
+    }
+    let last = try archive.snapshot(of: "c", at: nil)
+    let placements = try archive.placements(of: last)
+    #expect(placements.map(\.entry.title) == ["C", "B", "E"])
+    #expect(placements.map(\.movement) == [.reentry, .down(1), .debut])
+    #expect(placements.map(\.peakPosition) == [1, 1, 3])
+    #expect(placements.map(\.weeksOnChart) == [2, 3, 1])
+
+    let (report, previous) = try archive.report(on: last, limit: 10)
+    #expect(previous?.chartDate.iso8601 == "2024-01-13")
+    #expect(report.dropOuts.map(\.entry.title) == ["D", "A"])
+    #expect(report.reentries.map(\.entry.title) == ["C"])
+    #expect(report.debuts.map(\.entry.title) == ["E"])
+
+    let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-06"))
+    let diff = try archive.diff(from: first, to: last)
+    #expect(diff.moves.map(\.movement) == [.up(2), .unchanged])
+    #expect(diff.arrivals.map(\.entry.entry.title) == ["E"])
+    #expect(diff.dropOuts.map(\.entry.title) == ["A"])
+  }
+
+  @Test func findsSongsAndTheirHistory() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-06", [(1, "Flowers", "Miley Cyrus"), (2, "Flowers", "Other")]))
+      try batch.store(snapshot("2024-01-13", [(4, "Flowers", "Miley Cyrus")]))
+      try batch.store(snapshot("2024-01-06", [(9, "Flowers", "Miley Cyrus")], chart: "d"))
+    }
+    #expect(try archive.songs(matching: "flowers").map(\.artist) == ["Miley Cyrus", "Other"])
+    #expect(try archive.songs(matching: "FLOWERS", artist: "miley").map(\.artist) == ["Miley Cyrus"])
+    #expect(try archive.songs(matching: "cyrus").map(\.title) == ["Flowers"])
+    #expect(try archive.songs(matching: "nothing like it").isEmpty)
+    let song = try #require(try archive.songs(matching: "flowers", artist: "Miley").first)
+    #expect(song.entryCount == 3)
+    #expect(song.bestRank == 1)
+    let histories = try archive.history(of: song.id)
+    #expect(histories.map(\.chart) == ["c", "d"])
+    #expect(histories[0].history.placements.map(\.movement) == [.debut, .down(3)])
+    #expect(histories[1].history.weeksOnChart == 1)
+  }
+}
+
+/// Runs SQL on a database file through a connection of its own.
+func sqlite(_ path: String, _ sql: String) throws {
+  try FileManager.default.createDirectory(
+    at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+  let database = try Database(path: path, create: true)
+  try database.execute(sql)
+}
