@@ -37,7 +37,7 @@ let package = Package(
     .testTarget(name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"]),
     .testTarget(
       name: "ChartArchiveCLITests",
-      dependencies: ["ChartArchiveCLI", "chart-archive"]
+      dependencies: ["ChartArchiveCLI", "ChartRanking", "chart-archive"]
     ),
   ]
 )

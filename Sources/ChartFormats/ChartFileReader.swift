@@ -83,15 +83,15 @@ public struct ChartFileReader: Sendable {
     do {
       raw = try decoder.decode(RawFile.self, from: data)
     } catch let error as DecodingError {
-      throw ChartFileError(path: path, problems: [problem(from: error)])
+      throw ChartFileError(path: path, problems: [problem(from: error, data: data)])
     } catch {
       throw ChartFileError(path: path, "not valid JSON (\(error))")
     }
     var format = detected
     if self.format == nil, first == UInt8(ascii: "{") {
-      if raw.nativeEntries != nil {
+      if raw.hasEntriesKey {
         format = .native
-      } else if raw.billboardEntries != nil {
+      } else if raw.hasDataKey {
         format = .billboardWeekly
       } else {
         throw ChartFileError(
@@ -117,8 +117,8 @@ public struct ChartFileReader: Sendable {
     }
     let missingList: String? =
       switch format {
-      case .native: raw.nativeEntries == nil ? "entries" : nil
-      case .billboardWeekly: raw.billboardEntries == nil ? "data" : nil
+      case .native: raw.hasEntriesKey ? nil : "entries"
+      case .billboardWeekly: raw.hasDataKey ? nil : "data"
       case .appFeed: raw.feedEntries == nil ? "" : nil
       }
     if let missingList {
@@ -184,6 +184,11 @@ public struct ChartFileReader: Sendable {
         entryProblems.append(ChartFileProblem(field: field, message: message))
       }
       let keys = EntryKeys.forFormat(format)
+      guard raw.isObject else {
+        problems.append(
+          ChartFileProblem(entry: index, message: "expected a JSON object"))
+        continue
+      }
       if let rank {
         if rank < 1 {
           report(keys.rank, "rank must be 1 or more, found \(rank)")
@@ -224,7 +229,11 @@ public struct ChartFileReader: Sendable {
         problems.append(problem)
       }
     }
-    if entries.isEmpty, missingList == nil {
+    if entries.isEmpty, missingList == nil,
+      !problems.contains(where: {
+        $0.field != nil && $0.entry == nil && ["data", "entries"].contains($0.field!)
+      })
+    {
       problems.append(ChartFileProblem(message: "the chart has no entries"))
     }
     guard problems.isEmpty, let date else { throw ChartFileError(path: path, problems: problems) }
@@ -254,14 +263,11 @@ public struct ChartFileReader: Sendable {
     }
   }
 
-  private func problem(from error: DecodingError) -> ChartFileProblem {
+  private func problem(from error: DecodingError, data: Data) -> ChartFileProblem {
     switch error {
     case .dataCorrupted(let context):
       if context.codingPath.isEmpty {
-        let detail =
-          (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey]
-          .map { "\($0)" } ?? context.debugDescription
-        return ChartFileProblem(message: "not valid JSON: \(detail)")
+        return ChartFileProblem(message: "not valid JSON: \(syntaxError(in: data))")
       }
       return ChartFileProblem(message: "\(path(context.codingPath)): \(context.debugDescription)")
     case .typeMismatch(_, let context), .valueNotFound(_, let context):
@@ -272,6 +278,37 @@ public struct ChartFileReader: Sendable {
       return ChartFileProblem(message: "\(path(context.codingPath + [key])): missing")
     @unknown default:
       return ChartFileProblem(message: "\(error)")
+    }
+  }
+
+  /// What is wrong with text that is not JSON, with its line and column: JSONDecoder does not
+  /// say, JSONSerialization does (as a character offset).
+  private func syntaxError(in data: Data) -> String {
+    do {
+      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+      return "the JSON text is malformed"
+    } catch {
+      var detail =
+        ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
+        ?? "the JSON text is malformed"
+      if detail.hasSuffix(".") { detail.removeLast() }
+      detail = detail.replacingOccurrences(of: " during JSON parse", with: "")
+      if let range = detail.range(of: "character "),
+        let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber))
+      {
+        var line = 1
+        var column = 1
+        for byte in data.prefix(offset) {
+          if byte == 0x0A {
+            line += 1
+            column = 1
+          } else if byte & 0xC0 != 0x80 {
+            column += 1
+          }
+        }
+        detail += " (line \(line), column \(column))"
+      }
+      return detail
     }
   }
 

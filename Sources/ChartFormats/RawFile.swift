@@ -78,8 +78,12 @@ struct FieldReader {
     guard let key else { return nil }
     do {
       return try container.decodeIfPresent(String.self, forKey: AnyKey(key))
-    } catch {
+    } catch DecodingError.typeMismatch {
       problems.append(ChartFileProblem(field: key, message: "expected a string or null"))
+      return nil
+    } catch {
+      // JSONDecoder's own error for a string that is not UTF-8, among others.
+      problems.append(ChartFileProblem(field: key, message: "not valid UTF-8 text"))
       return nil
     }
   }
@@ -138,11 +142,15 @@ struct RawEntry {
   var weeksOnChart: Int?
   var imageURL: String?
   var songURL: String?
+  /// Whether the entry is a JSON object at all (when not, its fields are all missing).
+  var isObject: Bool
   var problems: [ChartFileProblem]
 
   init(from decoder: any Decoder, keys: EntryKeys) {
     var problems: [ChartFileProblem] = []
     var reader = FieldReader(decoder, problems: &problems, field: nil)
+    isObject = problems.isEmpty
+    problems = []
     rank = reader.int(keys.rank)
     title = reader.string(keys.title)
     artist = reader.string(keys.artist)
@@ -176,6 +184,8 @@ struct RawFile: Decodable {
   var nativeEntries: [RawEntry]?
   var billboardEntries: [RawEntry]?
   var feedEntries: [RawEntry]?
+  var hasEntriesKey = false
+  var hasDataKey = false
   var problems: [ChartFileProblem] = []
 
   init(from decoder: any Decoder) throws {
@@ -193,6 +203,8 @@ struct RawFile: Decodable {
     chartDate = reader.string("chart_date")
     date = reader.string("date")
     frequency = reader.string("frequency")
+    hasEntriesKey = reader.has("entries")
+    hasDataKey = reader.has("data")
     nativeEntries = reader.entries("entries", keys: .native)
     billboardEntries = reader.entries("data", keys: .billboardWeekly)
     self.problems = reader.problems

@@ -84,6 +84,7 @@ public final class Archive {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws, or ``ArchiveError/database(_:)`` when the transaction cannot
   ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
+  @discardableResult
   public func write<Result>(_ body: (ImportBatch) throws -> Result) throws -> Result {
     let batch = ImportBatch(database: database)
     do {

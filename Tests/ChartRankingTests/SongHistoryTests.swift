@@ -122,7 +122,8 @@ struct RankChangeReportTests {
       placement(4, .up(20)), placement(5, .down(4)), placement(6, .debut), placement(7, .up(20)),
       placement(8, .reentry), placement(9, .down(4)), placement(10, .up(2)),
     ]
-    let dropOut = ArchivedEntry(entry: ChartEntry(rank: 3, title: "Gone", artist: "A"), song: SongID(9))
+    let dropOut = ArchivedEntry(
+      entry: ChartEntry(rank: 3, title: "Gone", artist: "A"), song: SongID(9))
     let report = RankChangeReport(placements: placements, dropOuts: [dropOut], limit: 3)
     #expect(report.numberOne.map(\.rank) == [1])
     #expect(report.debuts.map(\.rank) == [6])

@@ -1,7 +1,8 @@
 import ChartRanking
-@testable import ChartStorage
 import Foundation
 import Testing
+
+@testable import ChartStorage
 
 /// A snapshot of chart `c` with entries given as (rank, title, artist).
 func snapshot(
@@ -82,8 +83,10 @@ struct ArchiveTests {
 
   @Test func storesSnapshotsAndReadsThemBack() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
-    let first = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")], previousRanks: [2, nil])
-    #expect(try archive.write { try $0.store(first, frequency: .weekly, source: "a.json") } == .imported)
+    let first = try snapshot(
+      "2024-01-06", [(1, "A", "X"), (2, "B", "Y")], previousRanks: [2, nil])
+    #expect(
+      try archive.write { try $0.store(first, frequency: .weekly, source: "a.json") } == .imported)
     let charts = try archive.charts()
     #expect(charts.map(\.name) == ["c"])
     #expect(charts.map(\.frequency) == [.weekly])
@@ -105,10 +108,16 @@ struct ArchiveTests {
     #expect(throws: ArchiveError.conflictingSnapshot(chart: "c", chartDate: changed.chartDate)) {
       try archive.write { try $0.store(changed) }
     }
-    #expect(try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == ["A", "B"])
+    #expect(
+      try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == [
+        "A", "B",
+      ])
     #expect(try archive.write { try $0.store(changed, replacing: true) } == .replaced)
     #expect(try archive.snapshots(of: "c").count == 1)
-    #expect(try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == ["B", "A"])
+    #expect(
+      try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == [
+        "B", "A",
+      ])
   }
 
   @Test func aWriteThatThrowsStoresNothing() throws {
@@ -130,7 +139,10 @@ struct ArchiveTests {
       try batch.store(
         snapshot(
           "2024-01-13",
-          [(1, "blinding  lights", "THE WEEKND"), (2, "Unchained Melody", "X"), (3, "Unchained Melody", "X")]))
+          [
+            (1, "blinding  lights", "THE WEEKND"), (2, "Unchained Melody", "X"),
+            (3, "Unchained Melody", "X"),
+          ]))
     }
     let week = try archive.snapshot(of: "c", at: nil)
     let entries = try archive.entries(of: week.id)
@@ -173,12 +185,14 @@ struct ArchiveTests {
   @Test func findsSongsAndTheirHistory() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in
-      try batch.store(snapshot("2024-01-06", [(1, "Flowers", "Miley Cyrus"), (2, "Flowers", "Other")]))
+      try batch.store(
+        snapshot("2024-01-06", [(1, "Flowers", "Miley Cyrus"), (2, "Flowers", "Other")]))
       try batch.store(snapshot("2024-01-13", [(4, "Flowers", "Miley Cyrus")]))
       try batch.store(snapshot("2024-01-06", [(9, "Flowers", "Miley Cyrus")], chart: "d"))
     }
     #expect(try archive.songs(matching: "flowers").map(\.artist) == ["Miley Cyrus", "Other"])
-    #expect(try archive.songs(matching: "FLOWERS", artist: "miley").map(\.artist) == ["Miley Cyrus"])
+    #expect(
+      try archive.songs(matching: "FLOWERS", artist: "miley").map(\.artist) == ["Miley Cyrus"])
     #expect(try archive.songs(matching: "cyrus").map(\.title) == ["Flowers"])
     #expect(try archive.songs(matching: "nothing like it").isEmpty)
     let song = try #require(try archive.songs(matching: "flowers", artist: "Miley").first)

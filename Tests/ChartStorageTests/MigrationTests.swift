@@ -53,7 +53,9 @@ struct MigrationTests {
       try database.execute("SELECT * FROM nowhere")
       Issue.record("expected an error")
     } catch {
-      #expect(error.description == "SQLite error 1: no such table: nowhere - while executing `SELECT * FROM nowhere`")
+      #expect(
+        error.description
+          == "SQLite error 1: no such table: nowhere - while executing `SELECT * FROM nowhere`")
     }
   }
 }

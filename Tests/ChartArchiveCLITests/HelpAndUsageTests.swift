@@ -1,0 +1,151 @@
+import ChartRanking
+import Foundation
+import Testing
+
+@testable import ChartArchiveCLI
+
+struct HelpAndUsageTests {
+  @Test func helpGoesToStandardOutputAndExitsZero() throws {
+    for arguments in [["--help"], ["-h"], ["help"]] {
+      let run = try chartArchive(arguments)
+      #expect(run.status == 0)
+      #expect(run.output.hasPrefix("OVERVIEW: Keep an archive of music chart snapshots"))
+      #expect(run.output.contains("\nSUBCOMMANDS:\n  import                Import chart files"))
+      #expect(run.error == "")
+    }
+  }
+
+  @Test func subcommandHelpHasTheUsualSections() throws {
+    let viaHelp = try chartArchive(["help", "diff"])
+    let viaFlag = try chartArchive(["diff", "--help"])
+    #expect(viaHelp.status == 0)
+    #expect(viaHelp.output == viaFlag.output)
+    #expect(
+      viaHelp.output.contains(
+        "USAGE: chart-archive diff <chart> [<older>] [<newer>] [--format <format>] [--db <path>]"))
+    for section in ["OVERVIEW:", "ARGUMENTS:", "OPTIONS:"] {
+      #expect(viaHelp.output.contains(section))
+    }
+  }
+
+  @Test func versionPrintsOnlyTheVersion() throws {
+    let run = try chartArchive(["--version"])
+    #expect(run.status == 0)
+    #expect(run.output == "\(ChartArchiveTool.version)\n")
+  }
+
+  @Test(arguments: [
+    (
+      ["frobnicate"],
+      "Error: unknown subcommand 'frobnicate'\nUsage: chart-archive <subcommand>\n"
+        + "  See 'chart-archive --help' for more information.\n"
+    ),
+    (
+      ["show"],
+      "Error: missing expected argument '<chart>'\nUsage: chart-archive show <chart>"
+        + " [<date>] [--limit <n>] [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive show --help' for more information.\n"
+    ),
+    (
+      ["charts", "--colour"],
+      "Error: unknown option '--colour'\nUsage: chart-archive charts"
+        + " [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive charts --help' for more information.\n"
+    ),
+    (
+      ["charts", "--format", "xml"],
+      "Error: unknown format 'xml' (expected table, json or csv)\n"
+        + "Usage: chart-archive charts [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive charts --help' for more information.\n"
+    ),
+    (
+      ["report", "hot-100", "2023-02-30", "--db", "/nonexistent"],
+      "Error: <date>: '2023-02-30' is"
+        + " not a valid ISO 8601 date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ)\n"
+        + "Usage: chart-archive report <chart> [<date>] [--limit <n>] [--format <format>]"
+        + " [--db <path>]\n  See 'chart-archive report --help' for more information.\n"
+    ),
+  ])
+  func usageErrorsExit64WithTheUsage(arguments: [String], expected: String) throws {
+    let run = try chartArchive(arguments)
+    #expect(run.status == 64)
+    #expect(run.output == "")
+    #expect(run.error == expected)
+  }
+
+  @Test func noArgumentsPrintsHelpAndExits64() throws {
+    let run = try chartArchive([])
+    #expect(run.status == 64)
+    #expect(run.output.hasPrefix("OVERVIEW:"))
+  }
+
+  @Test func aMissingArchiveIsNotCreatedByAQuery() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("none.sqlite").path
+    let run = try chartArchive(["charts", "--db", path])
+    #expect(run.status == 66)
+    #expect(
+      run.error
+        == "Error: no archive at \(path) (import charts first: chart-archive import PATH…)\n")
+    #expect(!FileManager.default.fileExists(atPath: path))
+  }
+
+  @Test func theArchiveDefaultsToTheEnvironmentThenXDG() throws {
+    let folder = try TemporaryFolder()
+    let fromVariable = folder.url.appendingPathComponent("env.sqlite").path
+    #expect(
+      try SharedOptions.databasePath(
+        ParsedArguments(), environment: ["CHART_ARCHIVE_DB": fromVariable, "HOME": "/h"])
+        == fromVariable)
+    #expect(
+      try SharedOptions.databasePath(
+        ParsedArguments(), environment: ["XDG_DATA_HOME": "/x", "HOME": "/h"])
+        == "/x/chart-archive/archive.sqlite")
+    #expect(
+      try SharedOptions.databasePath(
+        ParsedArguments(), environment: ["XDG_DATA_HOME": "rel", "HOME": "/h"])
+        == "/h/.local/share/chart-archive/archive.sqlite")
+    let run = try chartArchive(
+      ["import", "Sample-data/app-daily"], environment: ["CHART_ARCHIVE_DB": fromVariable])
+    #expect(run.status == 0)
+    #expect(FileManager.default.fileExists(atPath: fromVariable))
+  }
+
+  @Test func coloursOnlyOnATerminalAndNeverWithNO_COLOR() {
+    #expect(Style.forOutput(isTerminal: true, environment: [:]).colors)
+    #expect(!Style.forOutput(isTerminal: false, environment: [:]).colors)
+    #expect(!Style.forOutput(isTerminal: true, environment: ["NO_COLOR": "1"]).colors)
+    #expect(Style.forOutput(isTerminal: true, environment: ["NO_COLOR": ""]).colors)
+    #expect(!Style.forOutput(isTerminal: true, environment: ["TERM": "dumb"]).colors)
+    #expect(Style(colors: true).paint(.up(3)) == "\u{1B}[32m▲3\u{1B}[0m")
+    #expect(Style(colors: false).paint(.up(3)) == "▲3")
+  }
+
+  @Test func argumentsParseOptionsAnywhere() throws {
+    let parsed = try ParsedArguments.parse(
+      ["--db=a.sqlite", "hot-100", "--limit", "5", "--", "--2024"],
+      options: [
+        OptionSpec(name: "--db", valueName: "path", help: ""),
+        OptionSpec(name: "--limit", valueName: "n", help: ""),
+      ],
+      arguments: [
+        ArgumentSpec(name: "chart", help: ""),
+        ArgumentSpec(name: "date", help: "", isOptional: true),
+      ])
+    #expect(parsed.option("--db") == "a.sqlite")
+    #expect(parsed.option("--limit") == "5")
+    #expect(parsed.argument("chart") == "hot-100")
+    #expect(parsed.argument("date") == "--2024")
+  }
+
+  @Test func tablesAlignWideCharactersAndCSVQuotes() {
+    let table = Table(
+      columns: [Column(key: "t", heading: "T"), Column(key: "n", heading: "N", alignRight: true)],
+      rows: [[.text("밤하늘"), .int(1)], [.text("ab"), .int(10)]])
+    #expect(table.text(style: Style(colors: false)) == "T        N\n밤하늘   1\nab      10")
+    #expect(
+      csvRecord(["a,b", "say \"hi\"", "plain", "two\nlines"])
+        == "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n")
+    #expect(displayWidth("Beyonce\u{301}") == 7)
+  }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The real Hot 100 history, 1958–2026, imported once for every test of this suite.
+@Suite(.enabled(if: hot100IsPresent, "../shared/data/billboard-hot-100 is absent: skipped"))
+struct Hot100Tests {
+  /// The archive, named after this process; archives left by earlier runs that have ended are
+  /// removed first.
+  static let archive: String = {
+    let folder = FileManager.default.temporaryDirectory
+    let prefix = "chart-archive-hot-100-"
+    for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    where name.hasPrefix(prefix) {
+      let pid = Int32(name.dropFirst(prefix.count).prefix(while: \.isNumber)) ?? 0
+      if pid > 0, kill(pid, 0) != 0 {
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+      }
+    }
+    return folder.appendingPathComponent("\(prefix)\(getpid()).sqlite").path
+  }()
+
+  /// Imports the whole folder (the first caller does it; it takes a few seconds).
+  static let firstImport: Result<Run, any Error> = Result {
+    try chartArchive(["import", hot100Folder, "--chart", "hot-100", "--db", archive, "--quiet"])
+  }
+
+  @Test func importsEverySnapshotAndEntryThenNothingMore() throws {
+    let first = try Self.firstImport.get()
+    #expect(first.status == 0)
+    #expect(
+      first.output
+        == "Imported 3549 files into \(Self.archive): 3549 new snapshots, 0 replaced, 0 unchanged;"
+        + " 354887 entries stored.\n")
+    let again = try chartArchive([
+      "import", hot100Folder, "--chart", "hot-100", "--db", Self.archive, "--quiet",
+    ])
+    #expect(again.status == 0)
+    #expect(again.output == "Nothing new: all 3549 snapshots were already in \(Self.archive).\n")
+    let snapshots = try json(
+      chartArchive(["snapshots", "hot-100", "--db", Self.archive, "--format", "json"]).output)
+    let list = try #require(snapshots["snapshots"] as? [[String: Any]])
+    #expect(list.count == 3549)
+    #expect(list.reduce(0) { $0 + ($1["entries"] as? Int ?? 0) } == 354_887)
+    #expect(list.first?["chart_date"] as? String == "1958-08-04")
+    #expect(list.last?["chart_date"] as? String == "2026-08-08")
+  }
+
+  @Test func blindingLightsSpent90WeeksFromItsDebutAt11() throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive([
+      "history", "Blinding Lights", "--db", Self.archive, "--format", "json",
+    ])
+    #expect(run.status == 0)
+    let history = try json(run.output)
+    #expect(history["artist"] as? String == "The Weeknd")
+    let chart = try #require((history["charts"] as? [[String: Any]])?.first)
+    #expect(chart["weeks_on_chart"] as? Int == 90)
+    #expect(chart["debut_date"] as? String == "2019-12-14")
+    #expect(chart["debut_rank"] as? Int == 11)
+    #expect(chart["peak_position"] as? Int == 1)
+    #expect(chart["weeks_at_peak"] as? Int == 4)
+    let entries = try #require(chart["entries"] as? [[String: Any]])
+    #expect(entries.count == 90)
+    #expect(entries.first?["movement"] as? String == "new")
+    #expect(entries.last?["chart_date"] as? String == "2021-09-04")
+  }
+
+  @Test func theNewYearDiffHasEightArrivalsAndEightDropOuts() throws {
+    _ = try Self.firstImport.get()
+    let diff = try json(
+      chartArchive([
+        "diff", "hot-100", "2023-12-30", "2024-01-06", "--db", Self.archive, "--format", "json",
+      ]).output)
+    let arrivals = try #require(diff["arrivals"] as? [[String: Any]])
+    let dropOuts = try #require(diff["drop_outs"] as? [[String: Any]])
+    #expect(arrivals.count == 8)
+    #expect(dropOuts.count == 8)
+    #expect(arrivals.compactMap { $0["rank"] as? Int } == [37, 39, 41, 43, 46, 50, 96, 98])
+    #expect(dropOuts.compactMap { $0["last_rank"] as? Int } == [20, 49, 74, 83, 93, 95, 97, 100])
+    #expect((diff["movements"] as? [Any])?.count == 92)
+  }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import Testing
+
+/// A valid weekly chart file of two entries.
+private let validWeek = """
+  {"date":"2024-01-13","data":[
+    {"song":"A","artist":"X","this_week":1,"last_week":null,"peak_position":1,"weeks_on_chart":1},
+    {"song":"B","artist":"Y","this_week":2,"last_week":null,"peak_position":2,"weeks_on_chart":1}]}
+  """
+
+struct ImportTests {
+  @Test func importsSampleDataThenFindsNothingNew() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let first = try chartArchive(["import", "Sample-data", "--db", archive])
+    #expect(first.status == 0)
+    let lines = first.output.components(separatedBy: "\n")
+    #expect(lines.count == 11)
+    #expect(
+      lines[0] == "imported  hot-100 2023-12-23  100 entries  Sample-data/hot-100/2023-12-23.json")
+    #expect(
+      lines[4]
+        == "imported  app-daily 2024-05-01  10 entries  Sample-data/app-daily/2024-05-01.json")
+    #expect(
+      lines[9]
+        == "Imported 9 files into \(archive): 9 new snapshots, 0 replaced, 0 unchanged; 450 entries stored."
+    )
+    let again = try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"])
+    #expect(again.status == 0)
+    #expect(again.output == "Nothing new: all 9 snapshots were already in \(archive).\n")
+
+    let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
+    #expect(
+      charts.output
+        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
+        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,,4,2023-12-23,2024-01-13\r\n")
+  }
+
+  @Test func theReportOfTheSampleWeekIsExact() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try chartArchive(["import", "Sample-data", "--db", archive])
+    let run = try chartArchive(["report", "hot-100", "--db", archive, "--limit", "3"])
+    #expect(run.status == 0)
+    #expect(
+      run.output.hasPrefix(
+        """
+        hot-100 · 2024-01-13 (against 2024-01-06)
+
+        Number one
+        RANK  MOVE  LAST  PEAK  WKS  TITLE        ARTIST
+           1  ▲8       9     1    4  Lovin On Me  Jack Harlow
+
+        Debuts (5)
+        RANK  MOVE  LAST  PEAK  WKS  TITLE                        ARTIST
+          59  NEW           59    1  I Can Feel It                Kane Brown
+        """))
+    #expect(
+      run.output.contains(
+        """
+        Biggest climbers
+        RANK  MOVE  LAST  PEAK  WKS  TITLE                ARTIST
+          36  ▲40     76    36    4  Truck Bed            HARDY
+          38  ▲39     77    38    4  Save Me The Trouble  Dan + Shay
+          45  ▲39     84    45    4  The Painter          Cody Johnson
+
+        Biggest fallers
+          (none)
+
+        Drop-outs (41)
+        LAST  TITLE
+        """))
+
+    let report = try json(
+      chartArchive(["report", "hot-100", "2024-01-13", "--db", archive, "--format", "json"]).output)
+    #expect(report["chart_date"] as? String == "2024-01-13")
+    #expect(report["previous_chart_date"] as? String == "2024-01-06")
+    #expect((report["debuts"] as? [Any])?.count == 5)
+    #expect((report["reentries"] as? [Any])?.count == 36)
+    #expect((report["drop_outs"] as? [Any])?.count == 41)
+    let top = try #require((report["number_one"] as? [[String: Any]])?.first)
+    #expect(top["title"] as? String == "Lovin On Me")
+    #expect(top["movement"] as? String == "up")
+    #expect(top["previous_rank"] as? Int == 9)
+  }
+
+  @Test func theAppFeedMovesAsPublished() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try chartArchive(["import", "Sample-data/app-daily", "--db", archive])
+    let run = try chartArchive([
+      "show", "app-daily", "2024-05-04", "--db", archive, "--format", "csv",
+    ])
+    #expect(run.status == 0)
+    let lines = run.output.components(separatedBy: "\r\n")
+    #expect(
+      lines[0]
+        == "chart,chart_date,previous_chart_date,rank,movement,previous_rank,peak_position,"
+        + "weeks_on_chart,title,artist,image_url,song_url")
+    #expect(
+      lines[3]
+        == "app-daily,2024-05-04,2024-05-03,3,up,7,3,3,Firstlight,Seo-yeon,"
+        + "https://images.example.com/covers/k.jpg,https://music.example.com/track/k")
+    #expect(
+      lines[10] == "app-daily,2024-05-04,2024-05-03,10,re-entry,,9,2,Salt Water,Nadia Rahimi,"
+        + "https://images.example.com/covers/i.jpg,https://music.example.com/track/i")
+  }
+
+  /// Each bad file: what the importer must say about it.
+  @Test(arguments: [
+    (
+      "bad/2024-01-13.json", #"{"date":"2024-01-13","data":[{"song":"A""#,
+      "not valid JSON: Unexpected end of file"
+    ),
+    (
+      "bad/2024-01-13.json",
+      #"{"date":"2024-01-13","data":[{"song":"A","artist":"X","this_week":1},{"song":"B","artist":"Y","this_week":1}]}"#,
+      "entry 2 (rank 1), field 'this_week': rank 1 is also the rank of entry 1"
+    ),
+    (
+      "bad/2024-01-13.json",
+      #"{"date":"2024-01-13","data":[{"song":"A","artist":"X","this_week":0}]}"#,
+      "entry 1 (rank 0), field 'this_week': rank must be 1 or more, found 0"
+    ),
+    (
+      "bad/2024-01-13.json",
+      #"{"date":"2024-01-13","data":[{"song":"A","artist":"X","this_week":1},{"artist":"Y","this_week":2}]}"#,
+      "entry 2 (rank 2), field 'song': missing"
+    ),
+  ])
+  func badInputExits65NamingFileAndEntryAndLeavesTheArchiveAsItWas(
+    file: String, content: String, problem: String
+  ) throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data/hot-100", "--db", archive]).status == 0)
+    let before = try Data(contentsOf: URL(fileURLWithPath: archive))
+    // A valid new week goes with the bad file: it must not be stored either.
+    let good = try folder.write(
+      "good/2024-01-20.json", validWeek.replacing("2024-01-13", with: "2024-01-20"))
+    let bad = try folder.write(file, content)
+    let run = try chartArchive(["import", good, bad, "--chart", "hot-100", "--db", archive])
+    #expect(run.status == 65)
+    #expect(run.output == "")
+    #expect(
+      run.error
+        == "\(bad): \(problem)\nError: 1 of 2 files could not be imported; nothing was stored\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: archive)) == before)
+    let snapshots = try chartArchive(["snapshots", "hot-100", "--db", archive, "--format", "csv"])
+    #expect(snapshots.output.components(separatedBy: "\r\n").count == 6)  // header, 4 weeks, ""
+  }
+
+  @Test func everyProblemOfEveryFileIsListed() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let first = try folder.write(
+      "c/2024-01-06.json",
+      #"{"date":"2024-01-06","data":[{"song":"","artist":"X","this_week":-1}]}"#)
+    let second = try folder.write("c/2024-01-13.json", "[]")
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c").path, "--db", archive,
+    ])
+    #expect(run.status == 65)
+    #expect(
+      run.error == """
+        \(first): entry 1 (rank -1), field 'this_week': rank must be 1 or more, found -1
+        \(first): entry 1 (rank -1), field 'song': blank
+        \(second): the chart has no entries
+        Error: 2 of 2 files could not be imported; nothing was stored
+
+        """)
+    #expect(
+      try chartArchive(["charts", "--db", archive, "--format", "csv"]).output
+        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n")
+  }
+
+  @Test func aDifferentSnapshotOfAStoredDateIsRefusedUnlessReplacing() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let week = try folder.write("w/2024-01-13.json", validWeek)
+    #expect(try chartArchive(["import", week, "--chart", "c", "--db", archive]).status == 0)
+    let changed = try folder.write("x/2024-01-13.json", validWeek.replacing("\"B\"", with: "\"C\""))
+    let refused = try chartArchive(["import", changed, "--chart", "c", "--db", archive])
+    #expect(refused.status == 65)
+    #expect(
+      refused.error
+        == "\(changed): c 2024-01-13 is already stored with different entries (use --replace to"
+        + " replace it)\nError: 1 of 1 file could not be imported; nothing was stored\n")
+    let replaced = try chartArchive([
+      "import", changed, "--chart", "c", "--db", archive, "--replace",
+    ])
+    #expect(replaced.status == 0)
+    #expect(replaced.output.hasPrefix("replaced  c 2024-01-13  2 entries"))
+    let show = try chartArchive(["show", "c", "--db", archive, "--format", "csv"])
+    #expect(show.output.contains(",2,new,,2,1,C,Y,,\r\n"))
+  }
+
+  @Test func missingInputExits66() throws {
+    let run = try chartArchive(["import", "/nonexistent/charts", "--db", "/tmp/unused.sqlite"])
+    #expect(run.status == 66)
+    #expect(run.error == "Error: /nonexistent/charts: no such file or folder\n")
+  }
+
+  @Test func historyListsCandidatesWhenSeveralSongsMatch() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try chartArchive(["import", "Sample-data", "--db", archive])
+    let many = try chartArchive(["history", "christmas", "--db", archive])
+    #expect(many.status == 1)
+    #expect(
+      many.error.hasSuffix(
+        "songs match 'christmas'; narrow the search with --artist or a fuller title\n"))
+    #expect(many.output.hasPrefix("TITLE"))
+    let none = try chartArchive(["history", "no such song", "--db", archive])
+    #expect(none.status == 1)
+    #expect(none.error == "Error: no song matches 'no such song'\n")
+    let one = try chartArchive(["history", "jingle bells", "--artist", "meghan", "--db", archive])
+    #expect(one.status == 0)
+    #expect(
+      one.output.hasPrefix("Jingle Bells — Meghan Trainor\n\nhot-100\nCHART DATE  RANK  MOVE"))
+  }
+}

@@ -1,0 +1,205 @@
+import ChartFormats
+import ChartRanking
+import Foundation
+import Testing
+
+private func decode(
+  _ json: String, path: String = "charts/hot-100/2024-01-06.json",
+  reader: ChartFileReader = ChartFileReader()
+) throws(ChartFileError) -> DecodedChartFile {
+  try reader.decode(Data(json.utf8), path: path)
+}
+
+/// The problems a file has, as the importer prints them.
+private func problems(
+  _ json: String, path: String = "charts/hot-100/2024-01-06.json",
+  reader: ChartFileReader = ChartFileReader()
+) -> [String] {
+  do {
+    _ = try decode(json, path: path, reader: reader)
+    return []
+  } catch {
+    return error.description.components(separatedBy: "\n")
+  }
+}
+
+struct FormatDetectionTests {
+  @Test func readsTheWeeklyChartFormat() throws {
+    let file = try decode(
+      """
+      {"date":"2024-01-06","data":[
+        {"song":"Lovin On Me","artist":"Jack Harlow","this_week":2,"last_week":9,"peak_position":2,"weeks_on_chart":8},
+        {"song":"Rockin' Around The Christmas Tree","artist":"Brenda Lee","this_week":1,"last_week":null,"peak_position":1,"weeks_on_chart":58}]}
+      """)
+    #expect(file.format == .billboardWeekly)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "hot-100")
+    #expect(snapshot.chartDate.iso8601 == "2024-01-06")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(
+      snapshot.entries == [
+        ChartEntry(
+          rank: 1, title: "Rockin' Around The Christmas Tree", artist: "Brenda Lee",
+          publishedPreviousRank: nil, publishedPeakPosition: 1, publishedWeeksOnChart: 58),
+        ChartEntry(
+          rank: 2, title: "Lovin On Me", artist: "Jack Harlow", publishedPreviousRank: 9,
+          publishedPeakPosition: 2, publishedWeeksOnChart: 8),
+      ])
+    #expect(file.frequency == nil)
+  }
+
+  @Test func readsTheNativeFormatAndItsChartName() throws {
+    let file = try decode(
+      """
+      {"chart":"my-weekly","chart_date":"2024-01-06","frequency":"weekly","entries":[
+        {"rank":1,"previous_rank":null,"title":"A","artist":"X","image_url":"https://i/1.jpg","song_url":"https://s/1"},
+        {"rank":2,"previous_rank":1,"title":"B","artist":"Y"}]}
+      """)
+    #expect(file.format == .native)
+    #expect(file.frequency == .weekly)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "my-weekly")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [nil, 1])
+    #expect(snapshot.entries.map(\.imageURL) == ["https://i/1.jpg", nil])
+    #expect(snapshot.entries.map(\.songURL) == ["https://s/1", nil])
+  }
+
+  @Test func nativeSnapshotsWithoutPreviousRanksLeaveThemToTheArchive() throws {
+    let file = try decode(
+      #"{"chart":"c","chart_date":"2024-01-06T13:00:00Z","entries":[{"rank":1,"title":"A","artist":"X"}]}"#
+    )
+    #expect(file.snapshots.first?.publishesPreviousRank == false)
+    #expect(file.snapshots.first?.chartDate.iso8601 == "2024-01-06T13:00:00Z")
+  }
+
+  @Test func readsAnAppFeedWithRankFromPositionAndDateFromTheFileName() throws {
+    let file = try decode(
+      """
+      [{"title":"A","artist":"X","image":"https://i/a.jpg","url":"https://s/a","last":2,"id":7},
+       {"title":"B","artist":"Y","image":"https://i/b.jpg","url":"https://s/b","last":0},
+       {"title":"C","artist":"Z"}]
+      """, path: "feeds/app-daily/top-2024-05-02.json")
+    #expect(file.format == .appFeed)
+    #expect(file.frequency == .daily)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "app-daily")
+    #expect(snapshot.chartDate.iso8601 == "2024-05-02")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3])
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [2, nil, nil])
+    #expect(snapshot.entries.map(\.songURL) == ["https://s/a", "https://s/b", nil])
+  }
+
+  @Test func commandLineChartAndDateApply() throws {
+    let reader = ChartFileReader(chart: "top", chartDate: try ChartDate(iso8601: "2024-05-09"))
+    let feed = try decode(#"[{"title":"A","artist":"X"}]"#, path: "feed.json", reader: reader)
+    #expect(feed.snapshots.first?.chart == "top")
+    #expect(feed.snapshots.first?.chartDate.iso8601 == "2024-05-09")
+    // A file's own date wins over --date.
+    let weekly = try decode(
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1}]}"#, reader: reader)
+    #expect(weekly.snapshots.first?.chartDate.iso8601 == "2024-01-06")
+  }
+
+  @Test func aFormatCanBeForced() {
+    let reader = ChartFileReader(format: .native)
+    #expect(
+      problems(#"{"date":"2024-01-06","data":[]}"#, reader: reader) == [
+        "charts/hot-100/2024-01-06.json: field 'entries': missing: expected an array of entries"
+          + " (chart-archive format)",
+        "charts/hot-100/2024-01-06.json: field 'chart': missing",
+        "charts/hot-100/2024-01-06.json: field 'chart_date': missing",
+      ])
+  }
+}
+
+struct ChartFileProblemTests {
+  static let path = "charts/hot-100/2024-01-06.json"
+
+  @Test(arguments: [
+    (
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1},{"song":"B","artist":"Y","this_week":1}]}"#,
+      ["entry 2 (rank 1), field 'this_week': rank 1 is also the rank of entry 1"]
+    ),
+    (
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":0}]}"#,
+      ["entry 1 (rank 0), field 'this_week': rank must be 1 or more, found 0"]
+    ),
+    (
+      #"{"date":"2024-01-06","data":[{"artist":"X","this_week":1},{"song":"  ","artist":"X","this_week":2}]}"#,
+      ["entry 1 (rank 1), field 'song': missing", "entry 2 (rank 2), field 'song': blank"]
+    ),
+    (
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":"1"}]}"#,
+      ["entry 1, field 'this_week': expected an integer or null"]
+    ),
+    (
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1000000}]}"#,
+      ["entry 1 (rank 1000000), field 'this_week': rank 1000000 is larger than 100000"]
+    ),
+    (
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"last_week":-3}]}"#,
+      ["entry 1 (rank 1), field 'last_week': must be 1 or more (or null), found -3"]
+    ),
+    (
+      #"{"date":"2023-02-30","data":[{"song":"A","artist":"X","this_week":1}]}"#,
+      [
+        "field 'date': '2023-02-30' is not a valid ISO 8601 date (YYYY-MM-DD) or date and time"
+          + " (YYYY-MM-DDTHH:MM:SSZ)"
+      ]
+    ),
+    (#"{"date":"2024-01-06","data":[]}"#, ["the chart has no entries"]),
+    (#"{"date":"2024-01-06","data":{}}"#, ["field 'data': expected an array of entries"]),
+    (#"{"date":"2024-01-06","data":[3]}"#, ["entry 1: expected a JSON object"]),
+    (
+      #"{"hello":"world"}"#,
+      [
+        "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor 'data'"
+          + " (weekly chart format)"
+      ]
+    ),
+    ("", ["the file is empty"]),
+    ("\u{89}PNG\r\n", ["not a chart file: expected JSON (an object or an array)"]),
+    (#"{"date":"2024-01-06","data":[{"song":"A""#, ["not valid JSON: Unexpected end of file"]),
+    (
+      "{\"date\": \"2024-01-06\",\n \"data\": x}",
+      ["not valid JSON: Invalid value around character 32 (line 2, column 10)"]
+    ),
+  ])
+  func reportsEachProblemWithItsEntryAndField(json: String, expected: [String]) {
+    #expect(problems(json) == expected.map { "\(Self.path): \($0)" })
+  }
+
+  @Test func anAppFeedWithoutADateSaysHowToGiveOne() {
+    #expect(
+      problems(#"[{"title":"A","artist":"X"}]"#, path: "feed.json") == [
+        "feed.json: no chart date: pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
+      ])
+  }
+
+  @Test func invalidUTF8IsReportedWhereItIs() {
+    var bytes = Array(#"{"date":"2024-01-06","data":[{"song":""#.utf8)
+    bytes += [0xFF] + Array(#"","artist":"X","this_week":1}]}"#.utf8)
+    let broken = bytes + [0xFF]
+    #expect(
+      throws: ChartFileError(
+        path: "y.json",
+        "not valid JSON: Invalid UTF-8 sequence 1 bytes starting from character 38 (line 1, column 39)"
+      )
+    ) {
+      try ChartFileReader().decode(Data(broken), path: "y.json")
+    }
+    let problem = ChartFileProblem(
+      entry: 1, rank: 1, field: "song", message: "not valid UTF-8 text")
+    #expect(throws: ChartFileError(path: "x.json", problems: [problem])) {
+      try ChartFileReader().decode(Data(bytes), path: "x.json")
+    }
+  }
+
+  @Test func aMissingFileIsReported() {
+    #expect(throws: ChartFileError.self) {
+      try ChartFileReader().read(contentsOf: "/nonexistent/2024-01-06.json")
+    }
+  }
+}
