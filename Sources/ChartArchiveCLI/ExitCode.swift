@@ -38,9 +38,7 @@ struct CommandError: Error {
       case .notAnArchive, .newerSchema, .conflictingSnapshot: .dataError
       case .invalidChartName: .usage
       case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .notFound
-      case .database(let database):
-        database.resultCode == 5 || database.resultCode == 6
-          ? .temporaryFailure : .ioError
+      case .database: error.isLocked ? .temporaryFailure : .ioError
       }
     self.init(code, error.description)
   }

@@ -116,12 +116,15 @@ func placementRow(_ placement: Placement) -> [Cell] {
   ]
 }
 
-/// Columns for drop-outs: their rank on the older snapshot, title and artist.
-let entryColumns = [
-  Column(key: "last_rank", heading: "LAST", alignRight: true),
-  Column(key: "title", heading: "TITLE"),
-  Column(key: "artist", heading: "ARTIST"),
-]
+/// Columns for drop-outs: their rank on the older snapshot (under the given key and heading),
+/// title and artist.
+func dropOutColumns(rankKey: String, heading: String) -> [Column] {
+  [
+    Column(key: rankKey, heading: heading, alignRight: true),
+    Column(key: "title", heading: "TITLE"),
+    Column(key: "artist", heading: "ARTIST"),
+  ]
+}
 
 func entryRow(_ entry: ChartEntry) -> [Cell] {
   [.int(entry.rank), .text(entry.title), .text(entry.artist)]

@@ -12,7 +12,7 @@ private nonisolated(unsafe) let outputStream = fdopen(1, "w")
 private nonisolated(unsafe) let errorStream = fdopen(2, "w")
 
 /// Where a command's output goes and what it knows of its surroundings; tests supply their own.
-public final class Console: @unchecked Sendable {
+public final class Console {
   /// The process's environment.
   public let environment: [String: String]
   /// Whether standard output is a terminal (colours, no machine formats implied).

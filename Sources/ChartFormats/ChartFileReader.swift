@@ -75,6 +75,8 @@ public struct ChartFileReader: Sendable {
       detected = .appFeed
     } else if first == UInt8(ascii: "{") {
       detected = .native  // refined below from the object's keys
+    } else if String(validating: data, as: UTF8.self) == nil {
+      throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
     } else {
       throw ChartFileError(path: path, "not a chart file: expected JSON (an object or an array)")
     }
@@ -169,7 +171,9 @@ public struct ChartFileReader: Sendable {
               + ", found '\(text)'"))
       }
     }
-    frequency = frequency ?? ChartFrequency.guessed(fromChartName: chartName)
+    frequency =
+      frequency ?? ChartFrequency.guessed(fromChartName: chartName)
+      ?? (format == .billboardWeekly ? .weekly : nil)
 
     // Entries.
     var chartEntries: [ChartEntry] = []

@@ -7,7 +7,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   case native = "chart-archive"
   /// A weekly chart file as collected from Billboard: `{"date", "data": [{"song", "artist",
   /// "this_week", "last_week", "peak_position", "weeks_on_chart"}]}`; `last_week` null means not on
-  /// last week's chart.
+  /// last week's chart. The chart is weekly.
   case billboardWeekly = "billboard-weekly"
   /// A chart app's feed: a JSON array of entries in rank order (rank = position + 1), each with
   /// `title`, `artist`, `image`, `url` and `last` (previous rank; 0 or missing = not on the

@@ -8,8 +8,9 @@ public struct ChartSummary: Hashable, Sendable {
   public var frequency: ChartFrequency?
   /// How many snapshots are stored.
   public var snapshotCount: Int
-  /// The earliest and latest chart dates, `nil` when there is no snapshot.
+  /// The earliest chart date, `nil` when there is no snapshot.
   public var firstChartDate: ChartDate?
+  /// The latest chart date, `nil` when there is no snapshot.
   public var lastChartDate: ChartDate?
 }
 
@@ -33,8 +34,9 @@ public struct SnapshotSummary: Hashable, Sendable {
 public struct SongSummary: Hashable, Sendable {
   /// The archive's number for the song.
   public var id: SongID
-  /// Title and artist as first imported.
+  /// The title as first imported.
   public var title: String
+  /// The artist credit as first imported.
   public var artist: String
   /// The chart date of its first entry on any chart.
   public var firstChartDate: ChartDate
@@ -99,7 +101,7 @@ extension Archive {
 
   /// Every chart, by name.
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func charts() throws(ArchiveError) -> [ChartSummary] {
     try reading {
       try database.rows(
@@ -128,7 +130,7 @@ extension Archive {
 
   /// Every snapshot of a chart, by chart date.
   ///
-  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
   public func snapshots(of chart: String) throws(ArchiveError) -> [SnapshotSummary] {
     let chartID = try self.chartID(chart)
     return try reading {
@@ -145,7 +147,7 @@ extension Archive {
   ///   - chartDate: the chart date; `nil` for the latest snapshot.
   /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
   ///   ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart has none, or
-  ///   ``ArchiveError/database(_:)``.
+  ///   ``ArchiveError/database(path:_:)``.
   public func snapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
     -> SnapshotSummary
   {
@@ -169,7 +171,7 @@ extension Archive {
 
   /// The snapshot just before another of the same chart, or `nil` when it is the first.
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func snapshot(before snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
     try reading {
       try database.row(
@@ -181,7 +183,7 @@ extension Archive {
 
   /// The entries of a snapshot with their songs, in rank order.
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func entries(of snapshot: SnapshotID) throws(ArchiveError) -> [ArchivedEntry] {
     try reading { try Archive.entries(of: snapshot, in: database) }
   }
@@ -201,7 +203,7 @@ extension Archive {
   /// The entries of a snapshot with their derived previous rank, movement, peak position and weeks
   /// on chart (the rules of ``SongHistory``), in rank order.
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func placements(of snapshot: SnapshotSummary) throws(ArchiveError) -> [Placement] {
     let entries = try entries(of: snapshot.id)
     let rows = try reading {
@@ -226,7 +228,7 @@ extension Archive {
   ///   - limit: how many climbers and fallers to list.
   /// - Returns: the report and the previous snapshot (`nil` for the chart's first snapshot, when
   ///   every entry is a debut and nothing drops out).
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func report(on snapshot: SnapshotSummary, limit: Int) throws(ArchiveError)
     -> (report: RankChangeReport, previous: SnapshotSummary?)
   {
@@ -246,7 +248,7 @@ extension Archive {
   /// - Parameters:
   ///   - older: the older snapshot.
   ///   - newer: the newer snapshot.
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func diff(from older: SnapshotSummary, to newer: SnapshotSummary) throws(ArchiveError)
     -> SnapshotDiff
   {
@@ -268,55 +270,58 @@ extension Archive {
 
   /// Songs matching a search, best matches first.
   ///
-  /// Text is compared after folding (``SongIdentity/fold(_:)``). Songs whose title equals the
-  /// query are the matches when there are any; otherwise songs whose title or artist contains it.
-  /// An artist, when given, must be contained in the song's artist.
+  /// Text is compared after folding (``SongIdentity/fold(_:)``). A song matches when its title or
+  /// its artist credit contains the query, or its title and artist together do; songs whose title
+  /// equals the query come first. An artist, when given, must be contained in the song's artist.
   ///
   /// - Parameters:
   ///   - query: a title, an artist, or part of either; may be empty when `artist` is given.
   ///   - artist: part of the artist credit, or `nil`.
-  /// - Returns: matching songs, by number of entries (most first), then title.
-  /// - Throws: ``ArchiveError/database(_:)``.
-  public func songs(matching query: String, artist: String? = nil) throws(ArchiveError)
-    -> [SongSummary]
+  ///   - chart: only songs that were on this chart, or `nil` for any chart.
+  /// - Returns: matching songs: exact titles first, then by number of entries (most first), then
+  ///   title and artist.
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
+  public func songs(matching query: String, artist: String? = nil, chart: String? = nil)
+    throws(ArchiveError) -> [SongSummary]
   {
     let title = SongIdentity.fold(query)
     let artistPattern = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
-    let summary = """
-      SELECT g.id, g.title, g.artist,
-        (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
-        (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE e.song_id = g.id),
-        (SELECT min(rank) FROM entries WHERE song_id = g.id),
-        (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
-      FROM songs g
-      """
-    func read(_ row: Statement) -> SongSummary {
-      SongSummary(
-        id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
-        firstChartDate: ChartDate(
-          trustedISO8601: row.string(at: 3), secondsSince1970: row.int64(at: 4)),
-        bestRank: row.int(at: 5), entryCount: row.int(at: 6))
-    }
+    let contains = "%" + escapeLike(title) + "%"
+    let chartID = try chart.map { name throws(ArchiveError) in try self.chartID(name) }
+    let onChart =
+      chartID == nil
+      ? ""
+      : " AND EXISTS (SELECT 1 FROM entries e JOIN snapshots s ON s.id = e.snapshot_id"
+        + " WHERE e.song_id = g.id AND s.chart_id = ?4)"
     return try reading {
-      let exact = try database.rows(
-        summary + " WHERE g.title_key = ? AND g.artist_key LIKE ? ESCAPE '\\'"
-          + " ORDER BY n DESC, g.title, g.artist", [title, artistPattern], read)
-      if !exact.isEmpty || title.isEmpty && artist == nil { return exact }
-      let contains = "%" + escapeLike(title) + "%"
-      return try database.rows(
-        summary
-          + " WHERE (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'"
-          + " OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')"
-          + " AND g.artist_key LIKE ?2 ESCAPE '\\' ORDER BY n DESC, g.title, g.artist",
-        [contains, artistPattern], read)
+      try database.rows(
+        """
+        SELECT g.id, g.title, g.artist,
+          (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
+          (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.song_id = g.id),
+          (SELECT min(rank) FROM entries WHERE song_id = g.id),
+          (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
+        FROM songs g
+        WHERE (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'
+            OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')
+          AND g.artist_key LIKE ?2 ESCAPE '\\'\(onChart)
+        ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist
+        """, [contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
+      ) { row in
+        SongSummary(
+          id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
+          firstChartDate: ChartDate(
+            trustedISO8601: row.string(at: 3), secondsSince1970: row.int64(at: 4)),
+          bestRank: row.int(at: 5), entryCount: row.int(at: 6))
+      }
     }
   }
 
   /// A song's history on every chart it was on, by chart name.
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func history(of song: SongID) throws(ArchiveError) -> [ChartHistory] {
     let rows = try reading {
       try database.rows(
@@ -360,9 +365,9 @@ extension Archive {
     } catch let error as ArchiveError {
       throw error
     } catch let error as DatabaseError {
-      throw .database(error)
+      throw .database(path: path, error)
     } catch {
-      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+      throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
   }
 }

@@ -20,13 +20,19 @@ public final class Archive {
   /// The schema version this build reads and writes.
   public static var schemaVersion: Int { Migrations.latestVersion }
 
-  /// Opens an archive, creating it (and its parent folders) when asked, and migrates its schema.
+  /// Opens an archive.
+  ///
+  /// A writing archive is created when missing (with its parent folders) and its schema is
+  /// migrated. A reading archive is opened read-only, so that a query never changes the file (and
+  /// works on a read-only file); only an archive with an older schema is opened for writing, to
+  /// migrate it.
   ///
   /// - Parameters:
   ///   - path: the SQLite file's path, or `:memory:` for a private in-memory archive.
-  ///   - createIfMissing: whether a missing file is created (imports) or refused (queries).
+  ///   - createIfMissing: `true` to open for writing and create a missing file (imports); `false`
+  ///     to open an existing archive for reading (queries).
   /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)``,
-  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(_:)``.
+  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
   public init(path: String, createIfMissing: Bool) throws(ArchiveError) {
     self.path = path
     let manager = FileManager.default
@@ -34,6 +40,8 @@ public final class Archive {
       var isDirectory: ObjCBool = false
       if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
         if isDirectory.boolValue { throw .notAnArchive(path: path, reason: "it is a directory") }
+        let size = (try? manager.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if !createIfMissing, size == 0 { throw .notAnArchive(path: path, reason: "it is empty") }
       } else if createIfMissing {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
         try? manager.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -42,39 +50,44 @@ public final class Archive {
       }
     }
     do {
-      database = try Database(path: path, create: createIfMissing)
-    } catch {
-      if error.resultCode == 26 {  // SQLITE_NOTADB
-        throw .notAnArchive(path: path, reason: "not an SQLite database")
-      }
-      throw .database(error)
-    }
-    do {
-      if try Migrations.userVersion(database) == 0 {
-        let tables = try database.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
-        if tables > 0 {
+      if createIfMissing || path == ":memory:" {
+        database = try Database(path: path, mode: .create)
+        try Migrations.migrate(database)
+      } else {
+        let reader = try Database(path: path, mode: .readOnly)
+        let version = try Migrations.userVersion(reader)
+        if version == 0 {
+          let tables = try reader.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
           throw ArchiveError.notAnArchive(
-            path: path, reason: "an SQLite database with other tables (schema version 0)")
+            path: path,
+            reason: tables > 0
+              ? "an SQLite database with other tables (schema version 0)" : "it is empty")
+        }
+        if version < Migrations.latestVersion {
+          database = try Database(path: path, mode: .readWrite)
+          try Migrations.migrate(database)
+        } else {
+          try Migrations.migrate(reader)  // refuses a newer schema; applies nothing
+          database = reader
         }
       }
-      try Migrations.migrate(database)
     } catch let error as ArchiveError {
       throw error
     } catch let error as DatabaseError {
-      if error.resultCode == 26 {
+      if error.resultCode == 26 {  // SQLITE_NOTADB
         throw .notAnArchive(path: path, reason: "not an SQLite database")
       }
-      throw .database(error)
+      throw .database(path: path, error)
     } catch {
-      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+      throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
   }
 
   /// The schema version stored in the file (`PRAGMA user_version`).
   ///
-  /// - Throws: ``ArchiveError/database(_:)``.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
   public func storedSchemaVersion() throws(ArchiveError) -> Int {
-    do { return try Migrations.userVersion(database) } catch { throw .database(error) }
+    do { return try Migrations.userVersion(database) } catch { throw .database(path: path, error) }
   }
 
   /// Runs `body` in one write transaction: everything it stores is committed when it returns and
@@ -82,15 +95,15 @@ public final class Archive {
   ///
   /// - Parameter body: receives the ``ImportBatch`` to store snapshots with.
   /// - Returns: what `body` returns.
-  /// - Throws: what `body` throws, or ``ArchiveError/database(_:)`` when the transaction cannot
+  /// - Throws: what `body` throws, or ``ArchiveError/database(path:_:)`` when the transaction cannot
   ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
   @discardableResult
   public func write<Result>(_ body: (ImportBatch) throws -> Result) throws -> Result {
-    let batch = ImportBatch(database: database)
+    let batch = ImportBatch(database: database, path: path)
     do {
       return try database.inTransaction { try body(batch) }
     } catch let error as DatabaseError {
-      throw ArchiveError.database(error)
+      throw ArchiveError.database(path: path, error)
     }
   }
 }
@@ -108,11 +121,15 @@ public enum ImportOutcome: String, Hashable, Sendable {
 /// Stores snapshots inside one ``Archive/write(_:)`` transaction.
 public final class ImportBatch {
   private let database: Database
+  private let path: String
   private var chartIDs: [String: Int64] = [:]
   private var songIDs: [String: Int64] = [:]
   private let importedAt = Date.now.formatted(.iso8601)
 
-  init(database: Database) { self.database = database }
+  init(database: Database, path: String) {
+    self.database = database
+    self.path = path
+  }
 
   /// Stores one snapshot.
   ///
@@ -128,7 +145,7 @@ public final class ImportBatch {
   ///   - source: where the snapshot came from (a file path), kept for reference.
   /// - Returns: what was done.
   /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
-  ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(_:)``.
+  ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``.
   @discardableResult
   public func store(
     _ snapshot: Snapshot, frequency: ChartFrequency? = nil, replacing: Bool = false,
@@ -187,9 +204,9 @@ public final class ImportBatch {
     } catch let error as ArchiveError {
       throw error
     } catch let error as DatabaseError {
-      throw .database(error)
+      throw .database(path: path, error)
     } catch {
-      throw .database(DatabaseError(extendedResultCode: 1, message: "\(error)"))
+      throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
   }
 

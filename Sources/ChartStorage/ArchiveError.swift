@@ -20,8 +20,15 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case noSuchSnapshot(chart: String, chartDate: ChartDate)
   /// The chart has no snapshot at all, or too few for the question.
   case notEnoughSnapshots(chart: String, needed: Int, stored: Int)
-  /// SQLite reported an error.
-  case database(DatabaseError)
+  /// SQLite reported an error while using the archive at `path`.
+  case database(path: String, DatabaseError)
+
+  /// Whether the error is SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`: another connection held the
+  /// archive for longer than the busy timeout.
+  public var isLocked: Bool {
+    if case .database(_, let error) = self { return error.resultCode == 5 || error.resultCode == 6 }
+    return false
+  }
 
   public var description: String {
     switch self {
@@ -42,8 +49,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "chart '\(chart)' has no snapshot dated \(chartDate)"
     case .notEnoughSnapshots(let chart, let needed, let stored):
       "chart '\(chart)' has \(stored) snapshot\(stored == 1 ? "" : "s"); \(needed) are needed"
-    case .database(let error):
-      error.description
+    case .database(let path, let error):
+      isLocked
+        ? "the archive \(path) is in use by another process (waited"
+          + " \(Database.busyTimeoutMilliseconds / 1000) s); try again"
+        : "cannot use the archive \(path): \(error)"
     }
   }
 }

@@ -17,18 +17,35 @@ final class Database {
   /// How long a statement waits for a lock held by another connection.
   static let busyTimeoutMilliseconds: Int32 = 10_000
 
-  /// Opens (and with `create`, creates) a database file.
+  /// How a connection opens its file.
+  enum Mode {
+    /// Reads only: nothing is ever written to the file (<https://www.sqlite.org/c3ref/open.html>).
+    case readOnly
+    /// Reads and writes an existing file.
+    case readWrite
+    /// Reads and writes, creating the file when it does not exist.
+    case create
+  }
+
+  /// Opens a database file.
+  ///
+  /// A writing connection switches the file to write-ahead logging, retrying while another
+  /// connection holds the lock (up to the busy timeout), and syncs fully on commit.
   ///
   /// - Parameters:
   ///   - path: the file's path; `:memory:` for a private in-memory database.
-  ///   - create: whether to create the file when it does not exist.
+  ///   - mode: read only, read and write, or create.
   /// - Throws: ``DatabaseError`` when the file cannot be opened or set up (`SQLITE_CANTOPEN` when it
-  ///   does not exist and `create` is false, `SQLITE_NOTADB` when it is not an SQLite file).
-  init(path: String, create: Bool) throws(DatabaseError) {
+  ///   does not exist and `mode` is not `.create`, `SQLITE_NOTADB` when it is not an SQLite file).
+  init(path: String, mode: Mode) throws(DatabaseError) {
     var handle: OpaquePointer?
-    let flags =
-      SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_NOMUTEX
-      | SQLITE_OPEN_EXRESCODE
+    let access: Int32 =
+      switch mode {
+      case .readOnly: SQLITE_OPEN_READONLY
+      case .readWrite: SQLITE_OPEN_READWRITE
+      case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+      }
+    let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = DatabaseError(connection: handle, code: code, sql: nil)
@@ -42,15 +59,34 @@ final class Database {
     do {
       // Reading the schema fails here, not later, when the file is not a database.
       try execute("PRAGMA foreign_keys = ON")
-      if path != ":memory:" {
-        try execute("PRAGMA journal_mode = WAL")
+      if mode != .readOnly {
+        if path != ":memory:" {
+          try retryingWhileBusy { () throws(DatabaseError) in
+            try execute("PRAGMA journal_mode = WAL")
+          }
+        }
+        // FULL: a committed import survives a power loss, at the cost of one more sync per commit.
+        try execute("PRAGMA synchronous = FULL")
       }
-      // FULL: a committed import survives a power loss, at the cost of one more sync per commit.
-      try execute("PRAGMA synchronous = FULL")
     } catch {
       cache.removeAll()
       sqlite3_close_v2(handle)
       throw error
+    }
+  }
+
+  /// Runs `body` again while it fails with `SQLITE_BUSY`, for up to the busy timeout: changing the
+  /// journal mode does not wait on the busy handler.
+  private func retryingWhileBusy(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+    var waited: Int32 = 0
+    while true {
+      do {
+        try body()
+        return
+      } catch  where error.resultCode == SQLITE_BUSY && waited < Self.busyTimeoutMilliseconds {
+        sqlite3_sleep(20)
+        waited += 20
+      }
     }
   }
 

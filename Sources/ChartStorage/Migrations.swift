@@ -30,7 +30,9 @@ enum Migrations {
   /// same transaction.
   ///
   /// - Throws: ``ArchiveError/newerSchema(path:version:supported:)`` when the database was written
-  ///   by a newer version; ``DatabaseError`` when a migration fails (that migration is rolled back).
+  ///   by a newer version; ``ArchiveError/notAnArchive(path:reason:)`` when it has tables but no
+  ///   schema version (another program's database); ``DatabaseError`` when a migration fails (that
+  ///   migration is rolled back).
   static func migrate(_ database: Database) throws {
     let current = try userVersion(database)
     guard current <= latestVersion else {
@@ -40,7 +42,14 @@ enum Migrations {
     for migration in all where migration.version > current {
       try database.inTransaction {
         // Another process may have migrated while this one waited for the write lock.
-        guard try userVersion(database) < migration.version else { return }
+        let version = try userVersion(database)
+        guard version < migration.version else { return }
+        if version == 0,
+          try database.row("SELECT count(*) FROM sqlite_schema", [], { $0.int(at: 0) }) ?? 0 > 0
+        {
+          throw ArchiveError.notAnArchive(
+            path: database.path, reason: "an SQLite database with other tables (schema version 0)")
+        }
         try database.execute(migration.sql)
         try database.execute("PRAGMA user_version = \(migration.version)")
       }

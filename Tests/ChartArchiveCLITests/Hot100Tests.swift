@@ -76,7 +76,7 @@ struct Hot100Tests {
     #expect(arrivals.count == 8)
     #expect(dropOuts.count == 8)
     #expect(arrivals.compactMap { $0["rank"] as? Int } == [37, 39, 41, 43, 46, 50, 96, 98])
-    #expect(dropOuts.compactMap { $0["last_rank"] as? Int } == [20, 49, 74, 83, 93, 95, 97, 100])
+    #expect(dropOuts.compactMap { $0["older_rank"] as? Int } == [20, 49, 74, 83, 93, 95, 97, 100])
     #expect((diff["movements"] as? [Any])?.count == 92)
   }
 }

@@ -33,7 +33,7 @@ struct ImportTests {
     #expect(
       charts.output
         == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
-        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,,4,2023-12-23,2024-01-13\r\n")
+        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,weekly,4,2023-12-23,2024-01-13\r\n")
   }
 
   @Test func theReportOfTheSampleWeekIsExact() throws {
@@ -195,6 +195,25 @@ struct ImportTests {
     #expect(show.output.contains(",2,new,,2,1,C,Y,,\r\n"))
   }
 
+  @Test func queriesRefuseAnEmptyFileAndLeaveIt() throws {
+    let folder = try TemporaryFolder()
+    let empty = try folder.write("empty.sqlite", "")
+    let run = try chartArchive(["charts", "--db", empty])
+    #expect(run.status == 65)
+    #expect(run.error == "Error: \(empty) is not a ChartArchive archive: it is empty\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: empty)).isEmpty)
+  }
+
+  @Test func diffRefusesTheSameDateTwice() throws {
+    let run = try chartArchive([
+      "diff", "hot-100", "2024-01-06", "2024-01-06", "--db", "/nonexistent",
+    ])
+    #expect(run.status == 64)
+    #expect(
+      run.error.hasPrefix(
+        "Error: <older> and <newer> are the same date: give two different chart dates\n"))
+  }
+
   @Test func missingInputExits66() throws {
     let run = try chartArchive(["import", "/nonexistent/charts", "--db", "/tmp/unused.sqlite"])
     #expect(run.status == 66)
@@ -209,11 +228,36 @@ struct ImportTests {
     #expect(many.status == 1)
     #expect(
       many.error.hasSuffix(
-        "songs match 'christmas'; narrow the search with --artist or a fuller title\n"))
+        "songs match 'christmas'; narrow the search with --artist, --chart or a fuller title\n"))
     #expect(many.output.hasPrefix("TITLE"))
     let none = try chartArchive(["history", "no such song", "--db", archive])
     #expect(none.status == 1)
     #expect(none.error == "Error: no song matches 'no such song'\n")
+    // --chart narrows the search.
+    let elsewhere = try chartArchive([
+      "history", "night sky", "--chart", "hot-100", "--db", archive,
+    ])
+    #expect(elsewhere.status == 1)
+    #expect(elsewhere.error == "Error: no song matches 'night sky' on hot-100\n")
+    let noChart = try chartArchive(["history", "night sky", "--chart", "nope", "--db", archive])
+    #expect(noChart.status == 1)
+    #expect(noChart.error == "Error: no chart named 'nope' in the archive\n")
+    // Two exact titles are both candidates, listed before titles that only contain the query.
+    let two = try chartArchive(["history", "jingle bells", "--db", archive, "--format", "csv"])
+    #expect(two.status == 1)
+    #expect(
+      two.output.components(separatedBy: "\r\n").prefix(3).map {
+        $0.components(separatedBy: ",").prefix(2)
+      }
+        == [
+          ["title", "artist"],
+          ["Jingle Bells", "Frank Sinatra With The Orchestra & Chorus Of Gordon Jenkins"],
+          ["Jingle Bells", "Meghan Trainor"],
+        ])
+    // One exact title wins over the titles that only contain the query.
+    let exact = try chartArchive(["history", "jingle bell rock", "--db", archive])
+    #expect(exact.status == 0)
+    #expect(exact.output.hasPrefix("Jingle Bell Rock — Bobby Helms\n"))
     let one = try chartArchive(["history", "jingle bells", "--artist", "meghan", "--db", archive])
     #expect(one.status == 0)
     #expect(

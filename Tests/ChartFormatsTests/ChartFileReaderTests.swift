@@ -45,7 +45,8 @@ struct FormatDetectionTests {
           rank: 2, title: "Lovin On Me", artist: "Jack Harlow", publishedPreviousRank: 9,
           publishedPeakPosition: 2, publishedWeeksOnChart: 8),
       ])
-    #expect(file.frequency == nil)
+    // The chart is weekly, whatever its name.
+    #expect(file.frequency == .weekly)
   }
 
   @Test func readsTheNativeFormatAndItsChartName() throws {
@@ -160,7 +161,7 @@ struct ChartFileProblemTests {
       ]
     ),
     ("", ["the file is empty"]),
-    ("\u{89}PNG\r\n", ["not a chart file: expected JSON (an object or an array)"]),
+    ("PNG\r\n", ["not a chart file: expected JSON (an object or an array)"]),
     (#"{"date":"2024-01-06","data":[{"song":"A""#, ["not valid JSON: Unexpected end of file"]),
     (
       "{\"date\": \"2024-01-06\",\n \"data\": x}",
@@ -195,6 +196,14 @@ struct ChartFileProblemTests {
     #expect(throws: ChartFileError(path: "x.json", problems: [problem])) {
       try ChartFileReader().decode(Data(bytes), path: "x.json")
     }
+  }
+
+  @Test func aBinaryFileIsNotText() {
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00]
+    #expect(
+      throws: ChartFileError(
+        path: "cover.json", "not a chart file: not UTF-8 text (a binary file?)")
+    ) { try ChartFileReader().decode(Data(png), path: "cover.json") }
   }
 
   @Test func aMissingFileIsReported() {

@@ -155,6 +155,22 @@ struct ArchiveTests {
     #expect(entries[0].entry.title == "blinding  lights")
   }
 
+  @Test func aLockedArchiveSaysSoAndNamesIt() {
+    let error = ArchiveError.database(
+      path: "a.sqlite", DatabaseError(extendedResultCode: 5, message: "database is locked"))
+    #expect(error.isLocked)
+    #expect(
+      error.description
+        == "the archive a.sqlite is in use by another process (waited 10 s); try again")
+    let other = ArchiveError.database(
+      path: "a.sqlite",
+      DatabaseError(extendedResultCode: 14, message: "unable to open database file"))
+    #expect(!other.isLocked)
+    #expect(
+      other.description
+        == "cannot use the archive a.sqlite: SQLite error 14: unable to open database file")
+  }
+
   @Test func placementsReportAndDiffUseTheArchive() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in
@@ -187,10 +203,13 @@ struct ArchiveTests {
     try archive.write { batch in
       try batch.store(
         snapshot("2024-01-06", [(1, "Flowers", "Miley Cyrus"), (2, "Flowers", "Other")]))
-      try batch.store(snapshot("2024-01-13", [(4, "Flowers", "Miley Cyrus")]))
+      try batch.store(
+        snapshot("2024-01-13", [(4, "Flowers", "Miley Cyrus"), (5, "Wild Flowers", "Z")]))
       try batch.store(snapshot("2024-01-06", [(9, "Flowers", "Miley Cyrus")], chart: "d"))
     }
-    #expect(try archive.songs(matching: "flowers").map(\.artist) == ["Miley Cyrus", "Other"])
+    #expect(try archive.songs(matching: "flowers").map(\.artist) == ["Miley Cyrus", "Other", "Z"])
+    #expect(try archive.songs(matching: "flowers", chart: "d").map(\.artist) == ["Miley Cyrus"])
+    #expect(throws: ArchiveError.noSuchChart("e")) { try archive.songs(matching: "x", chart: "e") }
     #expect(
       try archive.songs(matching: "FLOWERS", artist: "miley").map(\.artist) == ["Miley Cyrus"])
     #expect(try archive.songs(matching: "cyrus").map(\.title) == ["Flowers"])
@@ -209,6 +228,6 @@ struct ArchiveTests {
 func sqlite(_ path: String, _ sql: String) throws {
   try FileManager.default.createDirectory(
     at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-  let database = try Database(path: path, create: true)
+  let database = try Database(path: path, mode: .create)
   try database.execute(sql)
 }

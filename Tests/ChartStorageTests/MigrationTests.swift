@@ -23,7 +23,7 @@ struct MigrationTests {
   }
 
   @Test func eachMigrationRunsOnceAndRecordsItsVersion() throws {
-    let database = try Database(path: ":memory:", create: true)
+    let database = try Database(path: ":memory:", mode: .create)
     try Migrations.migrate(database)
     try Migrations.migrate(database)
     #expect(try Migrations.userVersion(database) == Migrations.latestVersion)
@@ -36,7 +36,7 @@ struct MigrationTests {
   @Test func connectionsEnforceForeignKeysAndUseWriteAheadLogging() throws {
     let file = TemporaryArchive()
     try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
-    let database = try Database(path: file.path, create: true)
+    let database = try Database(path: file.path, mode: .create)
     #expect(try database.row("PRAGMA foreign_keys") { $0.int(at: 0) } == 1)
     #expect(try database.row("PRAGMA journal_mode") { $0.string(at: 0) } == "wal")
     try Migrations.migrate(database)
@@ -48,7 +48,7 @@ struct MigrationTests {
   }
 
   @Test func databaseErrorsSayWhatAndWhere() throws {
-    let database = try Database(path: ":memory:", create: true)
+    let database = try Database(path: ":memory:", mode: .create)
     do {
       try database.execute("SELECT * FROM nowhere")
       Issue.record("expected an error")

@@ -6,8 +6,9 @@ enum DiffCommand: Subcommand {
   static let name = "diff"
   static let abstract = "Compare two snapshots of a chart: movements, arrivals and drop-outs."
   static let discussion = """
-    Without dates, compares the chart's last two snapshots; with one date, that snapshot and the
-    one before it; with two, those two (they need not be consecutive). Movements are the
+    Without dates, compares the chart's last two snapshots; with one date, the snapshot of that
+    date against the one before it; with two, those two, in either order (they need not be
+    consecutive). Movements are the
     difference between the two ranks; arrivals are debuts (NEW) or re-entries (RE, the song was on
     an earlier snapshot of the chart); drop-outs were on the older snapshot only.
 
@@ -25,6 +26,9 @@ enum DiffCommand: Subcommand {
     let format = try SharedOptions.outputFormat(arguments)
     let firstDate = try SharedOptions.chartDate(arguments.argument("older"), argument: "older")
     let secondDate = try SharedOptions.chartDate(arguments.argument("newer"), argument: "newer")
+    if let firstDate, firstDate == secondDate {
+      throw UsageError("<older> and <newer> are the same date: give two different chart dates")
+    }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
     var older: SnapshotSummary
@@ -76,7 +80,9 @@ enum DiffCommand: Subcommand {
       ),
       (
         "drop_outs", "Drop-outs (\(diff.dropOuts.count))",
-        Table(columns: entryColumns, rows: diff.dropOuts.map { entryRow($0.entry) })
+        Table(
+          columns: dropOutColumns(rankKey: "older_rank", heading: "WAS"),
+          rows: diff.dropOuts.map { entryRow($0.entry) })
       ),
       (
         "movements",

@@ -6,9 +6,10 @@ enum HistoryCommand: Subcommand {
   static let name = "history"
   static let abstract = "Show how a song moved over time: every chart date, rank and movement."
   static let discussion = """
-    QUERY is a title, or part of a title or artist credit; case, accents' composition and extra
-    spaces do not matter. Songs whose title equals QUERY are preferred. When several songs match,
-    they are listed (exit status 1): narrow the search with --artist.
+    QUERY is a title, or part of a title or artist credit; case, Unicode composition and extra
+    spaces do not matter. When exactly one song's title equals QUERY, that song is shown; otherwise
+    the one song that matches. When several songs match, they are listed (exit status 1), exact
+    titles first: narrow the search with --artist, --chart or a fuller title.
 
     After the chart dates come the song's peak position, weeks on chart (counted across
     re-entries) and debut, for each chart it was on.
@@ -31,24 +32,22 @@ enum HistoryCommand: Subcommand {
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let text = arguments.argument("query")!
     let artist = arguments.option("--artist")
-    let songs = try query { try archive.songs(matching: text, artist: artist) }
-    let searched = "'\(text)'" + (artist.map { " by '\($0)'" } ?? "")
-    guard let song = songs.first else {
-      throw CommandError(.notFound, "no song matches \(searched)")
-    }
-    guard songs.count == 1 else {
+    let chart = arguments.option("--chart")
+    let songs = try query { try archive.songs(matching: text, artist: artist, chart: chart) }
+    let searched =
+      "'\(text)'" + (artist.map { " by '\($0)'" } ?? "") + (chart.map { " on \($0)" } ?? "")
+    let folded = SongIdentity.fold(text)
+    let exact = songs.filter { SongIdentity.fold($0.title) == folded }
+    guard let song = exact.count == 1 ? exact[0] : songs.count == 1 ? songs[0] : nil else {
+      if songs.isEmpty { throw CommandError(.notFound, "no song matches \(searched)") }
       listCandidates(songs, format: format, console: console)
       console.printError(
-        "\(songs.count) songs match \(searched); narrow the search with --artist or a fuller title")
+        "\(songs.count) songs match \(searched); narrow the search with --artist, --chart or a"
+          + " fuller title")
       return .notFound
     }
     var histories = try query { try archive.history(of: song.id) }
-    if let chart = arguments.option("--chart") {
-      histories = histories.filter { $0.chart == chart }
-      if histories.isEmpty {
-        throw CommandError(.notFound, "'\(song.title)' by \(song.artist) was never on \(chart)")
-      }
-    }
+    if let chart { histories = histories.filter { $0.chart == chart } }
     render(song: song, histories: histories, format: format, console: console)
     return .success
   }
@@ -121,6 +120,9 @@ enum HistoryCommand: Subcommand {
     }
   }
 
+  /// The most candidates listed in a table for people; JSON and CSV list them all.
+  static let candidateLimit = 50
+
   static func listCandidates(_ songs: [SongSummary], format: OutputFormat, console: Console) {
     var table = Table(columns: [
       Column(key: "title", heading: "TITLE"),
@@ -129,7 +131,8 @@ enum HistoryCommand: Subcommand {
       Column(key: "best_rank", heading: "BEST", alignRight: true),
       Column(key: "entries", heading: "ENTRIES", alignRight: true),
     ])
-    table.rows = songs.map {
+    let shown = format == .table ? Array(songs.prefix(candidateLimit)) : songs
+    table.rows = shown.map {
       [
         .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601), .int($0.bestRank),
         .int($0.entryCount),
@@ -137,6 +140,7 @@ enum HistoryCommand: Subcommand {
     }
     var document = Document()
     document.sections = [("matches", "", table)]
+    if shown.count < songs.count { document.footer = ["… and \(songs.count - shown.count) more"] }
     document.render(format, console: console)
   }
 }

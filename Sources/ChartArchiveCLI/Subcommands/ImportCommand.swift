@@ -34,7 +34,7 @@ enum ImportCommand: Subcommand {
     OptionSpec(name: "--chart", valueName: "name", help: "The chart's name for every file."),
     OptionSpec(
       name: "--date", valueName: "date",
-      help: "The chart date (YYYY-MM-DD) for files that carry none."),
+      help: "The chart date for files that carry none: YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ."),
     OptionSpec(
       name: "--format", valueName: "format",
       help: "Read every file in this format instead of detecting it: "

@@ -54,7 +54,9 @@ enum ReportCommand: Subcommand {
       ("fallers", "Biggest fallers", table(report.fallers)),
       (
         "drop_outs", "Drop-outs (\(report.dropOuts.count))",
-        Table(columns: entryColumns, rows: report.dropOuts.map { entryRow($0.entry) })
+        Table(
+          columns: dropOutColumns(rankKey: "previous_rank", heading: "LAST"),
+          rows: report.dropOuts.map { entryRow($0.entry) })
       ),
     ]
     document.render(format, console: console)
