@@ -35,7 +35,8 @@ struct CommandError: Error {
     let code: ExitCode =
       switch error {
       case .notFound: .noInput
-      case .notAnArchive, .newerSchema, .conflictingSnapshot: .dataError
+      case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport:
+        .dataError
       case .invalidChartName: .usage
       case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .notFound
       case .database: error.isLocked ? .temporaryFailure : .ioError

@@ -30,11 +30,11 @@ enum SharedOptions {
 
   /// The archive's path: `--db`, else `$CHART_ARCHIVE_DB`, else the XDG data folder
   /// (<https://specifications.freedesktop.org/basedir-spec/latest/>).
-  static func databasePath(_ arguments: ParsedArguments, environment: [String: String])
-    throws(CommandError) -> String
+  static func databasePath(_ arguments: ParsedArguments, environment: [String: String]) throws
+    -> String
   {
     if let path = arguments.option("--db") {
-      guard !path.isEmpty else { throw CommandError(.usage, "--db needs a file path") }
+      guard !path.isEmpty else { throw UsageError("--db needs a file path") }
       return path
     }
     if let path = environment["CHART_ARCHIVE_DB"], !path.isEmpty { return path }
@@ -48,7 +48,7 @@ enum SharedOptions {
   }
 
   static func openArchive(_ arguments: ParsedArguments, console: Console, create: Bool = false)
-    throws(CommandError) -> Archive
+    throws -> Archive
   {
     let path = try databasePath(arguments, environment: console.environment)
     do { return try Archive(path: path, createIfMissing: create) } catch {

@@ -27,12 +27,19 @@ enum Cell: Equatable {
     }
   }
 
-  /// The text in a table for people.
+  /// The text in a table for people: control characters (an escape sequence in a title, a line
+  /// break) are shown as U+FFFD so that they cannot move the cursor or break the table.
   var display: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value): value
+    case .text(let value):
+      value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        ? String(
+          String.UnicodeScalarView(
+            value.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }
+          ))
+        : value
     case .movement(let movement): movement.marker
     }
   }
@@ -100,9 +107,17 @@ struct Table {
 /// records end with CRLF.
 func csvRecord(_ fields: [String]) -> String {
   fields.map { field in
-    if field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-    ) {
-      return "\"" + field.replacing("\"", with: "\"\"") + "\""
+    // Scalars, not characters: a comma followed by a combining mark is one Character.
+    if field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
+    {
+      var quoted = String.UnicodeScalarView()
+      quoted.append("\"")
+      for scalar in field.unicodeScalars {
+        quoted.append(scalar)
+        if scalar == "\"" { quoted.append(scalar) }
+      }
+      quoted.append("\"")
+      return String(quoted)
     }
     return field
   }.joined(separator: ",") + "\r\n"

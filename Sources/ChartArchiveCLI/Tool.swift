@@ -34,8 +34,7 @@ public enum ChartArchiveTool {
     }
     if !leading.isEmpty, !arguments.isEmpty { arguments.insert(contentsOf: leading, at: 1) }
     guard let first = arguments.first else {
-      console.write(mainHelp())
-      return .usage
+      return usageError("missing subcommand", command: nil, console: console)
     }
     switch first {
     case "-h", "--help":

@@ -17,16 +17,18 @@ public struct DecodedChartFile: Sendable {
 ///
 /// Where the chart's name comes from: `chart` when set (`--chart`), else the file's own (native
 /// format), else the name of the folder that holds the file. Where the chart date comes from: the
-/// file's own, else `chartDate` (`--date`), else the first `YYYY-MM-DD` in the file's name.
+/// file's own, else `chartDate` (`--date`), else the first `YYYY-MM-DD` in the file's name (see
+/// ``ChartDate/inFileName(_:)``).
 ///
 /// Checks, each reported with the entry's 1-based index and rank: a rank must be present and
 /// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank,
-/// and at most ``maximumTextLength`` characters; previous rank, peak position and weeks on chart
+/// and at most ``maximumTextLength`` Unicode scalars; previous rank, peak position and weeks on chart
 /// are positive when given; a chart holds at least one entry.
 public struct ChartFileReader: Sendable {
   /// The largest rank accepted: no published chart is longer.
   public static let maximumRank = 100_000
-  /// The longest title or artist accepted, in characters.
+  /// The longest title or artist accepted, in Unicode scalars (a character with combining marks
+  /// counts each mark).
   public static let maximumTextLength = 10_000
 
   /// The format to read, or `nil` to detect it from the content.
@@ -137,6 +139,15 @@ public struct ChartFileReader: Sendable {
     let chartName = chart ?? (format == .native ? raw.chart : nil) ?? folder
     if format == .native, chart == nil, raw.chart == nil {
       problems.append(ChartFileProblem(field: "chart", message: "missing"))
+    } else if !Snapshot.isValidChartName(chartName) {
+      let source =
+        chart != nil ? "--chart" : format == .native ? "the file's" : "the folder's name"
+      problems.append(
+        ChartFileProblem(
+          field: format == .native && chart == nil ? "chart" : nil,
+          message: "\(source) '\(chartName)' is not a valid chart name (1 to 200 characters,"
+            + " no control characters)"
+            + (format == .native || chart != nil ? "" : "; pass --chart NAME")))
     }
 
     // Chart date.
@@ -147,16 +158,18 @@ public struct ChartFileReader: Sendable {
       do { date = try ChartDate(iso8601: fileDate) } catch {
         problems.append(ChartFileProblem(field: dateField, message: error.description))
       }
-    } else if format == .appFeed {
-      date = chartDate ?? ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
+    } else if !raw.problems.contains(where: { $0.field == dateField }) {
+      let name = URL(fileURLWithPath: path).lastPathComponent
+      date = chartDate ?? ChartDate.inFileName(name)
       if date == nil {
         problems.append(
           ChartFileProblem(
-            message: "no chart date: pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"))
+            field: format == .appFeed ? nil : dateField,
+            message: "no chart date"
+              + (format == .appFeed ? "" : " in the file")
+              + ": pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
+              + " (or YYYY-MM-DDTHH-MM.json)"))
       }
-    } else if !raw.problems.contains(where: { $0.field == dateField }) {
-      date = chartDate
-      if date == nil { problems.append(ChartFileProblem(field: dateField, message: "missing")) }
     }
 
     var frequency: ChartFrequency?
@@ -257,11 +270,12 @@ public struct ChartFileReader: Sendable {
     }
     if text.allSatisfy(\.isWhitespace) {
       problems.append(ChartFileProblem(field: field, message: "blank"))
-    } else if text.count > Self.maximumTextLength {
+    } else if text.unicodeScalars.count > Self.maximumTextLength {
       problems.append(
         ChartFileProblem(
           field: field,
-          message: "\(text.count) characters long; at most \(Self.maximumTextLength) are accepted"))
+          message: "\(text.unicodeScalars.count) characters long; at most"
+            + " \(Self.maximumTextLength) are accepted"))
     } else if text.unicodeScalars.contains(where: { $0.value == 0 }) {
       problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
     }

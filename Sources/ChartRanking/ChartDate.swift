@@ -1,5 +1,3 @@
-import Foundation
-
 /// The date, or date and time, at which a chart was published: the key that orders the snapshots
 /// of one chart.
 ///
@@ -9,8 +7,10 @@ import Foundation
 /// dropped. Dates are compared as instants, a calendar date standing for its midnight UTC, so that
 /// `2024-01-06` sorts before `2024-01-06T13:00:00Z` and after `2024-01-05T23:00:00Z`.
 ///
-/// The calendar rules (month lengths, leap years) are Foundation's Gregorian calendar: `2023-02-30`
-/// and `2023-02-29` are refused, `2024-02-29` is accepted.
+/// Years run from 0001 to 9999 (RFC 3339), in the proleptic Gregorian calendar that ISO 8601
+/// prescribes: `2023-02-30` and `2023-02-29` are refused, `2024-02-29` and `1582-10-10` are
+/// accepted. Foundation's `Calendar` is not used here: its Gregorian calendar switches to the
+/// Julian one before October 1582.
 public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible {
   /// The normalized ISO 8601 text: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SSZ` in UTC.
   public let iso8601: String
@@ -50,7 +50,9 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
   /// `2024-01-06T13-00.json` (an hourly chart; `-`, `:` or nothing between hours and minutes).
   ///
   /// - Parameter fileName: the last path component.
-  /// - Returns: the first valid date found, or `nil` when there is none.
+  /// - Returns: the first valid date found, or `nil` when there is none, or when the time that
+  ///   follows it is not a valid one (`2024-01-06T25-00`): an hourly chart never falls back to a
+  ///   calendar date.
   public static func inFileName(_ fileName: String) -> ChartDate? {
     let bytes = Array(fileName.utf8)
     guard bytes.count >= 10 else { return nil }
@@ -73,7 +75,7 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
       } else {
         time += Array("00".utf8)
       }
-      return parse(date + Array("T".utf8) + time + Array("Z".utf8)) ?? day
+      return parse(date + Array("T".utf8) + time + Array("Z".utf8))
     }
     return nil
   }
@@ -96,21 +98,50 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     return value
   }
 
-  private static let gregorian: Calendar = {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC")!
-    return calendar
-  }()
+  /// Days from 1970-01-01 to a proleptic Gregorian date: Howard Hinnant's `days_from_civil`
+  /// (<https://howardhinnant.github.io/date_algorithms.html#days_from_civil>).
+  static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+    let y = month <= 2 ? year - 1 : year
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yearOfEra = y - era * 400
+    let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+    return era * 146_097 + dayOfEra - 719_468
+  }
+
+  /// The date of a day count from 1970-01-01: Hinnant's `civil_from_days`.
+  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+    let z = days + 719_468
+    let era = (z >= 0 ? z : z - 146_096) / 146_097
+    let dayOfEra = z - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let shiftedMonth = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+    let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+  }
+
+  /// The number of days in a month of the proleptic Gregorian calendar.
+  static func daysIn(month: Int, year: Int) -> Int {
+    switch month {
+    case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: 30
+    default: 31
+    }
+  }
 
   private static func parse(_ bytes: [UInt8]) -> ChartDate? {
     guard bytes.count >= 10, let year = number(bytes, 0..<4), bytes[4] == UInt8(ascii: "-"),
       let month = number(bytes, 5..<7), bytes[7] == UInt8(ascii: "-"),
       let dayOfMonth = number(bytes, 8..<10)
     else { return nil }
-    var components = DateComponents(
-      calendar: gregorian, timeZone: gregorian.timeZone, year: year, month: month, day: dayOfMonth)
+    guard year >= 1, (1...12).contains(month),
+      (1...daysIn(month: month, year: year)).contains(dayOfMonth)
+    else { return nil }
+    let days = daysSince1970(year: year, month: month, day: dayOfMonth)
     guard bytes.count > 10 else {
-      return make(components, offsetSeconds: 0, withTime: false)
+      return make(seconds: Int64(days) * 86_400, withTime: false)
     }
     // Time of day.
     guard bytes[10] == UInt8(ascii: "T") || bytes[10] == UInt8(ascii: " "),
@@ -150,29 +181,24 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
       }
     }
     guard index == bytes.count, hour < 24, minute < 60, second < 60 else { return nil }
-    components.hour = hour
-    components.minute = minute
-    components.second = second
-    return make(components, offsetSeconds: offsetSeconds, withTime: true)
+    let local = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+    return make(seconds: local - Int64(offsetSeconds), withTime: true)
   }
 
-  private static func make(_ components: DateComponents, offsetSeconds: Int, withTime: Bool)
-    -> ChartDate?
-  {
-    guard components.isValidDate(in: gregorian), let date = gregorian.date(from: components) else {
-      return nil
-    }
-    let seconds = Int64(date.timeIntervalSince1970.rounded(.down)) - Int64(offsetSeconds)
-    let utc = gregorian.dateComponents(
-      [.year, .month, .day, .hour, .minute, .second],
-      from: Date(timeIntervalSince1970: TimeInterval(seconds)))
-    func pad(_ value: Int?, _ width: Int) -> String {
-      let text = String(value ?? 0)
+  /// The chart date of an instant, written in UTC; `nil` outside years 0001 to 9999.
+  private static func make(seconds: Int64, withTime: Bool) -> ChartDate? {
+    let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
+    let secondOfDay = Int(seconds - Int64(days) * 86_400)
+    let date = civilDate(daysSince1970: days)
+    guard (1...9999).contains(date.year) else { return nil }
+    func pad(_ value: Int, _ width: Int) -> String {
+      let text = String(value)
       return String(repeating: "0", count: max(0, width - text.count)) + text
     }
-    var text = "\(pad(utc.year, 4))-\(pad(utc.month, 2))-\(pad(utc.day, 2))"
+    var text = "\(pad(date.year, 4))-\(pad(date.month, 2))-\(pad(date.day, 2))"
     if withTime {
-      text += "T\(pad(utc.hour, 2)):\(pad(utc.minute, 2)):\(pad(utc.second, 2))Z"
+      text +=
+        "T\(pad(secondOfDay / 3600, 2)):\(pad(secondOfDay / 60 % 60, 2)):\(pad(secondOfDay % 60, 2))Z"
     }
     return ChartDate(trustedISO8601: text, secondsSince1970: seconds)
   }

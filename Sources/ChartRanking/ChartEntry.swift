@@ -82,6 +82,13 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
 
 /// One published chart at one chart date: its entries in rank order.
 public struct Snapshot: Hashable, Sendable {
+  /// Whether a text can name a chart: not empty nor blank, without control characters (a line
+  /// break or tab would break every listing), at most 200 characters.
+  public static func isValidChartName(_ name: String) -> Bool {
+    !name.allSatisfy(\.isWhitespace) && name.unicodeScalars.count <= 200
+      && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+  }
+
   /// The chart's name, such as `hot-100` or `spotify-daily-us`.
   public var chart: String
   /// The chart date.

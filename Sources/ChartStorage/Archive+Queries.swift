@@ -306,7 +306,8 @@ extension Archive {
         FROM songs g
         WHERE (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'
             OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')
-          AND g.artist_key LIKE ?2 ESCAPE '\\'\(onChart)
+          AND g.artist_key LIKE ?2 ESCAPE '\\'
+          AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
         ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist
         """, [contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
       ) { row in

@@ -124,6 +124,9 @@ public final class ImportBatch {
   private let path: String
   private var chartIDs: [String: Int64] = [:]
   private var songIDs: [String: Int64] = [:]
+  /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
+  /// of the same chart date in one batch is a conflict even when replacing.
+  private var storedHere: Set<[Int64]> = []
   private let importedAt = Date.now.formatted(.iso8601)
 
   init(database: Database, path: String) {
@@ -145,6 +148,7 @@ public final class ImportBatch {
   ///   - source: where the snapshot came from (a file path), kept for reference.
   /// - Returns: what was done.
   /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
+  ///   ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)``,
   ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``.
   @discardableResult
   public func store(
@@ -160,17 +164,29 @@ public final class ImportBatch {
         [chartID, snapshot.chartDate.secondsSince1970],
         { ($0.int64(at: 0), $0.string(at: 1), $0.bool(at: 2)) })
       {
-        let stored = try Archive.entries(of: SnapshotID(existing.0), in: database).map(\.entry)
-        if existing.1 == snapshot.chartDate.iso8601,
-          existing.2 == snapshot.publishesPreviousRank, stored == snapshot.entries
-        {
+        let stored = try Archive.entries(of: SnapshotID(existing.0), in: database)
+        // The same instant written another way (2024-01-06 or 2024-01-06T00:00:00Z) is the same
+        // chart date.
+        if existing.2 == snapshot.publishesPreviousRank, stored.map(\.entry) == snapshot.entries {
           return .unchanged
+        }
+        if storedHere.contains([chartID, snapshot.chartDate.secondsSince1970]) {
+          throw ArchiveError.conflictingSnapshotsInOneImport(
+            chart: snapshot.chart, chartDate: snapshot.chartDate)
         }
         guard replacing else {
           throw ArchiveError.conflictingSnapshot(
             chart: snapshot.chart, chartDate: snapshot.chartDate)
         }
         try database.run("DELETE FROM snapshots WHERE id = ?", existing.0)
+        // Songs that only the replaced snapshot had are gone with it.
+        let replacedSongs = Set(stored.map(\.song.rawValue))
+        for song in replacedSongs {
+          try database.run(
+            "DELETE FROM songs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE song_id = ?)",
+            song, song)
+        }
+        songIDs = songIDs.filter { !replacedSongs.contains($0.value) }
         outcome = .replaced
       }
       try database.run(
@@ -179,6 +195,7 @@ public final class ImportBatch {
         chartID, snapshot.chartDate.iso8601, snapshot.chartDate.secondsSince1970,
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
+      storedHere.insert([chartID, snapshot.chartDate.secondsSince1970])
       let insert = try database.statement(
         "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
           + " weeks_on_chart, title, artist, image_url, song_url)"
@@ -212,9 +229,7 @@ public final class ImportBatch {
 
   private func chartID(named name: String, frequency: ChartFrequency?) throws -> Int64 {
     if let id = chartIDs[name] { return id }
-    guard !name.isEmpty,
-      !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-    else { throw ArchiveError.invalidChartName(name) }
+    guard Snapshot.isValidChartName(name) else { throw ArchiveError.invalidChartName(name) }
     let id: Int64
     if let stored = try database.row(
       "SELECT id FROM charts WHERE name = ?", [name], { $0.int64(at: 0) })

@@ -12,7 +12,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A different snapshot of the same chart and chart date is already stored, and replacing was
   /// not asked for.
   case conflictingSnapshot(chart: String, chartDate: ChartDate)
-  /// The chart name is empty or holds control characters.
+  /// One batch stored two different snapshots of the same chart and chart date (two files of one
+  /// import); replacing does not choose between them.
+  case conflictingSnapshotsInOneImport(chart: String, chartDate: ChartDate)
+  /// The chart name is not valid (see ``Snapshot/isValidChartName(_:)``).
   case invalidChartName(String)
   /// No chart of that name is stored.
   case noSuchChart(String)
@@ -41,8 +44,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         + " versions up to \(supported)"
     case .conflictingSnapshot(let chart, let chartDate):
       "\(chart) \(chartDate) is already stored with different entries (use --replace to replace it)"
+    case .conflictingSnapshotsInOneImport(let chart, let chartDate):
+      "another file of this import holds a different snapshot of \(chart) \(chartDate)"
     case .invalidChartName(let name):
-      "'\(name)' is not a valid chart name (it must be non-empty text without control characters)"
+      "'\(name)' is not a valid chart name (it must be text of 1 to 200 characters without"
+        + " control characters)"
     case .noSuchChart(let name):
       "no chart named '\(name)' in the archive"
     case .noSuchSnapshot(let chart, let chartDate):

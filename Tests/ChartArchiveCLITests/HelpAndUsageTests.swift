@@ -73,10 +73,14 @@ struct HelpAndUsageTests {
     #expect(run.error == expected)
   }
 
-  @Test func noArgumentsPrintsHelpAndExits64() throws {
+  @Test func noArgumentsIsAUsageError() throws {
     let run = try chartArchive([])
     #expect(run.status == 64)
-    #expect(run.output.hasPrefix("OVERVIEW:"))
+    #expect(run.output == "")
+    #expect(
+      run.error
+        == "Error: missing subcommand\nUsage: chart-archive <subcommand>\n"
+        + "  See 'chart-archive --help' for more information.\n")
   }
 
   @Test func aMissingArchiveIsNotCreatedByAQuery() throws {
@@ -147,5 +151,11 @@ struct HelpAndUsageTests {
       csvRecord(["a,b", "say \"hi\"", "plain", "two\nlines"])
         == "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n")
     #expect(displayWidth("Beyonce\u{301}") == 7)
+    // A comma or quote followed by a combining mark is still a comma or a quote.
+    #expect(
+      csvRecord(["Hello,\u{301}World", "A \"\u{301}B"])
+        == "\"Hello,\u{301}World\",\"A \"\"\u{301}B\"\r\n")
+    // Control characters cannot reach the terminal.
+    #expect(Cell.text("a\u{1B}[2Jb\nc").display == "a\u{FFFD}[2Jb\u{FFFD}c")
   }
 }

@@ -169,9 +169,8 @@ struct ImportTests {
         Error: 2 of 2 files could not be imported; nothing was stored
 
         """)
-    #expect(
-      try chartArchive(["charts", "--db", archive, "--format", "csv"]).output
-        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n")
+    // The archive did not exist before the import: it still does not.
+    #expect(!FileManager.default.fileExists(atPath: archive))
   }
 
   @Test func aDifferentSnapshotOfAStoredDateIsRefusedUnlessReplacing() throws {
@@ -212,6 +211,94 @@ struct ImportTests {
     #expect(
       run.error.hasPrefix(
         "Error: <older> and <newer> are the same date: give two different chart dates\n"))
+  }
+
+  @Test func aFailedImportIntoANewArchiveLeavesNoArchive() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("new/sub/a.sqlite").path
+    let bad = try folder.write("bad/2024-01-06.json", #"{"date":"2024-01-06","data":[]}"#)
+    let run = try chartArchive(["import", bad, "--chart", "c", "--db", archive])
+    #expect(run.status == 65)
+    #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("new").path))
+  }
+
+  @Test func replacingASnapshotForgetsSongsOnlyItHad() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let ghost = try folder.write(
+      "a/2024-01-06.json",
+      #"{"chart":"r","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Ghost Song","artist":"Nobody"}]}"#
+    )
+    let real = try folder.write(
+      "b/2024-01-06.json",
+      #"{"chart":"r","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Real Song","artist":"Somebody"}]}"#
+    )
+    #expect(try chartArchive(["import", ghost, "--db", archive]).status == 0)
+    #expect(try chartArchive(["import", real, "--db", archive, "--replace"]).status == 0)
+    let gone = try chartArchive(["history", "ghost", "--db", archive])
+    #expect(gone.status == 1)
+    #expect(gone.error == "Error: no song matches 'ghost'\n")
+    #expect(
+      try chartArchive(["history", "song", "--db", archive]).output.hasPrefix(
+        "Real Song — Somebody"))
+  }
+
+  @Test func twoDifferentFilesForOneDateInOneImportAreAConflictEvenWhenReplacing() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let first = try folder.write("a/2024-01-13.json", validWeek)
+    let second = try folder.write("b/2024-01-13.json", validWeek.replacing("\"B\"", with: "\"C\""))
+    let run = try chartArchive([
+      "import", first, second, "--chart", "c", "--db", archive, "--replace",
+    ])
+    #expect(run.status == 65)
+    #expect(
+      run.error
+        == "\(second): another file of this import holds a different snapshot of c 2024-01-13\n"
+        + "Error: 1 of 2 files could not be imported; nothing was stored\n")
+  }
+
+  @Test func theSameInstantWrittenAnotherWayIsUnchanged() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let entries = #""entries":[{"rank":1,"title":"A","artist":"X"}]}"#
+    let day = try folder.write("a/x.json", #"{"chart":"c","chart_date":"2024-01-06","# + entries)
+    let midnight = try folder.write(
+      "b/x.json", #"{"chart":"c","chart_date":"2024-01-06T00:00:00Z","# + entries)
+    #expect(try chartArchive(["import", day, "--db", archive]).status == 0)
+    let again = try chartArchive(["import", midnight, "--db", archive, "--quiet"])
+    #expect(again.status == 0)
+    #expect(again.output == "Nothing new: all 1 snapshot was already in \(archive).\n")
+  }
+
+  @Test func aLinkToNothingIsReportedAndNothingIsStored() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write("c/2024-01-13.json", validWeek)
+    let link = folder.url.appendingPathComponent("c/2024-01-20.json").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "nowhere.json")
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c").path, "--db", archive,
+    ])
+    #expect(run.status == 66)
+    #expect(run.error == "Error: \(folder.path)/c/2024-01-20.json: a link to nothing\n")
+    #expect(!FileManager.default.fileExists(atPath: archive))
+  }
+
+  @Test func concurrentFirstImportsQueueInsteadOfFailing() async throws {
+    for round in 0..<3 {
+      let folder = try TemporaryFolder()
+      let archive = folder.url.appendingPathComponent("a.sqlite").path
+      let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
+        for _ in 0..<4 {
+          group.addTask {
+            try chartArchive(["import", "Sample-data/app-daily", "--db", archive, "--quiet"]).status
+          }
+        }
+        return try await group.reduce(into: []) { $0.append($1) }
+      }
+      #expect(statuses == [0, 0, 0, 0], "round \(round)")
+    }
   }
 
   @Test func missingInputExits66() throws {

@@ -110,7 +110,6 @@ struct FormatDetectionTests {
         "charts/hot-100/2024-01-06.json: field 'entries': missing: expected an array of entries"
           + " (chart-archive format)",
         "charts/hot-100/2024-01-06.json: field 'chart': missing",
-        "charts/hot-100/2024-01-06.json: field 'chart_date': missing",
       ])
   }
 }
@@ -176,6 +175,7 @@ struct ChartFileProblemTests {
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "feed.json") == [
         "feed.json: no chart date: pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
+          + " (or YYYY-MM-DDTHH-MM.json)"
       ])
   }
 
@@ -196,6 +196,37 @@ struct ChartFileProblemTests {
     #expect(throws: ChartFileError(path: "x.json", problems: [problem])) {
       try ChartFileReader().decode(Data(bytes), path: "x.json")
     }
+  }
+
+  @Test func chartNamesAreChecked() {
+    let entries = #""entries":[{"rank":1,"title":"A","artist":"X"}]"#
+    #expect(
+      problems(#"{"chart":"","chart_date":"2024-01-06","# + entries + "}", path: "a.json") == [
+        "a.json: field 'chart': the file's '' is not a valid chart name (1 to 200 characters, no"
+          + " control characters)"
+      ])
+    #expect(
+      problems(#"[{"title":"A","artist":"X"}]"#, path: "tab\there/2024-01-06.json") == [
+        "tab\there/2024-01-06.json: the folder's name 'tab\there' is not a valid chart name (1 to"
+          + " 200 characters, no control characters); pass --chart NAME"
+      ])
+  }
+
+  @Test func aNativeFileWithoutADateTakesTheFileName() throws {
+    let file = try decode(
+      #"{"chart":"c","entries":[{"rank":1,"title":"A","artist":"X"}]}"#, path: "c/2024-02-03.json")
+    #expect(file.snapshots.first?.chartDate.iso8601 == "2024-02-03")
+  }
+
+  @Test func textLengthCountsScalars() {
+    let long = "a" + String(repeating: "\u{301}", count: 10_000)
+    #expect(
+      problems(
+        #"{"date":"2024-01-06","data":[{"song":""# + long + #"","artist":"X","this_week":1}]}"#)
+        == [
+          "charts/hot-100/2024-01-06.json: entry 1 (rank 1), field 'song': 10001 characters long;"
+            + " at most 10000 are accepted"
+        ])
   }
 
   @Test func aBinaryFileIsNotText() {

@@ -12,6 +12,11 @@ struct ChartDateTests {
     ("2024-01-06T13:00:00.250Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
     ("2024-01-06T15:00:00+02:00", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
     ("2024-01-06T01:30:00-0130", "2024-01-06T03:00:00Z", Int64(1_704_510_000)),
+    // Proleptic Gregorian, as ISO 8601 prescribes: no Julian calendar before October 1582.
+    ("1582-10-10", "1582-10-10", Int64(-12_219_724_800)),
+    ("0001-01-01", "0001-01-01", Int64(-62_135_596_800)),
+    ("9999-12-31T23:59:59Z", "9999-12-31T23:59:59Z", Int64(253_402_300_799)),
+    ("2000-02-29", "2000-02-29", Int64(951_782_400)),
   ])
   func parsesAndNormalizes(text: String, normalized: String, seconds: Int64) throws {
     let date = try ChartDate(iso8601: text)
@@ -22,7 +27,9 @@ struct ChartDateTests {
   @Test(arguments: [
     "2023-02-30", "2023-02-29", "2024-13-01", "2024-00-10", "2024-1-6", "2024-01-06x", "24-01-06",
     "2024-01-06T25:00Z", "2024-01-06T12:60Z", "2024-01-06T12", "2024-01-06T12:00:00+25:00", "",
-    "next tuesday",
+    "next tuesday", "1900-02-29", "0000-01-01",
+    // Years outside 0001–9999 once converted to UTC.
+    "9999-12-31T23:00:00-05:00", "0001-01-01T00:30:00+01:00",
   ])
   func refusesInvalidDates(text: String) {
     #expect(throws: ChartDateError.invalid(text)) { try ChartDate(iso8601: text) }
@@ -43,6 +50,9 @@ struct ChartDateTests {
     ("2024-01-06T13-00.json", "2024-01-06T13:00:00Z"),
     ("chart_2024-01-06T0930.json", "2024-01-06T09:30:00Z"),
     ("2023-02-30.json", nil),
+    // An hourly chart's invalid time never falls back to the calendar date.
+    ("2024-01-06T25-00.json", nil),
+    ("2024-01-06T13-99.json", nil),
     ("12024-01-06.json", nil),
     ("chart.json", nil),
   ])

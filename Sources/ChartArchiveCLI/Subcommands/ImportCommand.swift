@@ -55,7 +55,10 @@ enum ImportCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     var reader = ChartFileReader()
     reader.chart = arguments.option("--chart")
-    if let chart = reader.chart, chart.isEmpty { throw UsageError("--chart needs a name") }
+    if let chart = reader.chart, !Snapshot.isValidChartName(chart) {
+      throw UsageError(
+        "--chart '\(chart)' is not a valid chart name (1 to 200 characters, no control characters)")
+    }
     reader.chartDate = try SharedOptions.chartDate(arguments.option("--date"), argument: "date")
     if let text = arguments.option("--format") {
       guard let format = ChartFormat(rawValue: text) else {
@@ -79,18 +82,69 @@ enum ImportCommand: Subcommand {
       throw CommandError(
         .noInput, "no *.json chart files in \(arguments.arguments("path").joined(separator: ", "))")
     }
-    let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
-    let replacing = arguments.flag("--replace")
-    let progress = Progress(total: files.count, console: console)
-
-    struct Stored {
-      var path: String
-      var chart: String
-      var chartDate: ChartDate
-      var entryCount: Int
-      var outcome: ImportOutcome
+    // A failed import into an archive that did not exist leaves no archive behind.
+    let path = try SharedOptions.databasePath(arguments, environment: console.environment)
+    let createdPaths = pathsCreated(byCreating: path)
+    let outcome: ImportResult
+    do {
+      outcome = try store(
+        files, reader: reader, frequency: frequency, replacing: arguments.flag("--replace"),
+        arguments: arguments, console: console)
+    } catch {
+      for created in createdPaths.reversed() {
+        try? FileManager.default.removeItem(atPath: created)
+      }
+      throw error
     }
-    var stored: [Stored] = []
+
+    if !arguments.flag("--quiet") {
+      for item in outcome.stored {
+        let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+        console.print(
+          "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount) entries  \(item.path)")
+      }
+    }
+    let new = outcome.stored.filter { $0.outcome == .imported }
+    let replaced = outcome.stored.filter { $0.outcome == .replaced }
+    let unchanged = outcome.stored.count - new.count - replaced.count
+    let entries = (new + replaced).reduce(0) { $0 + $1.entryCount }
+    if new.isEmpty, replaced.isEmpty {
+      console.print(
+        "Nothing new: all \(unchanged) snapshot\(unchanged == 1 ? " was" : "s were") already"
+          + " in \(path).")
+    } else {
+      console.print(
+        "Imported \(files.count) file\(files.count == 1 ? "" : "s") into \(path):"
+          + " \(new.count) new snapshot\(new.count == 1 ? "" : "s"), \(replaced.count) replaced,"
+          + " \(unchanged) unchanged; \(entries) entries stored.")
+    }
+    return .success
+  }
+
+  /// What one snapshot of an import did.
+  struct StoredSnapshot {
+    var path: String
+    var chart: String
+    var chartDate: ChartDate
+    var entryCount: Int
+    var outcome: ImportOutcome
+  }
+
+  struct ImportResult {
+    var stored: [StoredSnapshot]
+  }
+
+  /// Reads every file and stores its snapshots in one transaction; after the first bad file the
+  /// rest are still read and checked, so that every problem is listed, and nothing is committed.
+  ///
+  /// - Throws: ``CommandError`` with ``ExitCode/dataError`` listing the problems on standard error.
+  private static func store(
+    _ files: [String], reader: ChartFileReader, frequency: ChartFrequency?, replacing: Bool,
+    arguments: ParsedArguments, console: Console
+  ) throws -> ImportResult {
+    let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
+    let progress = Progress(total: files.count, console: console)
+    var stored: [StoredSnapshot] = []
     var failures: [String] = []
     var failedFiles: Set<String> = []
     do {
@@ -113,14 +167,15 @@ enum ImportCommand: Subcommand {
                 snapshot, frequency: frequency ?? file.frequency, replacing: replacing, source: path
               )
               stored.append(
-                Stored(
+                StoredSnapshot(
                   path: path, chart: snapshot.chart, chartDate: snapshot.chartDate,
                   entryCount: snapshot.entries.count, outcome: outcome))
             } catch let error as ArchiveError {
-              if case .conflictingSnapshot = error {
+              switch error {
+              case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
                 failures.append("\(path): \(error.description)")
                 failedFiles.insert(path)
-              } else {
+              default:
                 throw error
               }
             }
@@ -131,74 +186,75 @@ enum ImportCommand: Subcommand {
       }
     } catch is ImportFailed {
       for failure in failures { console.printError(failure) }
-      let count = failedFiles.count
       throw CommandError(
         .dataError,
-        "\(count) of \(files.count) file\(files.count == 1 ? "" : "s") could not be imported;"
-          + " nothing was stored")
+        "\(failedFiles.count) of \(files.count) file\(files.count == 1 ? "" : "s") could not be"
+          + " imported; nothing was stored")
     } catch let error as ArchiveError {
+      progress.finish()
       throw CommandError(error)
     }
+    return ImportResult(stored: stored)
+  }
 
-    if !arguments.flag("--quiet") {
-      for item in stored {
-        let outcome = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
-        console.print(
-          "\(outcome)\(item.chart) \(item.chartDate)  \(item.entryCount) entries  \(item.path)")
-      }
+  /// The file and folders that opening `path` for writing would create (the archive's own files
+  /// and its missing parent folders, outermost first), to remove after a failed import.
+  private static func pathsCreated(byCreating path: String) -> [String] {
+    let manager = FileManager.default
+    guard path != ":memory:", !manager.fileExists(atPath: path) else { return [] }
+    var folders: [String] = []
+    var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    while !manager.fileExists(atPath: folder.path), folder.path != "/" {
+      folders.insert(folder.path, at: 0)
+      folder = folder.deletingLastPathComponent()
     }
-    let new = stored.filter { $0.outcome == .imported }
-    let replaced = stored.filter { $0.outcome == .replaced }
-    let unchanged = stored.count - new.count - replaced.count
-    let entries = (new + replaced).reduce(0) { $0 + $1.entryCount }
-    if new.isEmpty, replaced.isEmpty {
-      console.print(
-        "Nothing new: all \(stored.count) snapshot\(stored.count == 1 ? " was" : "s were") already"
-          + " in \(archive.path).")
-    } else {
-      console.print(
-        "Imported \(files.count) file\(files.count == 1 ? "" : "s") into \(archive.path):"
-          + " \(new.count) new snapshot\(new.count == 1 ? "" : "s"), \(replaced.count) replaced,"
-          + " \(unchanged) unchanged; \(entries) entries stored.")
-    }
-    return .success
+    return folders + [path, path + "-wal", path + "-shm", path + "-journal"]
   }
 
   private struct ImportFailed: Error {}
 
   /// Expands folders into their `*.json` files (hidden files and folders skipped), keeping the
   /// files named directly; orders everything by the chart date in the file name, then path.
+  ///
+  /// - Throws: ``CommandError`` with ``ExitCode/noInput`` naming every path that does not exist or
+  ///   cannot be read: a folder that cannot be listed, a link to nothing.
   static func collectFiles(_ paths: [String]) throws(CommandError) -> [String] {
     let manager = FileManager.default
     var files: [String] = []
+    var problems: [String] = []
     for path in paths {
       var isDirectory: ObjCBool = false
       guard manager.fileExists(atPath: path, isDirectory: &isDirectory) else {
-        throw CommandError(.noInput, "\(path): no such file or folder")
+        problems.append("\(path): no such file or folder")
+        continue
       }
       guard isDirectory.boolValue else {
         files.append(path)
         continue
       }
-      guard let walker = manager.enumerator(atPath: path) else {
-        throw CommandError(.noInput, "\(path): cannot read the folder")
-      }
-      var found: [String] = []
-      while let relative = walker.nextObject() as? String {
-        let name = (relative as NSString).lastPathComponent
-        if name.hasPrefix(".") {
-          walker.skipDescendants()
-          continue
+      let root = URL(fileURLWithPath: path)
+      let walker = manager.enumerator(
+        at: root, includingPropertiesForKeys: [.isDirectoryKey],
+        options: [.skipsHiddenFiles],
+        errorHandler: { url, error in
+          problems.append("\(url.path): cannot be read (\(error.localizedDescription))")
+          return true
+        })
+      while let url = walker?.nextObject() as? URL {
+        guard url.lastPathComponent.lowercased().hasSuffix(".json") else { continue }
+        // The path as the user wrote it, for messages and the archive's record.
+        let relative = String(url.path.dropFirst(root.path.count)).drop { $0 == "/" }
+        let full = (path.hasSuffix("/") ? path : path + "/") + relative
+        var isFolder: ObjCBool = false
+        if !manager.fileExists(atPath: full, isDirectory: &isFolder) {
+          problems.append("\(full): a link to nothing")
+        } else if !isFolder.boolValue {
+          files.append(full)
         }
-        if name.lowercased().hasSuffix(".json") {
-          let full = path.hasSuffix("/") ? path + relative : path + "/" + relative
-          var isFolder: ObjCBool = false
-          if manager.fileExists(atPath: full, isDirectory: &isFolder), !isFolder.boolValue {
-            found.append(full)
-          }
-        }
       }
-      files += found
+    }
+    if !problems.isEmpty {
+      throw CommandError(.noInput, problems.joined(separator: "\n"))
     }
     let dated = files.map { path in
       (path: path, date: ChartDate.inFileName((path as NSString).lastPathComponent))
