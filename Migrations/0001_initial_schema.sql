@@ -26,17 +26,25 @@ CREATE TABLE snapshots (
   UNIQUE (chart_id, chart_time)
 );
 
--- A song: every entry with the same identity (song URL, else folded title and artist).
+-- A song: the entries that are one recording's run on the charts (see SongLinking).
 CREATE TABLE songs (
   id INTEGER PRIMARY KEY,
-  -- 'url:<song URL>' or 'song:<folded title>' || char(31) || '<folded artist>'.
-  identity TEXT NOT NULL UNIQUE,
-  -- Title and artist as first imported, and their folded forms for search.
+  -- 'url:<song URL>' or 'song:<folded title>' || char(31) || '<folded artist>', as first imported.
+  identity TEXT NOT NULL,
+  -- 1 for the first song with this identity, 2 for a second recording with the same title and
+  -- artist (a remake charting beside a reissue), and so on.
+  recording INTEGER NOT NULL DEFAULT 1 CHECK (recording >= 1),
+  -- Title and artist as first imported, their folded forms for search, and the folded title with
+  -- the lead artist's letters and digits, to follow a song through credit changes.
   title TEXT NOT NULL,
   artist TEXT NOT NULL,
   title_key TEXT NOT NULL,
-  artist_key TEXT NOT NULL
+  artist_key TEXT NOT NULL,
+  primary_artist_key TEXT NOT NULL,
+  UNIQUE (identity, recording)
 );
+
+CREATE INDEX songs_by_title ON songs (title_key, primary_artist_key);
 
 -- An entry: one line of a snapshot, exactly as the source gave it.
 CREATE TABLE entries (

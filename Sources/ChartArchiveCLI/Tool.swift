@@ -13,7 +13,7 @@ public enum ChartArchiveTool {
   static var subcommands: [any Subcommand.Type] {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
-      HistoryCommand.self, DiffCommand.self, ReportCommand.self,
+      HistoryCommand.self, DiffCommand.self, ReportCommand.self, AuditCommand.self,
     ]
   }
 

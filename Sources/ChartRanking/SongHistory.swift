@@ -37,6 +37,9 @@ public struct Placement: Hashable, Sendable {
   /// otherwise the song's rank on the archive's previous snapshot of the chart; `nil` when the
   /// song was not on it.
   public var previousRank: Int?
+  /// The song's rank on the archive's previous snapshot of the chart, whatever the source
+  /// published: `nil` when the song was not on it. The audit compares it with the published one.
+  public var archivePreviousRank: Int?
   /// How the entry moved (see ``Movement``).
   public var movement: Movement
   /// Best rank of the song on this chart up to and including this snapshot, 1-based.
@@ -51,8 +54,9 @@ public struct Placement: Hashable, Sendable {
   /// Creates a placement from figures already derived (``SongHistory`` derives them).
   public init(
     snapshot: SnapshotID, chartDate: ChartDate, entry: ChartEntry, previousRank: Int?,
-    movement: Movement, peakPosition: Int, weeksOnChart: Int
+    archivePreviousRank: Int? = nil, movement: Movement, peakPosition: Int, weeksOnChart: Int
   ) {
+    self.archivePreviousRank = archivePreviousRank
     self.snapshot = snapshot
     self.chartDate = chartDate
     self.entry = entry
@@ -116,7 +120,7 @@ public struct SongHistory: Sendable {
         placements.append(
           Placement(
             snapshot: appearance.snapshot, chartDate: appearance.chartDate, entry: appearance.entry,
-            previousRank: previousRank,
+            previousRank: previousRank, archivePreviousRank: derivedPrevious,
             movement: Movement(
               rank: appearance.entry.rank, previousRank: previousRank,
               wasOnChartBefore: wasOnChartBefore),
@@ -136,6 +140,15 @@ public struct SongHistory: Sendable {
   public var debutDate: ChartDate? { placements.first?.chartDate }
   /// The rank of the first appearance, or `nil` when the history is empty.
   public var debutRank: Int? { placements.first?.rank }
+  /// Where the artist credit changed during the history, in chart-date order: the runs the
+  /// archive joined into one song across credit changes (see ``SongLinking``).
+  public var creditChanges: [(chartDate: ChartDate, from: String, to: String)] {
+    zip(placements, placements.dropFirst()).compactMap { earlier, later in
+      SongIdentity.fold(earlier.entry.artist) == SongIdentity.fold(later.entry.artist)
+        ? nil : (later.chartDate, earlier.entry.artist, later.entry.artist)
+    }
+  }
+
   /// The number of snapshots on which the song held its peak position.
   public var weeksAtPeak: Int {
     guard let peak = peakPosition else { return 0 }

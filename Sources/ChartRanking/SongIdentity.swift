@@ -33,6 +33,64 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { key }
 
+  /// The words that join a lead artist to the others in a credit: "Featuring", "Feat.", "ft.",
+  /// "With", "And", "&", "x", "vs." and commas and slashes.
+  private static let creditJoiners: Set<String> = [
+    "featuring", "feat", "feat.", "ft", "ft.", "with", "and", "&", "x", "vs", "vs.", "duet", "/",
+  ]
+
+  /// The lead artist of a credit, for matching one song across credit changes: the folded credit
+  /// up to the first joining word ("Featuring", "Feat.", "ft.", "With", "And", "&", "x", "vs.", a
+  /// comma or a slash), without a leading "the" and with only its letters and digits kept.
+  ///
+  /// `"Nat \"King\" Cole"`, `"Nat King Cole"` and `"Nat King Cole & His Trio"` all give
+  /// `"natkingcole"`; `"The Weeknd Featuring Daft Punk"` gives `"weeknd"`.
+  ///
+  /// - Parameter artist: an artist credit as published.
+  /// - Returns: the lead artist's letters and digits, lowercased; the whole credit's when it starts
+  ///   with a joining word.
+  public static func primaryArtist(_ artist: String) -> String {
+    let folded = fold(artist)
+    // Words of the credit, with a comma or a slash a word of its own.
+    var words: [String] = []
+    var word = String.UnicodeScalarView()
+    func endWord() {
+      if !word.isEmpty { words.append(String(word)) }
+      word = String.UnicodeScalarView()
+    }
+    for scalar in folded.unicodeScalars {
+      if scalar == " " {
+        endWord()
+      } else if scalar == "," || scalar == "/" {
+        endWord()
+        words.append(String(scalar))
+      } else {
+        word.append(scalar)
+      }
+    }
+    endWord()
+    var lead: [String] = []
+    for word in words {
+      if word == "," || (!lead.isEmpty && creditJoiners.contains(word)) { break }
+      lead.append(word)
+    }
+    if lead.first == "the", lead.count > 1 { lead.removeFirst() }
+    if lead.isEmpty { lead = words }
+    var kept = String.UnicodeScalarView()
+    for word in lead {
+      for scalar in word.unicodeScalars {
+        if scalar.isASCII {
+          if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
+            kept.append(scalar)
+          }
+        } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+          kept.append(scalar)
+        }
+      }
+    }
+    return String(kept)
+  }
+
   /// Normalizes text for matching: NFC, case folding (locale-independent), runs of white space
   /// made one space, leading and trailing white space removed.
   ///

@@ -38,6 +38,11 @@ public struct SongSummary: Hashable, Sendable {
   public var title: String
   /// The artist credit as first imported.
   public var artist: String
+  /// The song's identity (see ``SongIdentity``) as first imported.
+  public var identity: SongIdentity
+  /// 1 for the first song with its identity, 2 for a second recording with the same title and
+  /// artist, and so on.
+  public var recording: Int
   /// The chart date of its first entry on any chart.
   public var firstChartDate: ChartDate
   /// Its best rank on any chart, 1-based.
@@ -296,7 +301,7 @@ extension Archive {
     return try reading {
       try database.rows(
         """
-        SELECT g.id, g.title, g.artist,
+        SELECT g.id, g.title, g.artist, g.identity, g.recording,
           (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
             WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
           (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
@@ -308,14 +313,15 @@ extension Archive {
             OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')
           AND g.artist_key LIKE ?2 ESCAPE '\\'
           AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
-        ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist
+        ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist, g.recording
         """, [contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
       ) { row in
         SongSummary(
           id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
+          identity: SongIdentity(key: row.string(at: 3)), recording: row.int(at: 4),
           firstChartDate: ChartDate(
-            trustedISO8601: row.string(at: 3), secondsSince1970: row.int64(at: 4)),
-          bestRank: row.int(at: 5), entryCount: row.int(at: 6))
+            trustedISO8601: row.string(at: 5), secondsSince1970: row.int64(at: 6)),
+          bestRank: row.int(at: 7), entryCount: row.int(at: 8))
       }
     }
   }
@@ -345,6 +351,43 @@ extension Archive {
       start = end
     }
     return histories
+  }
+
+  // MARK: - Audit
+
+  /// Every snapshot of a chart with its entries and their songs, in chart-date order: what
+  /// ``ChartAudit`` reads.
+  ///
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
+  public func auditedSnapshots(of chart: String) throws(ArchiveError) -> [AuditedSnapshot] {
+    let chartID = try self.chartID(chart)
+    return try reading {
+      var snapshots: [AuditedSnapshot] = []
+      let statement = try database.statement(
+        """
+        SELECT s.id, s.chart_date, s.chart_time, s.publishes_previous_rank, e.song_id,
+          e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart,
+          e.image_url, e.song_url
+        FROM snapshots s JOIN entries e ON e.snapshot_id = s.id
+        WHERE s.chart_id = ? ORDER BY s.chart_time, e.position
+        """)
+      statement.bind(chartID, at: 1)
+      defer { statement.reset() }
+      while try statement.step() {
+        let id = SnapshotID(statement.int64(at: 0))
+        if snapshots.last?.id != id {
+          snapshots.append(
+            AuditedSnapshot(
+              id: id,
+              chartDate: ChartDate(
+                trustedISO8601: statement.string(at: 1), secondsSince1970: statement.int64(at: 2)),
+              publishesPreviousRank: statement.bool(at: 3), entries: []))
+        }
+        snapshots[snapshots.count - 1].entries.append(
+          ArchivedEntry(entry: readEntry(statement, from: 5), song: SongID(statement.int64(at: 4))))
+      }
+      return snapshots
+    }
   }
 
   // MARK: - Helpers

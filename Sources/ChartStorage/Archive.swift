@@ -123,7 +123,6 @@ public final class ImportBatch {
   private let database: Database
   private let path: String
   private var chartIDs: [String: Int64] = [:]
-  private var songIDs: [String: Int64] = [:]
   /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
   /// of the same chart date in one batch is a conflict even when replacing.
   private var storedHere: Set<[Int64]> = []
@@ -186,7 +185,6 @@ public final class ImportBatch {
             "DELETE FROM songs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE song_id = ?)",
             song, song)
         }
-        songIDs = songIDs.filter { !replacedSongs.contains($0.value) }
         outcome = .replaced
       }
       try database.run(
@@ -196,12 +194,14 @@ public final class ImportBatch {
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
       storedHere.insert([chartID, snapshot.chartDate.secondsSince1970])
+      let songs = try linkSongs(
+        of: snapshot.entries, publishesPreviousRank: snapshot.publishesPreviousRank,
+        chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
       let insert = try database.statement(
         "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
           + " weeks_on_chart, title, artist, image_url, song_url)"
           + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      for (position, entry) in snapshot.entries.enumerated() {
-        let songID = try songID(for: entry)
+      for (position, (entry, songID)) in zip(snapshot.entries, songs).enumerated() {
         insert.reset()
         insert.bind(snapshotID, at: 1)
         insert.bind(position, at: 2)
@@ -217,6 +217,7 @@ public final class ImportBatch {
         try insert.run()
       }
       insert.reset()
+      try relinkSnapshots(ofChart: chartID, after: snapshot.chartDate.secondsSince1970)
       return outcome
     } catch let error as ArchiveError {
       throw error
@@ -249,22 +250,86 @@ public final class ImportBatch {
     return id
   }
 
-  private func songID(for entry: ChartEntry) throws(DatabaseError) -> Int64 {
-    let identity = entry.songIdentity.key
-    if let id = songIDs[identity] { return id }
-    let id: Int64
-    if let stored = try database.row(
-      "SELECT id FROM songs WHERE identity = ?", [identity], { $0.int64(at: 0) })
-    {
-      id = stored
-    } else {
+  // MARK: - Song identity
+
+  /// The songs of a snapshot's entries (see ``SongLinking``), creating the new ones.
+  ///
+  /// - Parameters:
+  ///   - entries: the snapshot's entries, in rank order.
+  ///   - publishesPreviousRank: whether the previous ranks are the source's.
+  ///   - chartID: the chart.
+  ///   - chartTime: the snapshot's chart time; the previous snapshot is the last one before it.
+  /// - Returns: one song ID per entry.
+  private func linkSongs(
+    of entries: [ChartEntry], publishesPreviousRank: Bool, chartID: Int64, chartTime: Int64
+  ) throws -> [Int64] {
+    let previous: [ArchivedEntry] =
+      try database.row(
+        "SELECT id FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+          + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime], { $0.int64(at: 0) }
+      ).map { try Archive.entries(of: SnapshotID($0), in: database) } ?? []
+    let links = try SongLinking.link(
+      entries, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      songsWithIdentity: { identity in
+        try database.rows(
+          """
+          SELECT g.id FROM songs g WHERE g.identity = ?
+          ORDER BY (SELECT max(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.song_id = g.id AND s.chart_time < ?2) DESC, g.recording DESC
+          """, [identity.key, chartTime]
+        ) { SongID($0.int64(at: 0)) }
+      },
+      songsWithTitle: { title, primaryArtist in
+        try database.rows(
+          """
+          SELECT g.id FROM songs g
+            JOIN entries e ON e.song_id = g.id JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE g.title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ? AND s.chart_time < ?
+          GROUP BY g.id ORDER BY max(s.chart_time) DESC
+          """, [title, primaryArtist, chartID, chartTime]
+        ) { SongID($0.int64(at: 0)) }
+      })
+    return try zip(entries, links).map { entry, link in
+      if let song = link.song { return song.rawValue }
       try database.run(
-        "INSERT INTO songs (identity, title, artist, title_key, artist_key) VALUES (?, ?, ?, ?, ?)",
-        identity, entry.title, entry.artist, SongIdentity.fold(entry.title),
-        SongIdentity.fold(entry.artist))
-      id = database.lastInsertedRowID
+        "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
+          + " primary_artist_key) VALUES (?1,"
+          + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
+          + " ?2, ?3, ?4, ?5, ?6)",
+        entry.songIdentity.key, entry.title, entry.artist, SongIdentity.fold(entry.title),
+        SongIdentity.fold(entry.artist), SongIdentity.primaryArtist(entry.artist))
+      return database.lastInsertedRowID
     }
-    songIDs[identity] = id
-    return id
+  }
+
+  /// Links the songs of a chart's snapshots after a chart time again, in chart-date order: a
+  /// snapshot stored before others of its chart (an import out of order, a replacement) can change
+  /// which songs the later ones continue. Songs left without entries are deleted.
+  private func relinkSnapshots(ofChart chartID: Int64, after chartTime: Int64) throws {
+    let later = try database.rows(
+      "SELECT id, chart_time, publishes_previous_rank FROM snapshots"
+        + " WHERE chart_id = ? AND chart_time > ? ORDER BY chart_time",
+      [chartID, chartTime]
+    ) { ($0.int64(at: 0), $0.int64(at: 1), $0.bool(at: 2)) }
+    guard !later.isEmpty else { return }
+    var touched: Set<Int64> = []
+    for (snapshotID, time, publishes) in later {
+      let stored = try Archive.entries(of: SnapshotID(snapshotID), in: database)
+      let songs = try linkSongs(
+        of: stored.map(\.entry), publishesPreviousRank: publishes, chartID: chartID, chartTime: time
+      )
+      for (position, (old, new)) in zip(stored.map(\.song.rawValue), songs).enumerated()
+      where old != new {
+        try database.run(
+          "UPDATE entries SET song_id = ? WHERE snapshot_id = ? AND position = ?", new, snapshotID,
+          position)
+        touched.insert(old)
+      }
+    }
+    for song in touched {
+      try database.run(
+        "DELETE FROM songs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE song_id = ?)",
+        song, song)
+    }
   }
 }

@@ -53,7 +53,9 @@ struct Hot100Tests {
     #expect(run.status == 0)
     let history = try json(run.output)
     #expect(history["artist"] as? String == "The Weeknd")
-    let chart = try #require((history["charts"] as? [[String: Any]])?.first)
+    let recordings = try #require(history["recordings"] as? [[String: Any]])
+    #expect(recordings.count == 1)
+    let chart = try #require((recordings.first?["charts"] as? [[String: Any]])?.first)
     #expect(chart["weeks_on_chart"] as? Int == 90)
     #expect(chart["debut_date"] as? String == "2019-12-14")
     #expect(chart["debut_rank"] as? Int == 11)
@@ -78,5 +80,41 @@ struct Hot100Tests {
     #expect(arrivals.compactMap { $0["rank"] as? Int } == [37, 39, 41, 43, 46, 50, 96, 98])
     #expect(dropOuts.compactMap { $0["older_rank"] as? Int } == [20, 49, 74, 83, 93, 95, 97, 100])
     #expect((diff["movements"] as? [Any])?.count == 92)
+  }
+
+  @Test func unchainedMelodyKeepsThe1965RunAndTheTwo1990RecordingsApart() throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive([
+      "history", "Unchained Melody", "--artist", "Righteous", "--db", Self.archive, "--format",
+      "json",
+    ])
+    #expect(run.status == 0)
+    let recordings = try #require(try json(run.output)["recordings"] as? [[String: Any]])
+    let charts = recordings.compactMap { ($0["charts"] as? [[String: Any]])?.first }
+    #expect(
+      charts.compactMap { $0["debut_date"] as? String } == [
+        "1965-07-17", "1990-08-25", "1990-10-06",
+      ])
+    #expect(charts.compactMap { $0["weeks_on_chart"] as? Int } == [13, 19, 25])
+    #expect(charts.compactMap { $0["peak_position"] as? Int } == [4, 13, 19])
+    let table = try chartArchive([
+      "history", "Unchained Melody", "--artist", "Righteous", "--db", Self.archive,
+    ])
+    #expect(
+      table.output.contains(
+        "3 recordings with this title and artist charted as separate songs (a reissue and a remake,"
+          + " or two versions at once); each has its own history."))
+  }
+
+  @Test func aCreditChangeIsJoinedIntoOneRunAndSaidSo() throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive([
+      "history", "The Christmas Song (Merry Christmas To You)", "--artist", "cole", "--db",
+      Self.archive,
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.output.contains(
+        "Credit change:  2023-12-30 'Nat King Cole' → 'Nat \"King\" Cole' (one run)"))
   }
 }

@@ -38,7 +38,9 @@ enum HistoryCommand: Subcommand {
       "'\(text)'" + (artist.map { " by '\($0)'" } ?? "") + (chart.map { " on \($0)" } ?? "")
     let folded = SongIdentity.fold(text)
     let exact = songs.filter { SongIdentity.fold($0.title) == folded }
-    guard let song = exact.count == 1 ? exact[0] : songs.count == 1 ? songs[0] : nil else {
+    // One song, or several recordings of one title and artist, which are shown together.
+    let chosen = [exact, songs].first { !$0.isEmpty && Set($0.map(\.identity)).count == 1 } ?? []
+    guard !chosen.isEmpty else {
       if songs.isEmpty { throw CommandError(.notFound, "no song matches \(searched)") }
       listCandidates(songs, format: format, console: console)
       console.printError(
@@ -46,9 +48,13 @@ enum HistoryCommand: Subcommand {
           + " fuller title")
       return .notFound
     }
-    var histories = try query { try archive.history(of: song.id) }
-    if let chart { histories = histories.filter { $0.chart == chart } }
-    render(song: song, histories: histories, format: format, console: console)
+    var recordings: [(song: SongSummary, histories: [ChartHistory])] = []
+    for song in chosen.sorted(by: { $0.firstChartDate < $1.firstChartDate }) {
+      var histories = try query { try archive.history(of: song.id) }
+      if let chart { histories = histories.filter { $0.chart == chart } }
+      recordings.append((song, histories))
+    }
+    render(recordings, format: format, console: console)
     return .success
   }
 
@@ -72,49 +78,87 @@ enum HistoryCommand: Subcommand {
   }
 
   static func render(
-    song: SongSummary, histories: [ChartHistory], format: OutputFormat, console: Console
+    _ recordings: [(song: SongSummary, histories: [ChartHistory])], format: OutputFormat,
+    console: Console
   ) {
+    let song = recordings[0].song
     switch format {
     case .json:
-      let charts: [JSONValue] = histories.map { item in
+      let list: [JSONValue] = recordings.enumerated().map { index, recording in
         .object([
-          ("chart", .string(item.chart)),
-          ("peak_position", item.history.peakPosition.map(JSONValue.int) ?? .null),
-          ("weeks_at_peak", .int(item.history.weeksAtPeak)),
-          ("weeks_on_chart", .int(item.history.weeksOnChart)),
-          ("debut_date", item.history.debutDate.map { .string($0.iso8601) } ?? .null),
-          ("debut_rank", item.history.debutRank.map(JSONValue.int) ?? .null),
-          ("entries", Table(columns: columns, rows: rows(item.history)).json),
+          ("recording", .int(index + 1)),
+          ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
+          (
+            "charts",
+            .array(
+              recording.histories.map { item in
+                .object([
+                  ("chart", .string(item.chart)),
+                  ("peak_position", item.history.peakPosition.map(JSONValue.int) ?? .null),
+                  ("weeks_at_peak", .int(item.history.weeksAtPeak)),
+                  ("weeks_on_chart", .int(item.history.weeksOnChart)),
+                  ("debut_date", item.history.debutDate.map { .string($0.iso8601) } ?? .null),
+                  ("debut_rank", item.history.debutRank.map(JSONValue.int) ?? .null),
+                  (
+                    "credit_changes",
+                    .array(
+                      item.history.creditChanges.map {
+                        .object([
+                          ("chart_date", .string($0.chartDate.iso8601)), ("from", .string($0.from)),
+                          ("to", .string($0.to)),
+                        ])
+                      })
+                  ),
+                  ("entries", Table(columns: columns, rows: rows(item.history)).json),
+                ])
+              })
+          ),
         ])
       }
       console.print(
         JSONValue.object([
           ("title", .string(song.title)), ("artist", .string(song.artist)),
-          ("charts", .array(charts)),
+          ("recordings", .array(list)),
         ]).serialized())
     case .csv:
       var document = Document()
       document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
-      var table = Table(columns: [Column(key: "chart", heading: "CHART")] + columns)
-      for item in histories {
-        table.rows += rows(item.history).map { [.text(item.chart)] + $0 }
+      var table = Table(
+        columns: [Column(key: "recording", heading: ""), Column(key: "chart", heading: "CHART")]
+          + columns)
+      for (index, recording) in recordings.enumerated() {
+        for item in recording.histories {
+          table.rows += rows(item.history).map { [.int(index + 1), .text(item.chart)] + $0 }
+        }
       }
       document.sections = [("entries", "", table)]
       document.render(.csv, console: console)
     case .table:
       let style = console.style
       var blocks = [style.bold("\(song.title) — \(song.artist)")]
-      for item in histories {
-        let history = item.history
-        var block =
-          "\(item.chart)\n" + Table(columns: columns, rows: rows(history)).text(style: style)
-        block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")"
-        block += " (\(history.weeksAtPeak) week\(history.weeksAtPeak == 1 ? "" : "s") at peak)"
-        block += "\nWeeks on chart: \(history.weeksOnChart)"
-        if let debut = history.debutDate, let rank = history.debutRank {
-          block += "\nDebut:          \(debut) at \(rank)"
+      if recordings.count > 1 {
+        blocks[0] +=
+          "\n\(recordings.count) recordings with this title and artist charted as separate songs"
+          + " (a reissue and a remake, or two versions at once); each has its own history."
+      }
+      for (index, recording) in recordings.enumerated() {
+        for item in recording.histories {
+          let history = item.history
+          var block =
+            recordings.count > 1 ? "Recording \(index + 1), \(item.chart)\n" : "\(item.chart)\n"
+          block += Table(columns: columns, rows: rows(history)).text(style: style)
+          block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")"
+          block += " (\(history.weeksAtPeak) week\(history.weeksAtPeak == 1 ? "" : "s") at peak)"
+          block += "\nWeeks on chart: \(history.weeksOnChart)"
+          if let debut = history.debutDate, let rank = history.debutRank {
+            block += "\nDebut:          \(debut) at \(rank)"
+          }
+          for change in history.creditChanges {
+            block +=
+              "\nCredit change:  \(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"
+          }
+          blocks.append(block)
         }
-        blocks.append(block)
       }
       console.print(blocks.joined(separator: "\n\n"))
     }

@@ -1,0 +1,162 @@
+import ChartRanking
+import Testing
+
+/// One line of a test chart: song number, rank, published previous rank, peak and weeks.
+private struct Line {
+  var song: Int64
+  var rank: Int
+  var previous: Int?
+  var peak: Int
+  var weeks: Int
+  var title: String?
+  var artist = "Artist"
+}
+
+private func chart(_ weeks: [[Line]]) throws -> [AuditedSnapshot] {
+  try weeks.enumerated().map { index, lines in
+    AuditedSnapshot(
+      id: SnapshotID(Int64(index + 1)),
+      chartDate: try ChartDate(iso8601: "2024-01-\(index + 10)"), publishesPreviousRank: true,
+      entries: lines.map { line in
+        ArchivedEntry(
+          entry: ChartEntry(
+            rank: line.rank, title: line.title ?? "Song \(line.song)", artist: line.artist,
+            publishedPreviousRank: line.previous, publishedPeakPosition: line.peak,
+            publishedWeeksOnChart: line.weeks),
+          song: SongID(line.song))
+      })
+  }
+}
+
+/// A clean week of four songs, each new.
+private let firstWeek = (1...4).map {
+  Line(song: Int64($0), rank: $0, previous: nil, peak: $0, weeks: 1)
+}
+
+struct ChartAuditTests {
+  @Test func agreementIsCountedPerFigure() throws {
+    let audit = ChartAudit(
+      snapshots: try chart([
+        firstWeek,
+        [
+          Line(song: 2, rank: 1, previous: 2, peak: 1, weeks: 2),
+          Line(song: 1, rank: 2, previous: 1, peak: 1, weeks: 2),
+          Line(song: 3, rank: 3, previous: 3, peak: 3, weeks: 2),
+          Line(song: 4, rank: 4, previous: 4, peak: 4, weeks: 2),
+        ],
+      ]))
+    #expect(audit.agreements.map(\.compared) == [8, 8, 8])
+    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8])
+    #expect(audit.disagreements.isEmpty)
+  }
+
+  @Test func aShortSnapshotIsASourceGap() throws {
+    // Week 2 lost its rank-2 row: songs 3 and 4 moved up a rank in the file only.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        firstWeek,
+        [
+          Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 2),
+          Line(song: 3, rank: 2, previous: 3, peak: 3, weeks: 2),
+          Line(song: 4, rank: 3, previous: 4, peak: 4, weeks: 2),
+        ],
+        [
+          Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 3),
+          Line(song: 3, rank: 2, previous: 3, peak: 3, weeks: 3),
+          Line(song: 4, rank: 3, previous: 4, peak: 4, weeks: 3),
+          Line(song: 2, rank: 4, previous: 2, peak: 2, weeks: 3),
+        ],
+      ]))
+    #expect(Set(audit.disagreements.map(\.cause)) == [.sourceGap])
+    // Week 3's previous ranks are the true ones; the archive has week 2's file ranks.
+    #expect(
+      audit.disagreements.filter { $0.figure == .previousRank }.map(\.entry.rank) == [2, 3, 4])
+  }
+
+  @Test func aRunOfPreviousRanksOffByOneIsARankShift() throws {
+    // The source published previous ranks one too high from rank 2 down.
+    let base = [
+      Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 1),
+      Line(song: 2, rank: 2, previous: nil, peak: 2, weeks: 1),
+      Line(song: 3, rank: 3, previous: nil, peak: 3, weeks: 1),
+      Line(song: 4, rank: 4, previous: nil, peak: 4, weeks: 1),
+      Line(song: 5, rank: 5, previous: nil, peak: 5, weeks: 1),
+    ]
+    let audit = ChartAudit(
+      snapshots: try chart([
+        base,
+        [
+          Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 2),
+          Line(song: 2, rank: 2, previous: 3, peak: 2, weeks: 2),
+          Line(song: 3, rank: 3, previous: 4, peak: 3, weeks: 2),
+          Line(song: 4, rank: 4, previous: 5, peak: 4, weeks: 2),
+          Line(song: 5, rank: 5, previous: 5, peak: 5, weeks: 2),
+        ],
+      ]))
+    #expect(audit.disagreements.map(\.cause) == [.rankShift, .rankShift, .rankShift])
+    #expect(audit.disagreements.map(\.published) == [3, 4, 5])
+    #expect(audit.disagreements.map(\.derived) == [2, 3, 4])
+  }
+
+  @Test func twoClaimsOnOnePreviousRankAreATie() throws {
+    // Songs 4 and 5 were tied at 4; the source kept song 4 only.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        firstWeek,
+        [
+          Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 2),
+          Line(song: 2, rank: 2, previous: 2, peak: 2, weeks: 2),
+          Line(song: 4, rank: 3, previous: 4, peak: 3, weeks: 2),
+          Line(song: 5, rank: 4, previous: 4, peak: 4, weeks: 2),
+        ],
+      ]))
+    let previousRank = audit.disagreements.filter { $0.figure == .previousRank }
+    #expect(previousRank.map(\.entry.rank) == [4])
+    #expect(previousRank.map(\.cause) == [.tie])
+  }
+
+  @Test func oneTitleSplitOverTwoSongsIsACreditChange() throws {
+    // Song 9 is song 3 under another credit that the archive did not join.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 3, rank: 1, previous: nil, peak: 1, weeks: 1, title: "Hit", artist: "Ann")],
+        [Line(song: 9, rank: 1, previous: 1, peak: 1, weeks: 2, title: "Hit", artist: "Ann, Bo")],
+        [Line(song: 9, rank: 2, previous: 1, peak: 1, weeks: 3, title: "Hit", artist: "Ann, Bo")],
+      ]))
+    #expect(audit.disagreements.map(\.figure) == [.previousRank, .weeksOnChart, .weeksOnChart])
+    #expect(audit.disagreements.map(\.cause) == [.creditChange, .creditChange, .creditChange])
+  }
+
+  @Test func twoSongsOfOneTitleAndArtistAreTwoRecordings() throws {
+    // A reissue (song 2) that the source counts as the first recording's run (peak carried).
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 1, rank: 4, previous: nil, peak: 4, weeks: 1, title: "Melody")],
+        [Line(song: 5, rank: 4, previous: nil, peak: 4, weeks: 1)],
+        [Line(song: 2, rank: 78, previous: nil, peak: 4, weeks: 1, title: "Melody")],
+      ]))
+    #expect(audit.disagreements.map(\.figure) == [.peakPosition])
+    #expect(audit.disagreements.map(\.cause) == [.twoRecordings])
+  }
+
+  @Test func anythingElseIsUnexplainedAndACarriedDifferenceKeepsItsCause() throws {
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 5)],
+        [Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 6)],
+      ]))
+    #expect(audit.disagreements.map(\.figure) == [.weeksOnChart, .weeksOnChart])
+    #expect(audit.disagreements.map(\.cause) == [.unexplained, .unexplained])
+    #expect(audit.causeCounts == [.unexplained: 2])
+  }
+
+  @Test func onlyTheChosenDatesAreAudited() throws {
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 5)],
+        [Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 6)],
+      ]), from: try ChartDate(iso8601: "2024-01-11"))
+    #expect(audit.agreements.map(\.compared) == [1, 1, 1])
+    #expect(audit.disagreements.map(\.chartDate.iso8601) == ["2024-01-11"])
+  }
+}

@@ -1,0 +1,99 @@
+import ChartRanking
+import Testing
+
+private func entry(
+  _ rank: Int, _ title: String, _ artist: String, previous: Int? = nil, weeks: Int? = nil
+) -> ChartEntry {
+  ChartEntry(
+    rank: rank, title: title, artist: artist, publishedPreviousRank: previous,
+    publishedWeeksOnChart: weeks)
+}
+
+struct SongLinkingTests {
+  @Test(arguments: [
+    ("Nat \"King\" Cole", "natkingcole"),
+    ("Nat King Cole & His Trio", "natkingcole"),
+    ("The Weeknd Featuring Daft Punk", "weeknd"),
+    ("Drake Feat. Rihanna", "drake"),
+    ("Jelly Roll With Lainey Wilson", "jellyroll"),
+    ("Peso Pluma, Junior H & Oscar Maydon", "pesopluma"),
+    ("Simon & Garfunkel", "simon"),
+    ("Silk Sonic (Bruno Mars & Anderson .Paak)", "silksonicbrunomars"),
+    ("The The", "the"),
+    ("Beyoncé", "beyoncé"),
+  ])
+  func primaryArtistIsTheLeadArtistsLettersAndDigits(credit: String, primary: String) {
+    #expect(SongIdentity.primaryArtist(credit) == primary)
+  }
+
+  @Test func aPublishedPreviousRankJoinsACreditChange() {
+    let previous = [
+      ArchivedEntry(entry: entry(15, "The Christmas Song", "Nat King Cole"), song: SongID(7))
+    ]
+    let links = SongLinking.link(
+      [entry(11, "The Christmas Song", "Nat \"King\" Cole", previous: 15)],
+      publishesPreviousRank: true, previous: previous, songsWithIdentity: { _ in [] },
+      songsWithTitle: { _, _ in [] })
+    #expect(links == [.previousRank(SongID(7))])
+  }
+
+  @Test func aPreviousRankPointingAtAnotherTitleDoesNotJoin() {
+    let previous = [ArchivedEntry(entry: entry(15, "Other", "Nat King Cole"), song: SongID(7))]
+    let links = SongLinking.link(
+      [entry(11, "The Christmas Song", "Nat King Cole", previous: 15)],
+      publishesPreviousRank: true, previous: previous, songsWithIdentity: { _ in [] },
+      songsWithTitle: { _, _ in [] })
+    #expect(links == [.newSong])
+  }
+
+  @Test func twoEntriesOfOneSnapshotAreTwoSongs() {
+    let links = SongLinking.link(
+      [entry(19, "Unchained Melody", "X"), entry(45, "Unchained Melody", "X")],
+      publishesPreviousRank: false, previous: [],
+      songsWithIdentity: { _ in [SongID(3)] }, songsWithTitle: { _, _ in [] })
+    #expect(links == [.identity(SongID(3)), .newSong])
+  }
+
+  @Test func aFirstWeekIsANewRecordingEvenWithAKnownIdentity() {
+    let links = SongLinking.link(
+      [entry(78, "Unchained Melody", "X", weeks: 1)], publishesPreviousRank: true, previous: [],
+      songsWithIdentity: { _ in [SongID(3)] }, songsWithTitle: { _, _ in [] })
+    #expect(links == [.newSong])
+  }
+
+  @Test func aReentryUnderAnotherCreditFindsTheEarlierSong() {
+    let onPrevious = ArchivedEntry(entry: entry(1, "Other", "Y"), song: SongID(1))
+    let links = SongLinking.link(
+      [entry(40, "Think I'm In Love With You", "Chris Stapleton & Dua Lipa", weeks: 2)],
+      publishesPreviousRank: true, previous: [onPrevious], songsWithIdentity: { _ in [] },
+      songsWithTitle: { title, primary in
+        title == "think i'm in love with you" && primary == "chrisstapleton" ? [SongID(9)] : []
+      })
+    #expect(links == [.reentry(SongID(9))])
+  }
+
+  @Test func theIdentityOnThePreviousSnapshotComesFirst() {
+    let previous = [ArchivedEntry(entry: entry(3, "A", "X"), song: SongID(5))]
+    let links = SongLinking.link(
+      [entry(2, "a", "x")], publishesPreviousRank: false, previous: previous,
+      songsWithIdentity: { _ in [SongID(8)] }, songsWithTitle: { _, _ in [] })
+    #expect(links == [.identity(SongID(5))])
+  }
+
+  @Test func historyNamesTheCreditChangesItJoined() throws {
+    let history = SongHistory(appearances: [
+      Appearance(
+        snapshot: SnapshotID(1), chartDate: try ChartDate(iso8601: "2023-12-23"),
+        previousSnapshot: nil, publishesPreviousRank: false,
+        entry: entry(15, "The Christmas Song", "Nat King Cole")),
+      Appearance(
+        snapshot: SnapshotID(2), chartDate: try ChartDate(iso8601: "2023-12-30"),
+        previousSnapshot: SnapshotID(1), publishesPreviousRank: false,
+        entry: entry(11, "The Christmas Song", "Nat \"King\" Cole")),
+    ])
+    #expect(history.creditChanges.count == 1)
+    #expect(history.creditChanges.first?.chartDate.iso8601 == "2023-12-30")
+    #expect(history.creditChanges.first?.from == "Nat King Cole")
+    #expect(history.creditChanges.first?.to == "Nat \"King\" Cole")
+  }
+}
