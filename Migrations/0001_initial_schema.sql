@@ -34,17 +34,19 @@ CREATE TABLE songs (
   -- 1 for the first song with this identity, 2 for a second recording with the same title and
   -- artist (a remake charting beside a reissue), and so on.
   recording INTEGER NOT NULL DEFAULT 1 CHECK (recording >= 1),
-  -- Title and artist as first imported, their folded forms for search, and the folded title with
-  -- the lead artist's letters and digits, to follow a song through credit changes.
+  -- Title and artist as first imported, their folded forms for search, and the letters and digits
+  -- of the title before any parenthesis and of the lead artist, to follow a song through changes
+  -- of its credit or of its title's punctuation (see SongIdentity.baseTitle and primaryArtist).
   title TEXT NOT NULL,
   artist TEXT NOT NULL,
   title_key TEXT NOT NULL,
   artist_key TEXT NOT NULL,
+  base_title_key TEXT NOT NULL,
   primary_artist_key TEXT NOT NULL,
   UNIQUE (identity, recording)
 );
 
-CREATE INDEX songs_by_title ON songs (title_key, primary_artist_key);
+CREATE INDEX songs_by_base_title ON songs (base_title_key, primary_artist_key);
 
 -- An entry: one line of a snapshot, exactly as the source gave it.
 CREATE TABLE entries (

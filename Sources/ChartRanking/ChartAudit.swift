@@ -43,8 +43,9 @@ public enum DisagreementCause: String, CaseIterable, Sendable {
   /// the archive (most published previous ranks of the next snapshot, five at least, disagree,
   /// with no common offset).
   case sourceGap = "source gap"
-  /// Several entries of one snapshot have published previous ranks that differ from the derived
-  /// ones by the same small offset: the source shifted a run of ranks.
+  /// The source misranked entries by one or two places: several entries of one snapshot have
+  /// published previous ranks off by the same offset, or one entry's published peak and the next
+  /// snapshot's previous rank agree on a rank next to the file's.
   case rankShift = "rank shift"
   /// The same title by the same lead artist is split over several songs: a credit written
   /// differently ("Featuring", "&", punctuation) that the archive could not join.
@@ -112,18 +113,41 @@ public struct ChartAudit: Sendable {
   ///   - from: the first chart date audited, or `nil` for the first snapshot.
   ///   - to: the last chart date audited, or `nil` for the last snapshot.
   public init(snapshots: [AuditedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil) {
-    var detector = CauseDetector(snapshots: snapshots)
-    // Each song's history, over the whole chart.
+    let gaps = SourceGaps(snapshots: snapshots)
+    var detector = CauseDetector(snapshots: snapshots, gaps: gaps)
+    // Each song's history, over the whole chart, with the source's gaps taken into account.
     var appearances: [SongID: [(index: Int, appearance: Appearance)]] = [:]
+    // Per song: the index of its last appearance and its weeks on chart so far.
+    var runs: [SongID: (last: Int, weeks: Int)] = [:]
+    let missing = gaps.missingBefore.sorted()
     for (index, snapshot) in snapshots.enumerated() {
       let previous = index > 0 ? snapshots[index - 1].id : nil
       for entry in snapshot.entries {
+        // A song was on a chart missing from the archive when the missing chart lies between its
+        // last appearance and this one, and the source says so: a previous rank right after the
+        // missing chart, or a count of weeks one above the archive's.
+        var unseen = 0
+        let run = runs[entry.song]
+        if run?.last != index {
+          let last = run?.last ?? -1
+          if let gap = missing.first(where: { $0 > last && $0 <= index }) {
+            let weeks = (run?.weeks ?? 0) + 1
+            if (gap == index && entry.entry.publishedPreviousRank != nil)
+              || entry.entry.publishedWeeksOnChart == weeks + 1
+            {
+              unseen = 1
+            }
+          }
+          runs[entry.song] = (index, (run?.weeks ?? 0) + 1 + unseen)
+        }
         appearances[entry.song, default: []].append(
           (
             index,
             Appearance(
               snapshot: snapshot.id, chartDate: snapshot.chartDate, previousSnapshot: previous,
-              publishesPreviousRank: snapshot.publishesPreviousRank, entry: entry.entry)
+              publishesPreviousRank: snapshot.publishesPreviousRank, entry: entry.entry,
+              trueRank: gaps.trueRank(entry.entry.rank, inSnapshot: index),
+              unseenWeeksBefore: unseen)
           ))
       }
     }
@@ -143,11 +167,11 @@ public struct ChartAudit: Sendable {
       let placements = SongHistory(appearances: list.map(\.appearance)).placements
       histories.append((song, list, placements))
       for (item, placement) in zip(list, placements) {
-        guard placement.peakPosition == placement.rank,
-          let peak = placement.entry.publishedPeakPosition,
-          peak != placement.rank, abs(peak - placement.rank) <= 2
+        let rank = item.appearance.trueRank
+        guard placement.peakPosition == rank, let peak = placement.entry.publishedPeakPosition,
+          peak != rank, abs(peak - rank) <= 2
         else { continue }
-        peakOffsets[item.index, default: [:]][peak - placement.rank, default: 0] += 1
+        peakOffsets[item.index, default: [:]][peak - rank, default: 0] += 1
       }
     }
     for (index, offsets) in peakOffsets {
@@ -186,7 +210,8 @@ public struct ChartAudit: Sendable {
             cause = earlier.cause
           } else {
             cause = detector.cause(
-              of: entry, song: song, at: index, since: previousIndex, figure: figure)
+              of: entry, trueRank: item.appearance.trueRank, song: song, at: index,
+              since: previousIndex, figure: figure)
           }
           if figure != .previousRank { carried[figure] = (difference, cause) }
           if audited(index) {
@@ -217,10 +242,7 @@ public struct ChartAudit: Sendable {
 /// Finds, from the data, why a derived figure differs from the published one.
 struct CauseDetector {
   let snapshots: [AuditedSnapshot]
-  /// The largest number of entries any snapshot of the chart holds.
-  let chartSize: Int
-  /// Snapshots whose source's previous chart is missing from the archive.
-  let followsMissingSnapshot: Set<Int>
+  let gaps: SourceGaps
   /// Per snapshot, the published previous ranks claimed by more than one entry.
   let tiedRanks: [Int: Set<Int>]
   /// Per snapshot, the offsets (published minus derived previous rank) shared by a run of entries.
@@ -231,11 +253,13 @@ struct CauseDetector {
   /// Songs per identity and per title with lead artist, over the chart.
   let songsByIdentity: [SongIdentity: Set<SongID>]
   let songsByTitle: [String: Set<SongID>]
+  /// Per song, its published ranks on charts missing from the archive (its previous ranks right
+  /// after one).
+  let ranksOnMissingCharts: [SongID: Set<Int>]
 
-  init(snapshots: [AuditedSnapshot]) {
+  init(snapshots: [AuditedSnapshot], gaps: SourceGaps) {
     self.snapshots = snapshots
-    chartSize = snapshots.map(\.entries.count).max() ?? 0
-    var missing: Set<Int> = []
+    self.gaps = gaps
     var ties: [Int: Set<Int>] = [:]
     var shifts: [Int: Set<Int>] = [:]
     var byIdentity: [SongIdentity: Set<SongID>] = [:]
@@ -248,62 +272,70 @@ struct CauseDetector {
       guard index > 0, snapshot.publishesPreviousRank else { continue }
       var previousRanks: [SongID: Int] = [:]
       for entry in snapshots[index - 1].entries where previousRanks[entry.song] == nil {
-        previousRanks[entry.song] = entry.entry.rank
+        previousRanks[entry.song] = gaps.trueRank(entry.entry.rank, inSnapshot: index - 1)
       }
       var claims: [Int: Int] = [:]
       var offsets: [Int: Int] = [:]
-      var published = 0
-      var disagreeing = 0
       for entry in snapshot.entries {
         guard let rank = entry.entry.publishedPreviousRank else { continue }
         claims[rank, default: 0] += 1
-        published += 1
-        let derived = previousRanks[entry.song]
-        if derived != rank { disagreeing += 1 }
-        if let derived, derived != rank { offsets[rank - derived, default: 0] += 1 }
-      }
-      // Most published previous ranks disagree, and no common offset explains them (that would be
-      // a rank shift): the chart the source calls previous is not the archive's previous one.
-      let largestRun = offsets.filter { abs($0.key) <= 2 }.values.max() ?? 0
-      if disagreeing >= 5, disagreeing * 2 > published, largestRun * 2 < disagreeing {
-        missing.insert(index)
+        if let derived = previousRanks[entry.song], derived != rank {
+          offsets[rank - derived, default: 0] += 1
+        }
       }
       ties[index] = Set(claims.filter { $0.value > 1 }.keys)
       shifts[index] = Set(offsets.filter { abs($0.key) <= 2 && $0.value >= 3 }.keys)
     }
-    followsMissingSnapshot = missing
     tiedRanks = ties
     shiftedOffsets = shifts
+    var onMissing: [SongID: Set<Int>] = [:]
+    for index in gaps.missingBefore {
+      for entry in snapshots[index].entries {
+        if let rank = entry.entry.publishedPreviousRank {
+          onMissing[entry.song, default: []].insert(rank)
+        }
+      }
+    }
+    ranksOnMissingCharts = onMissing
     songsByIdentity = byIdentity
     songsByTitle = byTitle
   }
 
   static func titleKey(_ entry: ChartEntry) -> String {
-    SongIdentity.fold(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
+    SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
   }
 
   /// The cause of a disagreement that appears at snapshot `index`.
   ///
   /// - Parameters:
   ///   - entry: the entry.
+  ///   - trueRank: its rank as the source meant it.
   ///   - song: its song.
   ///   - index: its snapshot's index.
   ///   - since: the index of the song's previous appearance, or `nil` for its first.
   ///   - figure: the figure that disagrees.
   func cause(
-    of entry: ChartEntry, song: SongID, at index: Int, since: Int?, figure: AuditFigure
+    of entry: ChartEntry, trueRank: Int, song: SongID, at index: Int, since: Int?,
+    figure: AuditFigure
   ) -> DisagreementCause {
     // A short snapshot, or a missing one, here or between the song's appearances.
     let span = (since ?? max(0, index - 1))...index
-    if span.contains(where: { followsMissingSnapshot.contains($0) })
-      || span.contains(where: { snapshots[$0].entries.count < chartSize })
+    if span.contains(where: { gaps.missingBefore.contains($0) })
+      || span.contains(where: { snapshots[$0].entries.count < gaps.chartSize })
     {
       return .sourceGap
     }
-    if figure == .peakPosition, let peak = entry.publishedPeakPosition,
-      shiftedPeakOffsets[index]?.contains(peak - entry.rank) == true
-    {
-      return .rankShift
+    if figure == .peakPosition, let peak = entry.publishedPeakPosition {
+      if shiftedPeakOffsets[index]?.contains(peak - trueRank) == true { return .rankShift }
+      // One entry misranked: the source's own peak and its next previous rank agree on a rank
+      // one or two away from the file's.
+      if peak != trueRank, abs(peak - trueRank) <= 2,
+        publishedPreviousRank(of: song, after: index) == peak
+      {
+        return .rankShift
+      }
+      // The peak was reached on a chart missing from the archive.
+      if ranksOnMissingCharts[song]?.contains(peak) == true { return .sourceGap }
     }
     if figure == .previousRank, let rank = entry.publishedPreviousRank {
       // A shift first: its last shifted entry also claims a rank another entry claims.
@@ -313,6 +345,26 @@ struct CauseDetector {
         return .rankShift
       }
       if tiedRanks[index]?.contains(rank) == true { return .tie }
+      // One entry misranked on the previous snapshot: its published peak there says the same.
+      if let derived = derivedPreviousRank(of: song, before: index), abs(rank - derived) <= 2,
+        snapshots[index - 1].entries.first(where: { $0.song == song })?.entry.publishedPeakPosition
+          == rank
+      {
+        return .rankShift
+      }
+    }
+    // A tie at the previous rank the source gives: the dropped one of two tied songs.
+    if let rank = entry.publishedPreviousRank, tiedRanks[index]?.contains(rank) == true,
+      derivedPreviousRank(of: song, before: index) != rank
+    {
+      return .tie
+    }
+    // The song's first entry says it charted before, and nothing earlier has its title: the
+    // source counts weeks the archive does not hold.
+    if since == nil, (entry.publishedWeeksOnChart ?? 0) > 1,
+      (songsByTitle[Self.titleKey(entry)]?.count ?? 0) <= 1
+    {
+      return .sourceGap
     }
     if (songsByIdentity[entry.songIdentity]?.count ?? 0) > 1 { return .twoRecordings }
     if (songsByTitle[Self.titleKey(entry)]?.count ?? 0) > 1 { return .creditChange }
@@ -325,8 +377,15 @@ struct CauseDetector {
     return .unexplained
   }
 
+  private func publishedPreviousRank(of song: SongID, after index: Int) -> Int? {
+    guard index + 1 < snapshots.count else { return nil }
+    return snapshots[index + 1].entries.first { $0.song == song }?.entry.publishedPreviousRank
+  }
+
   private func derivedPreviousRank(of song: SongID, before index: Int) -> Int? {
-    guard index > 0 else { return nil }
-    return snapshots[index - 1].entries.first { $0.song == song }?.entry.rank
+    guard index > 0,
+      let rank = snapshots[index - 1].entries.first(where: { $0.song == song })?.entry.rank
+    else { return nil }
+    return gaps.trueRank(rank, inSnapshot: index - 1)
   }
 }

@@ -10,17 +10,26 @@ public struct Appearance: Hashable, Sendable {
   public var publishesPreviousRank: Bool
   /// The entry as imported.
   public var entry: ChartEntry
+  /// The rank the derived figures use: the entry's rank, or the rank the source meant when its
+  /// snapshot lost a row (see ``SourceGaps``).
+  public var trueRank: Int
+  /// Snapshots the source counted just before this one that the archive does not hold, and on
+  /// which the song was (see ``SourceGaps``); they count as weeks on chart.
+  public var unseenWeeksBefore: Int
 
   /// Creates an appearance.
   public init(
     snapshot: SnapshotID, chartDate: ChartDate, previousSnapshot: SnapshotID?,
-    publishesPreviousRank: Bool, entry: ChartEntry
+    publishesPreviousRank: Bool, entry: ChartEntry, trueRank: Int? = nil,
+    unseenWeeksBefore: Int = 0
   ) {
     self.snapshot = snapshot
     self.chartDate = chartDate
     self.previousSnapshot = previousSnapshot
     self.publishesPreviousRank = publishesPreviousRank
     self.entry = entry
+    self.trueRank = trueRank ?? entry.rank
+    self.unseenWeeksBefore = unseenWeeksBefore
   }
 }
 
@@ -106,12 +115,12 @@ public struct SongHistory: Sendable {
       let group = sorted[start..<end]
       let followsPrevious =
         previousGroup.first.map { $0.snapshot == group.first?.previousSnapshot } ?? false
-      snapshotsSeen += 1
+      snapshotsSeen += 1 + (group.first?.unseenWeeksBefore ?? 0)
       for (offset, appearance) in group.enumerated() {
-        peak = min(peak, appearance.entry.rank)
+        peak = min(peak, appearance.trueRank)
         let derivedPrevious: Int? =
           followsPrevious && offset < previousGroup.count
-          ? previousGroup[previousGroup.startIndex + offset].entry.rank : nil
+          ? previousGroup[previousGroup.startIndex + offset].trueRank : nil
         let previousRank =
           appearance.publishesPreviousRank
           ? appearance.entry.publishedPreviousRank : derivedPrevious

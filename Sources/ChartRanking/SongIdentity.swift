@@ -41,7 +41,8 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 
   /// The lead artist of a credit, for matching one song across credit changes: the folded credit
   /// up to the first joining word ("Featuring", "Feat.", "ft.", "With", "And", "&", "x", "vs.", a
-  /// comma or a slash), without a leading "the" and with only its letters and digits kept.
+  /// comma, a colon or a slash), without a leading "the" and with only its letters and digits
+  /// kept.
   ///
   /// `"Nat \"King\" Cole"`, `"Nat King Cole"` and `"Nat King Cole & His Trio"` all give
   /// `"natkingcole"`; `"The Weeknd Featuring Daft Punk"` gives `"weeknd"`.
@@ -61,7 +62,7 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     for scalar in folded.unicodeScalars {
       if scalar == " " {
         endWord()
-      } else if scalar == "," || scalar == "/" {
+      } else if scalar == "," || scalar == "/" || scalar == ":" {
         endWord()
         words.append(String(scalar))
       } else {
@@ -71,21 +72,39 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     endWord()
     var lead: [String] = []
     for word in words {
-      if word == "," || (!lead.isEmpty && creditJoiners.contains(word)) { break }
+      if word == "," || word == ":" || (!lead.isEmpty && creditJoiners.contains(word)) { break }
       lead.append(word)
     }
     if lead.first == "the", lead.count > 1 { lead.removeFirst() }
     if lead.isEmpty { lead = words }
+    return lettersAndDigits(lead.joined())
+  }
+
+  /// The letters and digits of a title, lowercased: `"Oklahoma Smoke Show"` and `"Oklahoma
+  /// Smokeshow"` give the same, as do `"Let It Snow, Let It Snow"` and `"Let It Snow! Let It
+  /// Snow"`.
+  public static func squashedTitle(_ title: String) -> String {
+    lettersAndDigits(fold(title))
+  }
+
+  /// The letters and digits of a title before its first parenthesis or bracket, lowercased:
+  /// `"Soak City (Do It)"` and `"White Christmas (1947)"` give `"soakcity"` and
+  /// `"whitechristmas"`. The whole title's when it starts with one.
+  public static func baseTitle(_ title: String) -> String {
+    let folded = fold(title)
+    let base = folded.prefix { $0 != "(" && $0 != "[" }
+    return lettersAndDigits(base.isEmpty ? folded : String(base))
+  }
+
+  private static func lettersAndDigits(_ text: String) -> String {
     var kept = String.UnicodeScalarView()
-    for word in lead {
-      for scalar in word.unicodeScalars {
-        if scalar.isASCII {
-          if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
-            kept.append(scalar)
-          }
-        } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+    for scalar in text.unicodeScalars {
+      if scalar.isASCII {
+        if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
           kept.append(scalar)
         }
+      } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+        kept.append(scalar)
       }
     }
     return String(kept)

@@ -25,16 +25,18 @@ public enum SongLink: Hashable, Sendable {
 ///
 /// Rules, tried in order for each entry (in rank order):
 /// 1. Previous rank: when the source publishes a previous rank and the previous snapshot's entry at
-///    that rank has the same folded title and the same primary artist (see
-///    ``SongIdentity/primaryArtist(_:)``), the entry continues that song, even when the credit
-///    changed ("Featuring" added, dropped or written differently).
+///    that rank has the same title (its letters and digits, ``SongIdentity/squashedTitle(_:)``),
+///    or the same title before any parenthesis (``SongIdentity/baseTitle(_:)``) and the same lead
+///    artist (``SongIdentity/primaryArtist(_:)``), the entry continues that song: a credit changed
+///    ("Featuring" added, dropped or written differently, an artist renamed) or the title's
+///    punctuation did.
 /// 2. Identity: the most recent song of the chart with the entry's identity that no entry of this
 ///    snapshot has taken yet. Two entries of one snapshot are never one song. When the source says
 ///    the entry is in its first week on the chart, it is a new recording (a reissue or a remake)
 ///    rather than the earlier song.
 /// 3. Re-entry under another credit: when the source says the song has been on the chart for more
-///    than one week but has no previous rank, the most recent song with the same title and primary
-///    artist that was not on the previous snapshot.
+///    than one week but has no previous rank, the most recent song with the same title before any
+///    parenthesis and the same lead artist that was not on the previous snapshot.
 /// 4. Otherwise a new song.
 public enum SongLinking {
   /// Links the entries of one snapshot.
@@ -45,8 +47,8 @@ public enum SongLinking {
   ///   - previous: the chart's previous snapshot's entries with their songs, or `[]`.
   ///   - songsWithIdentity: the archive's songs with an identity, most recently charted first
   ///     (asked only when the previous snapshot has no free song with that identity).
-  ///   - songsWithTitle: the chart's songs with a folded title and primary artist, most recently
-  ///     on the chart first.
+  ///   - songsWithTitle: the chart's songs with a base title (``SongIdentity/baseTitle(_:)``) and
+  ///     lead artist, most recently on the chart first.
   /// - Returns: one link per entry, same order.
   public static func link(
     _ entries: [ChartEntry], publishesPreviousRank: Bool, previous: [ArchivedEntry],
@@ -83,13 +85,13 @@ public enum SongLinking {
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (String, String) throws -> [SongID]
   ) rethrows -> SongLink {
-    let title = SongIdentity.fold(entry.title)
     let primary = SongIdentity.primaryArtist(entry.artist)
     // 1. The source's previous rank.
     if publishesPreviousRank, let rank = entry.publishedPreviousRank,
       let earlier = previousByRank[rank], !taken.contains(earlier.song),
-      SongIdentity.fold(earlier.entry.title) == title,
-      SongIdentity.primaryArtist(earlier.entry.artist) == primary
+      SongIdentity.squashedTitle(earlier.entry.title) == SongIdentity.squashedTitle(entry.title)
+        || SongIdentity.baseTitle(earlier.entry.title) == SongIdentity.baseTitle(entry.title)
+          && SongIdentity.primaryArtist(earlier.entry.artist) == primary
     {
       return .previousRank(earlier.song)
     }
@@ -106,7 +108,7 @@ public enum SongLinking {
     // 3. A re-entry under another credit.
     let noPreviousRank = !publishesPreviousRank || entry.publishedPreviousRank == nil
     if noPreviousRank, (entry.publishedWeeksOnChart ?? 0) > 1,
-      let song = try songsWithTitle(title, primary).first(where: {
+      let song = try songsWithTitle(SongIdentity.baseTitle(entry.title), primary).first(where: {
         !taken.contains($0) && !onPrevious.contains($0)
       })
     {

@@ -279,25 +279,27 @@ public final class ImportBatch {
           """, [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
       },
-      songsWithTitle: { title, primaryArtist in
+      songsWithTitle: { baseTitle, primaryArtist in
         try database.rows(
           """
           SELECT g.id FROM songs g
             JOIN entries e ON e.song_id = g.id JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE g.title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ? AND s.chart_time < ?
+          WHERE g.base_title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ?
+            AND s.chart_time < ?
           GROUP BY g.id ORDER BY max(s.chart_time) DESC
-          """, [title, primaryArtist, chartID, chartTime]
+          """, [baseTitle, primaryArtist, chartID, chartTime]
         ) { SongID($0.int64(at: 0)) }
       })
     return try zip(entries, links).map { entry, link in
       if let song = link.song { return song.rawValue }
       try database.run(
         "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
-          + " primary_artist_key) VALUES (?1,"
+          + " base_title_key, primary_artist_key) VALUES (?1,"
           + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
-          + " ?2, ?3, ?4, ?5, ?6)",
+          + " ?2, ?3, ?4, ?5, ?6, ?7)",
         entry.songIdentity.key, entry.title, entry.artist, SongIdentity.fold(entry.title),
-        SongIdentity.fold(entry.artist), SongIdentity.primaryArtist(entry.artist))
+        SongIdentity.fold(entry.artist), SongIdentity.baseTitle(entry.title),
+        SongIdentity.primaryArtist(entry.artist))
       return database.lastInsertedRowID
     }
   }

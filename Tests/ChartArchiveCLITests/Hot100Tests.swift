@@ -117,4 +117,22 @@ struct Hot100Tests {
       run.output.contains(
         "Credit change:  2023-12-30 'Nat King Cole' → 'Nat \"King\" Cole' (one run)"))
   }
+
+  @Test func theAuditAgreesOnMoreThan99Point95PercentAndExplainsEveryDisagreement() throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive([
+      "audit", "hot-100", "--db", Self.archive, "--format", "json", "--summary",
+    ])
+    #expect(run.status == 0)
+    let audit = try json(run.output)
+    let agreement = try #require(audit["agreement"] as? [[String: Any]])
+    #expect(agreement.compactMap { $0["compared"] as? Int } == [354_887, 354_887, 354_887])
+    #expect(agreement.compactMap { $0["agreeing"] as? Int } == [354_800, 354_766, 354_874])
+    let causes = try #require(audit["causes"] as? [[String: Any]])
+    #expect(
+      causes.compactMap { $0["cause"] as? String } == [
+        "source gap", "rank shift", "credit change", "two recordings", "tie", "unexplained",
+      ])
+    #expect(causes.compactMap { $0["disagreements"] as? Int } == [135, 30, 0, 47, 9, 0])
+  }
 }

@@ -62,40 +62,64 @@ struct ChartAuditTests {
         ],
         [
           Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 3),
-          Line(song: 3, rank: 2, previous: 3, peak: 3, weeks: 3),
-          Line(song: 4, rank: 3, previous: 4, peak: 4, weeks: 3),
+          Line(song: 3, rank: 2, previous: 3, peak: 2, weeks: 3),
+          Line(song: 4, rank: 3, previous: 4, peak: 3, weeks: 3),
           Line(song: 2, rank: 4, previous: 2, peak: 2, weeks: 3),
         ],
       ]))
     #expect(Set(audit.disagreements.map(\.cause)) == [.sourceGap])
-    // Week 3's previous ranks are the true ones; the archive has week 2's file ranks.
+    // Week 3's previous ranks correct week 2's file ranks (songs 3 and 4 were 3 and 4, not 2
+    // and 3); song 2, on the lost row, disagrees on its previous rank and its weeks.
     #expect(
-      audit.disagreements.filter { $0.figure == .previousRank }.map(\.entry.rank) == [2, 3, 4])
+      audit.disagreements.map { "\($0.entry.rank) \($0.figure.rawValue)" } == [
+        "4 previous_rank", "4 weeks_on_chart",
+      ])
+    #expect(audit.agreements.map(\.agreeing) == [10, 11, 10])
   }
 
-  @Test func aRunOfPreviousRanksOffByOneIsARankShift() throws {
-    // The source published previous ranks one too high from rank 2 down.
-    let base = [
-      Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 1),
-      Line(song: 2, rank: 2, previous: nil, peak: 2, weeks: 1),
-      Line(song: 3, rank: 3, previous: nil, peak: 3, weeks: 1),
-      Line(song: 4, rank: 4, previous: nil, peak: 4, weeks: 1),
-      Line(song: 5, rank: 5, previous: nil, peak: 5, weeks: 1),
-    ]
+  @Test func aRunOfMisrankedEntriesIsCorrected() throws {
+    // Week 1's file ranks 2 to 4 are one too small: the source's own peaks (debuts) and week 2's
+    // previous ranks both say 3 to 5.
     let audit = ChartAudit(
       snapshots: try chart([
-        base,
+        [
+          Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 1),
+          Line(song: 2, rank: 2, previous: nil, peak: 3, weeks: 1),
+          Line(song: 3, rank: 3, previous: nil, peak: 4, weeks: 1),
+          Line(song: 4, rank: 4, previous: nil, peak: 5, weeks: 1),
+        ],
         [
           Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 2),
           Line(song: 2, rank: 2, previous: 3, peak: 2, weeks: 2),
           Line(song: 3, rank: 3, previous: 4, peak: 3, weeks: 2),
           Line(song: 4, rank: 4, previous: 5, peak: 4, weeks: 2),
-          Line(song: 5, rank: 5, previous: 5, peak: 5, weeks: 2),
         ],
       ]))
-    #expect(audit.disagreements.map(\.cause) == [.rankShift, .rankShift, .rankShift])
-    #expect(audit.disagreements.map(\.published) == [3, 4, 5])
-    #expect(audit.disagreements.map(\.derived) == [2, 3, 4])
+    #expect(audit.disagreements.isEmpty)
+    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8])
+  }
+
+  @Test func oneMisrankedEntryIsARankShift() throws {
+    // Week 1 swapped songs 2 and 3: their own peaks and week 2's previous ranks say so.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [
+          Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 1),
+          Line(song: 2, rank: 2, previous: nil, peak: 3, weeks: 1),
+          Line(song: 3, rank: 3, previous: nil, peak: 2, weeks: 1),
+        ],
+        [
+          Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 2),
+          Line(song: 2, rank: 2, previous: 3, peak: 2, weeks: 2),
+          Line(song: 3, rank: 3, previous: 2, peak: 2, weeks: 2),
+        ],
+      ]))
+    #expect(
+      audit.disagreements.map { "\($0.chartDate) \($0.entry.rank) \($0.figure.rawValue)" } == [
+        "2024-01-10 2 peak_position", "2024-01-10 3 peak_position", "2024-01-11 2 previous_rank",
+        "2024-01-11 3 previous_rank", "2024-01-11 3 peak_position",
+      ])
+    #expect(Set(audit.disagreements.map(\.cause)) == [.rankShift])
   }
 
   @Test func twoClaimsOnOnePreviousRankAreATie() throws {
@@ -139,13 +163,50 @@ struct ChartAuditTests {
     #expect(audit.disagreements.map(\.cause) == [.twoRecordings])
   }
 
-  @Test func anythingElseIsUnexplainedAndACarriedDifferenceKeepsItsCause() throws {
+  @Test func aMissingSnapshotIsASourceGapAndItsWeekCounts() throws {
+    // The source's chart between the two snapshots is not in the archive: week 2's previous ranks
+    // speak of it (no common offset), and its weeks on chart count it.
+    let first = (1...6).map { Line(song: Int64($0), rank: $0, previous: nil, peak: $0, weeks: 1) }
+    let previousRanks = [3, 6, 1, 5, 2, 4]
+    let third = (1...6).map {
+      Line(
+        song: Int64($0), rank: $0, previous: previousRanks[$0 - 1],
+        peak: min($0, previousRanks[$0 - 1]), weeks: 3)
+    }
+    let audit = ChartAudit(snapshots: try chart([first, third]))
+    #expect(SourceGaps(snapshots: try chart([first, third])).missingBefore == [1])
+    // Every previous rank, and the peaks reached on the missing chart, disagree.
+    #expect(
+      audit.disagreements.map { "\($0.entry.rank) \($0.figure.rawValue)" } == [
+        "1 previous_rank", "2 previous_rank", "3 previous_rank", "3 peak_position",
+        "4 previous_rank", "5 previous_rank", "5 peak_position", "6 previous_rank",
+        "6 peak_position",
+      ])
+    #expect(Set(audit.disagreements.map(\.cause)) == [.sourceGap])
+    // Weeks on chart count the missing chart for every song with a previous rank after it.
+    #expect(audit.agreements.map(\.agreeing)[2] == 12)
+  }
+
+  @Test func aFirstEntryCountingEarlierWeeksIsASourceGap() throws {
+    // The source says five weeks; nothing earlier in the archive has the title.
     let audit = ChartAudit(
       snapshots: try chart([
         [Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 5)],
         [Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 6)],
       ]))
     #expect(audit.disagreements.map(\.figure) == [.weeksOnChart, .weeksOnChart])
+    #expect(audit.disagreements.map(\.cause) == [.sourceGap, .sourceGap])
+  }
+
+  @Test func anythingElseIsUnexplainedAndACarriedDifferenceKeepsItsCause() throws {
+    // A peak of 1 that no rank of the song, nor any neighbour, explains.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 1, rank: 5, previous: nil, peak: 5, weeks: 1)],
+        [Line(song: 1, rank: 6, previous: 5, peak: 1, weeks: 2)],
+        [Line(song: 1, rank: 7, previous: 6, peak: 1, weeks: 3)],
+      ]))
+    #expect(audit.disagreements.map(\.figure) == [.peakPosition, .peakPosition])
     #expect(audit.disagreements.map(\.cause) == [.unexplained, .unexplained])
     #expect(audit.causeCounts == [.unexplained: 2])
   }
