@@ -4,9 +4,9 @@ import ChartStorage
 public enum ExitCode: Int32, Sendable {
   /// Done.
   case success = 0
-  /// The question has no answer in the archive: no such chart, snapshot or song, or a search that
-  /// matched several songs.
-  case notFound = 1
+  /// The answer is no: no such chart, snapshot or song, a search that matched several songs, or a
+  /// failed `check`.
+  case failure = 1
   /// EX_USAGE: the command line is wrong.
   case usage = 64
   /// EX_DATAERR: an input file (or the archive) holds bad data; nothing was stored.
@@ -38,7 +38,7 @@ struct CommandError: Error {
       case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport:
         .dataError
       case .invalidChartName: .usage
-      case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .notFound
+      case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
       }
     self.init(code, error.description)

@@ -29,6 +29,9 @@ struct ImportTests {
     #expect(again.status == 0)
     #expect(again.output == "Nothing new: all 9 snapshots were already in \(archive).\n")
 
+    let check = try chartArchive(["check", "--db", archive, "--format", "csv"])
+    #expect(check.status == 0)
+    #expect(check.output.components(separatedBy: "\r\n").filter { $0.contains(",ok,") }.count == 5)
     let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
     #expect(
       charts.output

@@ -257,3 +257,42 @@ func sqlite(_ path: String, _ sql: String) throws {
   let database = try Database(path: path, mode: .create)
   try database.execute(sql)
 }
+
+struct ArchiveCheckTests {
+  @Test func aSoundArchivePassesEveryCheck() throws {
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, createIfMissing: true)
+    try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
+    let checks = try archive.check()
+    #expect(
+      checks.map(\.name) == [
+        "SQLite integrity", "foreign keys", "ranks positive and unique per snapshot",
+        "snapshots dated, ordered and not empty", "every entry's song present",
+      ])
+    #expect(checks.allSatisfy { $0.passed })
+  }
+
+  @Test func brokenInvariantsAreFound() throws {
+    let file = TemporaryArchive()
+    do {
+      let archive = try Archive(path: file.path, createIfMissing: true)
+      try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
+    }
+    // What no import writes: a second rank 1, a date that is not one, a snapshot with no entry.
+    try sqlite(
+      file.path,
+      """
+      UPDATE entries SET rank = 1 WHERE position = 1;
+      UPDATE snapshots SET chart_date = '2024-02-30';
+      INSERT INTO snapshots (chart_id, chart_date, chart_time, publishes_previous_rank, imported_at)
+        VALUES (1, '2024-01-13', 1705104000, 0, '');
+      """)
+    let checks = try Archive(path: file.path, createIfMissing: false).check()
+    #expect(checks.map(\.passed) == [true, true, false, false, true])
+    #expect(checks[2].problems == ["c 2024-02-30: rank 1 held by 2 entries"])
+    #expect(
+      checks[3].problems == [
+        "c '2024-02-30': not an ISO 8601 chart date", "c 2024-01-13: no entries",
+      ])
+  }
+}

@@ -41,7 +41,7 @@ enum DiffCommand: Subcommand {
       newer = try query { try archive.snapshot(of: chart, at: firstDate) }
       guard let previous = try query({ try archive.snapshot(before: newer) }) else {
         if firstDate != nil {
-          throw CommandError(.notFound, "\(chart) \(newer.chartDate) is the chart's first snapshot")
+          throw CommandError(.failure, "\(chart) \(newer.chartDate) is the chart's first snapshot")
         }
         throw CommandError(
           ArchiveError.notEnoughSnapshots(chart: chart, needed: 2, stored: 1))

@@ -41,12 +41,12 @@ enum HistoryCommand: Subcommand {
     // One song, or several recordings of one title and artist, which are shown together.
     let chosen = [exact, songs].first { !$0.isEmpty && Set($0.map(\.identity)).count == 1 } ?? []
     guard !chosen.isEmpty else {
-      if songs.isEmpty { throw CommandError(.notFound, "no song matches \(searched)") }
+      if songs.isEmpty { throw CommandError(.failure, "no song matches \(searched)") }
       listCandidates(songs, format: format, console: console)
       console.printError(
         "\(songs.count) songs match \(searched); narrow the search with --artist, --chart or a"
           + " fuller title")
-      return .notFound
+      return .failure
     }
     var recordings: [(song: SongSummary, histories: [ChartHistory])] = []
     for song in chosen.sorted(by: { $0.firstChartDate < $1.firstChartDate }) {

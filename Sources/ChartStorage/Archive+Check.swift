@@ -1,0 +1,95 @@
+public import ChartRanking
+
+/// The result of one check of an archive.
+public struct ArchiveCheck: Hashable, Sendable {
+  /// What was checked, as a short phrase.
+  public var name: String
+  /// What is wrong, one line per problem; empty when the check passed.
+  public var problems: [String]
+
+  /// Whether the check passed.
+  public var passed: Bool { problems.isEmpty }
+}
+
+extension Archive {
+  /// The most problems one check lists.
+  static let problemLimit = 20
+
+  /// Checks the archive: SQLite's integrity and foreign-key checks, then the archive's own
+  /// invariants.
+  ///
+  /// - `PRAGMA integrity_check` (<https://www.sqlite.org/pragma.html#pragma_integrity_check>);
+  /// - `PRAGMA foreign_key_check` (<https://www.sqlite.org/pragma.html#pragma_foreign_key_check>);
+  /// - ranks are 1 or more and unique within each snapshot (the importer refuses ties);
+  /// - each snapshot has entries, and its chart date is valid ISO 8601 and agrees with the
+  ///   instant that orders it;
+  /// - every entry's song exists.
+  ///
+  /// - Returns: one result per check, in that order; at most ``problemLimit`` problems each.
+  /// - Throws: ``ArchiveError/database(path:_:)`` when a check cannot run.
+  public func check() throws(ArchiveError) -> [ArchiveCheck] {
+    let limit = Self.problemLimit
+    return try reading {
+      var checks: [ArchiveCheck] = []
+      let integrity = try database.rows("PRAGMA integrity_check(\(limit))") { $0.string(at: 0) }
+      checks.append(
+        ArchiveCheck(name: "SQLite integrity", problems: integrity == ["ok"] ? [] : integrity))
+      checks.append(
+        ArchiveCheck(
+          name: "foreign keys",
+          problems: try database.rows("PRAGMA foreign_key_check") {
+            "\($0.string(at: 0)) row \($0.int64(at: 1)) refers to a missing \($0.string(at: 2)) row"
+          }.prefix(limit).map { $0 }))
+      checks.append(
+        ArchiveCheck(
+          name: "ranks positive and unique per snapshot",
+          problems: try database.rows(
+            """
+            SELECT c.name, s.chart_date, e.rank, count(*) FROM entries e
+              JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+            GROUP BY e.snapshot_id, e.rank HAVING count(*) > 1 OR e.rank < 1 LIMIT ?
+            """, [limit]
+          ) {
+            "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) held by \($0.int(at: 3)) entries"
+          }
+            + (try database.rows(
+              """
+              SELECT c.name, s.chart_date, e.rank FROM entries e
+                JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+              WHERE e.rank < 1 LIMIT ?
+              """, [limit]
+            ) { "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) is below 1" })))
+      var dates: [String] = []
+      let snapshots = try database.rows(
+        """
+        SELECT c.name, s.chart_date, s.chart_time,
+          (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
+        FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
+        """
+      ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
+      for (chart, text, time, count) in snapshots where dates.count < limit {
+        if count == 0 { dates.append("\(chart) \(text): no entries") }
+        guard let date = try? ChartDate(iso8601: text) else {
+          dates.append("\(chart) '\(text)': not an ISO 8601 chart date")
+          continue
+        }
+        if date.secondsSince1970 != time || date.iso8601 != text {
+          dates.append(
+            "\(chart) \(text): stored as the instant \(time), which is \(date.secondsSince1970)")
+        }
+      }
+      checks.append(ArchiveCheck(name: "snapshots dated, ordered and not empty", problems: dates))
+      checks.append(
+        ArchiveCheck(
+          name: "every entry's song present",
+          problems: try database.rows(
+            """
+            SELECT s.chart_date, e.rank, e.song_id FROM entries e
+              JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
+            """, [limit]
+          ) { "\($0.string(at: 0)) rank \($0.int(at: 1)): song \($0.int64(at: 2)) is missing" }))
+      return checks
+    }
+  }
+}
