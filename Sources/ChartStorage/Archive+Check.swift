@@ -1,4 +1,4 @@
-public import ChartRanking
+import ChartRanking
 
 /// The result of one check of an archive.
 public struct ArchiveCheck: Hashable, Sendable {
