@@ -16,6 +16,8 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    // libcsv from the system (Debian: libcsv-dev): the RFC 4180 reader under the CSV formats.
+    .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
     // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
     .target(name: "ChartRanking"),
     // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
@@ -26,7 +28,7 @@ let package = Package(
       resources: [.embedInCode("Migrations")]
     ),
     // Readers for the chart file formats the importer accepts.
-    .target(name: "ChartFormats", dependencies: ["ChartRanking"]),
+    .target(name: "ChartFormats", dependencies: ["CCSV", "ChartRanking"]),
     // The `chart-archive` command line: argument parsing, subcommands, output.
     .target(
       name: "ChartArchiveCLI", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"]),
@@ -34,7 +36,10 @@ let package = Package(
 
     .testTarget(name: "ChartRankingTests", dependencies: ["ChartRanking"]),
     .testTarget(name: "ChartStorageTests", dependencies: ["ChartStorage", "ChartRanking"]),
-    .testTarget(name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"]),
+    .testTarget(
+      name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"],
+      // Real-shaped files of every format, read by the tests from their path.
+      exclude: ["Samples"]),
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: ["ChartArchiveCLI", "ChartRanking", "chart-archive"]

@@ -64,6 +64,8 @@ CREATE TABLE entries (
   artist TEXT NOT NULL,
   image_url TEXT,
   song_url TEXT,
+  -- Plays in the chart's period, when the source counts them (streaming charts).
+  streams INTEGER CHECK (streams >= 0),
   PRIMARY KEY (snapshot_id, position)
 ) WITHOUT ROWID;
 

@@ -101,6 +101,7 @@ let placementColumns = [
   Column(key: "previous_rank", heading: "LAST", alignRight: true),
   Column(key: "peak_position", heading: "PEAK", alignRight: true),
   Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
+  Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
   Column(key: "title", heading: "TITLE"),
   Column(key: "artist", heading: "ARTIST"),
   Column(key: "image_url", heading: "IMAGE", shownInTable: false),
@@ -110,7 +111,8 @@ let placementColumns = [
 func placementRow(_ placement: Placement) -> [Cell] {
   [
     .int(placement.rank), .movement(placement.movement), optional(placement.previousRank),
-    .int(placement.peakPosition), .int(placement.weeksOnChart), .text(placement.entry.title),
+    .int(placement.peakPosition), .int(placement.weeksOnChart), optional(placement.entry.streams),
+    .text(placement.entry.title),
     .text(placement.entry.artist), optional(placement.entry.imageURL),
     optional(placement.entry.songURL),
   ]

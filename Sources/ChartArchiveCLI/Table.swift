@@ -52,6 +52,8 @@ struct Column {
   var alignRight = false
   /// Whether the column is shown in tables for people (JSON and CSV always have it).
   var shownInTable = true
+  /// Whether a table for people leaves the column out when none of its cells has a value.
+  var hiddenWhenEmpty = false
 }
 
 /// Rows of cells under columns, rendered as an aligned table, JSON objects or CSV records.
@@ -67,7 +69,10 @@ struct Table {
   /// Aligned columns with a heading line, two spaces between columns; the last column is not
   /// padded. Movement markers are coloured when `style` says so.
   func text(style: Style) -> String {
-    let shown = columns.indices.filter { columns[$0].shownInTable }
+    let shown = columns.indices.filter { index in
+      columns[index].shownInTable
+        && !(columns[index].hiddenWhenEmpty && rows.allSatisfy { $0[index] == .null })
+    }
     var widths = shown.map { displayWidth(columns[$0].heading) }
     for row in rows {
       for (position, index) in shown.enumerated() {

@@ -1,7 +1,9 @@
 /// One thing wrong with a chart file: where it is and what was expected.
 public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
-  /// The entry's 1-based index in the file, when the problem is in one entry.
+  /// The entry's 1-based index in a JSON file, when the problem is in one entry.
   public var entry: Int?
+  /// The 1-based row of a CSV file (the header is a row), when the problem is in one row.
+  public var row: Int?
   /// The entry's rank as written, when it could be read.
   public var rank: Int?
   /// The field concerned (as named in the file), when there is one.
@@ -10,18 +12,24 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   public var message: String
 
   /// Creates a problem.
-  public init(entry: Int? = nil, rank: Int? = nil, field: String? = nil, message: String) {
+  public init(
+    entry: Int? = nil, row: Int? = nil, rank: Int? = nil, field: String? = nil, message: String
+  ) {
     self.entry = entry
+    self.row = row
     self.rank = rank
     self.field = field
     self.message = message
   }
 
-  /// `entry 3 (rank 3), field 'title': missing`, or the message alone for the whole file.
+  /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file), or the message alone
+  /// for the whole file.
   public var description: String {
     var location: [String] = []
     if let entry {
       location.append("entry \(entry)" + (rank.map { " (rank \($0))" } ?? ""))
+    } else if let row {
+      location.append("row \(row)" + (rank.map { " (rank \($0))" } ?? ""))
     }
     if let field { location.append("field '\(field)'") }
     return location.isEmpty ? message : location.joined(separator: ", ") + ": " + message

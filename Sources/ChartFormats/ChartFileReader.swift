@@ -11,6 +11,61 @@ public struct DecodedChartFile: Sendable {
   public var snapshots: [Snapshot]
   /// How often the chart is published, when the file or the chart's name says.
   public var frequency: ChartFrequency?
+  /// The movement the source published for each entry, per snapshot and in the snapshots' entry
+  /// order (a charts CSV's `trend` column); empty when the format has none.
+  public var publishedTrends: [[PublishedTrend?]] = []
+}
+
+/// A movement as a streaming chart's CSV publishes it (`trend`), to check against the derived one.
+public enum PublishedTrend: String, CaseIterable, Hashable, Sendable {
+  case up = "MOVE_UP"
+  case down = "MOVE_DOWN"
+  case same = "SAME_POSITION"
+  case new = "NEW_ENTRY"
+
+  /// Whether a derived movement is the published one (a re-entry counts as a new entry).
+  public func agrees(with movement: Movement) -> Bool {
+    switch (self, movement) {
+    case (.up, .up), (.down, .down), (.same, .unchanged), (.new, .debut), (.new, .reentry): true
+    default: false
+    }
+  }
+}
+
+/// One snapshot's worth of a file, before it is checked.
+struct RawGroup {
+  enum ChartSource { case option, file, folder }
+  var chart: String
+  var chartSource: ChartSource
+  var date: String?
+  var dateField: String
+  /// Whether the date field itself had a problem (a wrong type), already reported.
+  var dateFieldProblem: Bool
+  var entries: [RawEntry]
+  /// Whether the file had its list of entries (so that an empty one is a problem of its own).
+  var listPresent: Bool
+  var frequency: String?
+  /// Whether the format publishes previous ranks; `nil` to decide from the entries.
+  var publishesPreviousRank: Bool? = nil
+  /// The row of the group's first entry, in a CSV file.
+  var firstRow: Int? = nil
+}
+
+/// Lowercase letters and digits, other runs as one `-`: `"Global"` → `global`, `"United States"` →
+/// `united-states`.
+func slug(_ text: String) -> String {
+  var output = ""
+  var pendingDash = false
+  for scalar in text.lowercased().unicodeScalars {
+    if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
+      if pendingDash, !output.isEmpty { output += "-" }
+      pendingDash = false
+      output.unicodeScalars.append(scalar)
+    } else {
+      pendingDash = true
+    }
+  }
+  return output
 }
 
 /// Reads chart files in any ``ChartFormat`` and checks every entry before anything is stored.
@@ -63,148 +118,271 @@ public struct ChartFileReader: Sendable {
   /// Decodes and checks the content of one file.
   ///
   /// - Parameters:
-  ///   - data: the file's bytes (UTF-8 JSON).
+  ///   - data: the file's bytes (UTF-8 JSON or CSV).
   ///   - path: the file's path, for messages and for the chart name and date it may carry.
   /// - Throws: ``ChartFileError`` listing every problem found.
   public func decode(_ data: Data, path: String) throws(ChartFileError) -> DecodedChartFile {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
-    let detected: ChartFormat
-    if let format {
-      detected = format
-    } else if first == UInt8(ascii: "[") {
-      detected = .appFeed
-    } else if first == UInt8(ascii: "{") {
-      detected = .native  // refined below from the object's keys
-    } else if String(validating: data, as: UTF8.self) == nil {
+    let isJSON =
+      format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
+    if !isJSON, format == nil, String(validating: data, as: UTF8.self) == nil {
       throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
-    } else {
-      throw ChartFileError(path: path, "not a chart file: expected JSON (an object or an array)")
     }
-    let decoder = JSONDecoder()
+    let (format, groups, problems) =
+      isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
+    return try build(groups, problems: problems, format: format, path: path)
+  }
+
+  // MARK: - JSON
+
+  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError)
+    -> (ChartFormat, [RawGroup], [ChartFileProblem])
+  {
     let raw: RawFile
     do {
+      let decoder = JSONDecoder()
+      decoder.userInfo[RawFile.forcedFormatKey] = format?.rawValue
       raw = try decoder.decode(RawFile.self, from: data)
     } catch let error as DecodingError {
       throw ChartFileError(path: path, problems: [problem(from: error, data: data)])
     } catch {
       throw ChartFileError(path: path, "not valid JSON (\(error))")
     }
-    var format = detected
-    if self.format == nil, first == UInt8(ascii: "{") {
-      if raw.hasEntriesKey {
-        format = .native
-      } else if raw.hasDataKey {
-        format = .billboardWeekly
-      } else {
-        throw ChartFileError(
-          path: path,
-          "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
-            + " 'data' (weekly chart format)")
+    var problems = raw.problems
+    let detected: ChartFormat
+    if let format {
+      detected = format
+    } else if raw.feedEntries != nil {
+      detected = .appFeed
+    } else if raw.isBillboardPy {
+      detected = .billboardPy
+    } else if raw.hasEntriesKey {
+      detected = .native
+    } else if raw.hasDataKey {
+      detected = .billboardWeekly
+    } else {
+      throw ChartFileError(
+        path: path,
+        "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
+          + " 'data' (weekly chart format)")
+    }
+    let entries: [RawEntry]?
+    switch detected {
+    case .native, .billboardPy: entries = raw.entries
+    case .billboardWeekly: entries = raw.billboardEntries
+    case .appFeed: entries = raw.feedEntries
+    default: entries = nil
+    }
+    if entries == nil {
+      let list = detected == .billboardWeekly ? "data" : "entries"
+      let present = detected == .billboardWeekly ? raw.hasDataKey : raw.hasEntriesKey
+      if detected == .appFeed {
+        problems.append(
+          ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
+      } else if !present {
+        problems.append(
+          ChartFileProblem(
+            field: list,
+            message: "missing: expected an array of entries (\(detected.rawValue) format)"))
       }
     }
-    return try build(raw, format: format, path: path)
+    let fileChart: String? =
+      switch detected {
+      case .native: raw.chart
+      case .billboardPy: raw.name
+      default: nil
+      }
+    if detected == .native, chart == nil, raw.chart == nil {
+      problems.append(ChartFileProblem(field: "chart", message: "missing"))
+    }
+    let dateField = detected == .native ? "chart_date" : "date"
+    let fileDate = detected == .native ? raw.chartDate : detected == .appFeed ? nil : raw.date
+    let group = RawGroup(
+      chart: chart ?? fileChart ?? folderName(path),
+      chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
+      date: fileDate, dateField: dateField,
+      dateFieldProblem: raw.problems.contains { $0.field == dateField }, entries: entries ?? [],
+      listPresent: entries != nil, frequency: raw.frequency)
+    return (detected, [group], problems)
+  }
+
+  // MARK: - CSV
+
+  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError)
+    -> (ChartFormat, [RawGroup], [ChartFileProblem])
+  {
+    let table: CSVTable
+    do {
+      table = try CSVTable(data)
+    } catch {
+      switch error {
+      case .malformed(let row, let reason):
+        throw ChartFileError(
+          path: path, problems: [ChartFileProblem(row: row, message: "not valid CSV: \(reason)")])
+      case .notUTF8(let row, let column):
+        throw ChartFileError(
+          path: path,
+          problems: [ChartFileProblem(row: row, message: "field \(column) is not valid UTF-8 text")]
+        )
+      }
+    }
+    guard let layout = CSVLayout.detect(table.rows, forced: format) else {
+      if let format {
+        throw ChartFileError(
+          path: path, "no header of the \(format.rawValue) format in the first two rows")
+      }
+      throw ChartFileError(
+        path: path,
+        "not a chart file: neither JSON nor a CSV with a known header (see chart-archive formats)")
+    }
+    var groups: [RawGroup] = []
+    var groupIndex: [String: Int] = [:]
+    let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
+    for (offset, row) in dataRows {
+      let rowNumber = offset + 1
+      let entry = layout.entry(from: row, row: rowNumber)
+      let region = layout.value(.region, in: row)
+      let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
+      let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
+      let date = layout.value(.date, in: row)
+      let key = chartName + "\u{1F}" + (date ?? "")
+      if let index = groupIndex[key] {
+        groups[index].entries.append(entry)
+      } else {
+        groupIndex[key] = groups.count
+        groups.append(
+          RawGroup(
+            chart: chartName,
+            chartSource: chart != nil
+              ? .option : layout.value(.chart, in: row) != nil ? .file : .folder,
+            date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
+            entries: [entry], listPresent: true, frequency: nil,
+            publishesPreviousRank: layout.has(.previousRank), firstRow: rowNumber))
+      }
+    }
+    if groups.isEmpty {
+      groups.append(
+        RawGroup(
+          chart: chart ?? folderName(path), chartSource: chart != nil ? .option : .folder,
+          date: nil,
+          dateField: layout.name(of: .date), dateFieldProblem: false, entries: [],
+          listPresent: true,
+          frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
+    }
+    return (layout.format, groups, [])
   }
 
   // MARK: - Building snapshots
 
-  private func build(_ raw: RawFile, format: ChartFormat, path: String) throws(ChartFileError)
-    -> DecodedChartFile
-  {
-    var problems = raw.problems
-    let entries: [RawEntry]
-    switch format {
-    case .native: entries = raw.nativeEntries ?? []
-    case .billboardWeekly: entries = raw.billboardEntries ?? []
-    case .appFeed: entries = raw.feedEntries ?? []
-    }
-    let missingList: String? =
-      switch format {
-      case .native: raw.hasEntriesKey ? nil : "entries"
-      case .billboardWeekly: raw.hasDataKey ? nil : "data"
-      case .appFeed: raw.feedEntries == nil ? "" : nil
-      }
-    if let missingList {
-      problems.append(
-        ChartFileProblem(
-          field: missingList.isEmpty ? nil : missingList,
-          message: missingList.isEmpty
-            ? "expected a JSON array of entries (\(format.rawValue) format)"
-            : "missing: expected an array of entries (\(format.rawValue) format)"))
-    }
-
-    // Chart name.
-    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
-    let chartName = chart ?? (format == .native ? raw.chart : nil) ?? folder
-    if format == .native, chart == nil, raw.chart == nil {
-      problems.append(ChartFileProblem(field: "chart", message: "missing"))
-    } else if !Snapshot.isValidChartName(chartName) {
-      let source =
-        chart != nil ? "--chart" : format == .native ? "the file's" : "the folder's name"
-      problems.append(
-        ChartFileProblem(
-          field: format == .native && chart == nil ? "chart" : nil,
-          message: "\(source) '\(chartName)' is not a valid chart name (1 to 200 characters,"
-            + " no control characters)"
-            + (format == .native || chart != nil ? "" : "; pass --chart NAME")))
-    }
-
-    // Chart date.
-    var date: ChartDate?
-    let fileDate = format == .native ? raw.chartDate : format == .billboardWeekly ? raw.date : nil
-    let dateField = format == .native ? "chart_date" : "date"
-    if let fileDate {
-      do { date = try ChartDate(iso8601: fileDate) } catch {
-        problems.append(ChartFileProblem(field: dateField, message: error.description))
-      }
-    } else if !raw.problems.contains(where: { $0.field == dateField }) {
-      let name = URL(fileURLWithPath: path).lastPathComponent
-      date = chartDate ?? ChartDate.inFileName(name)
-      if date == nil {
-        problems.append(
-          ChartFileProblem(
-            field: format == .appFeed ? nil : dateField,
-            message: "no chart date"
-              + (format == .appFeed ? "" : " in the file")
-              + ": pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
-              + " (or YYYY-MM-DDTHH-MM.json)"))
-      }
-    }
-
+  private func build(
+    _ groups: [RawGroup], problems fileProblems: [ChartFileProblem], format: ChartFormat,
+    path: String
+  ) throws(ChartFileError) -> DecodedChartFile {
+    var problems = fileProblems
+    var snapshots: [Snapshot] = []
+    var trends: [[PublishedTrend?]] = []
     var frequency: ChartFrequency?
-    if let text = raw.frequency {
-      frequency = ChartFrequency(rawValue: text)
-      if frequency == nil {
-        problems.append(
+    let keys = EntryKeys.forFormat(format)
+    for group in groups {
+      var groupProblems: [ChartFileProblem] = []
+      // Chart name.
+      if !Snapshot.isValidChartName(group.chart) {
+        let source =
+          switch group.chartSource {
+          case .option: "--chart"
+          case .file: "the file's"
+          case .folder: "the folder's name"
+          }
+        groupProblems.append(
           ChartFileProblem(
-            field: "frequency",
-            message: "expected one of "
-              + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
-              + ", found '\(text)'"))
+            row: group.firstRow, field: group.chartSource == .file && !format.isCSV ? "chart" : nil,
+            message: "\(source) '\(group.chart)' is not a valid chart name (1 to 200 characters,"
+              + " no control characters)"
+              + (group.chartSource == .folder ? "; pass --chart NAME" : "")))
       }
+      // Chart date.
+      var date: ChartDate?
+      if let text = group.date {
+        do { date = try ChartDate(iso8601: text) } catch {
+          groupProblems.append(
+            ChartFileProblem(
+              row: group.firstRow, field: group.dateField, message: error.description))
+        }
+      } else if !group.dateFieldProblem {
+        date = chartDate ?? ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
+        if date == nil {
+          let bare = format == .appFeed || format.isCSV
+          groupProblems.append(
+            ChartFileProblem(
+              field: bare ? nil : group.dateField,
+              message: "no chart date" + (bare ? "" : " in the file")
+                + ": pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
+                + " (or YYYY-MM-DDTHH-MM.json)"))
+        }
+      }
+      // Frequency.
+      if let text = group.frequency {
+        frequency = ChartFrequency(rawValue: text)
+        if frequency == nil {
+          groupProblems.append(
+            ChartFileProblem(
+              field: "frequency",
+              message: "expected one of "
+                + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
+                + ", found '\(text)'"))
+        }
+      }
+      frequency =
+        frequency ?? ChartFrequency.guessed(fromChartName: group.chart) ?? format.impliedFrequency
+      // Entries.
+      let (entries, entryTrends, entryProblems, publishes) = checkEntries(
+        group.entries, format: format, keys: keys,
+        publishesPreviousRank: group.publishesPreviousRank)
+      groupProblems += entryProblems
+      if group.entries.isEmpty, group.listPresent {
+        groupProblems.append(
+          ChartFileProblem(
+            message: format.isCSV ? "the file has a header but no rows" : "the chart has no entries"
+          ))
+      }
+      problems += groupProblems
+      guard groupProblems.isEmpty, let date else { continue }
+      let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
+      snapshots.append(
+        Snapshot(
+          chart: group.chart, chartDate: date, publishesPreviousRank: publishes,
+          entries: order.map { entries[$0] }))
+      trends.append(order.map { entryTrends[$0] })
     }
-    frequency =
-      frequency ?? ChartFrequency.guessed(fromChartName: chartName)
-      ?? (format == .billboardWeekly ? .weekly : nil)
+    guard problems.isEmpty else { throw ChartFileError(path: path, problems: problems) }
+    return DecodedChartFile(
+      path: path, format: format, snapshots: snapshots, frequency: frequency,
+      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [])
+  }
 
-    // Entries.
+  /// Checks a snapshot's entries and makes chart entries of the valid ones.
+  private func checkEntries(
+    _ entries: [RawEntry], format: ChartFormat, keys: EntryKeys, publishesPreviousRank: Bool?
+  ) -> ([ChartEntry], [PublishedTrend?], [ChartFileProblem], Bool) {
     var chartEntries: [ChartEntry] = []
+    var trends: [PublishedTrend?] = []
+    var problems: [ChartFileProblem] = []
     chartEntries.reserveCapacity(entries.count)
     var firstEntryAtRank: [Int: Int] = [:]
-    var publishesPreviousRank = format != .native
+    var publishes = publishesPreviousRank ?? (format != .native)
     for (offset, raw) in entries.enumerated() {
-      let index = offset + 1
-      let rank = format == .appFeed ? index : raw.rank
+      let index = raw.row ?? offset + 1
+      let noun = raw.row == nil ? "entry" : "row"
+      let rank = format == .appFeed ? offset + 1 : raw.rank
+      guard raw.isObject else {
+        problems.append(ChartFileProblem(entry: index, message: "expected a JSON object"))
+        continue
+      }
       var entryProblems = raw.problems
       func report(_ field: String?, _ message: String) {
         entryProblems.append(ChartFileProblem(field: field, message: message))
-      }
-      let keys = EntryKeys.forFormat(format)
-      guard raw.isObject else {
-        problems.append(
-          ChartFileProblem(entry: index, message: "expected a JSON object"))
-        continue
       }
       if let rank {
         if rank < 1 {
@@ -212,7 +390,7 @@ public struct ChartFileReader: Sendable {
         } else if rank > Self.maximumRank {
           report(keys.rank, "rank \(rank) is larger than \(Self.maximumRank)")
         } else if let first = firstEntryAtRank[rank] {
-          report(keys.rank, "rank \(rank) is also the rank of entry \(first)")
+          report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
         } else {
           firstEntryAtRank[rank] = index
         }
@@ -222,7 +400,7 @@ public struct ChartFileReader: Sendable {
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
       var previousRank = raw.previousRank
-      if format == .appFeed, previousRank == 0 { previousRank = nil }
+      if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {
         report(keys.previousRank, "must be 1 or more (or null), found \(value)")
       }
@@ -232,33 +410,39 @@ public struct ChartFileReader: Sendable {
       if let value = raw.weeksOnChart, value < 1 {
         report(keys.weeksOnChart, "must be 1 or more, found \(value)")
       }
-      if raw.hasPreviousRank { publishesPreviousRank = true }
+      if let value = raw.streams, value < 0 {
+        report(keys.streams, "must be 0 or more, found \(value)")
+      }
+      var trend: PublishedTrend?
+      if let text = raw.trend {
+        trend = PublishedTrend(rawValue: text)
+        if trend == nil {
+          report(
+            "trend",
+            "expected one of " + PublishedTrend.allCases.map(\.rawValue).joined(separator: ", ")
+              + ", found '\(text)'")
+        }
+      }
+      if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(
           ChartEntry(
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
-            imageURL: raw.imageURL, songURL: raw.songURL))
+            imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams))
+        trends.append(trend)
       }
       for var problem in entryProblems {
-        problem.entry = index
+        if raw.row != nil { problem.row = index } else { problem.entry = index }
         problem.rank = rank
         problems.append(problem)
       }
     }
-    if entries.isEmpty, missingList == nil,
-      !problems.contains(where: {
-        $0.field != nil && $0.entry == nil && ["data", "entries"].contains($0.field!)
-      })
-    {
-      problems.append(ChartFileProblem(message: "the chart has no entries"))
-    }
-    guard problems.isEmpty, let date else { throw ChartFileError(path: path, problems: problems) }
-    let snapshot = Snapshot(
-      chart: chartName, chartDate: date, publishesPreviousRank: publishesPreviousRank,
-      entries: chartEntries)
-    return DecodedChartFile(
-      path: path, format: format, snapshots: [snapshot], frequency: frequency)
+    return (chartEntries, trends, problems, publishes)
+  }
+
+  private func folderName(_ path: String) -> String {
+    URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
   }
 
   private func checkText(_ text: String?, field: String, problems: inout [ChartFileProblem]) {

@@ -1,26 +1,68 @@
+import ChartRanking
+
 /// The chart file formats the importer reads. Each is detected from a file's content; `--format`
 /// names one to skip detection.
 public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// ChartArchive's own snapshot JSON: `{"chart", "chart_date", "frequency"?, "entries": [{"rank",
   /// "previous_rank"?, "title", "artist", "image_url"?, "song_url"?, "peak_position"?,
-  /// "weeks_on_chart"?}]}`.
+  /// "weeks_on_chart"?, "streams"?}]}`.
   case native = "chart-archive"
   /// A weekly chart file as collected from Billboard: `{"date", "data": [{"song", "artist",
   /// "this_week", "last_week", "peak_position", "weeks_on_chart"}]}`; `last_week` null means not on
   /// last week's chart. The chart is weekly.
   case billboardWeekly = "billboard-weekly"
+  /// billboard.py's `ChartData.json()`: `{"name", "date", "entries": [{"title", "artist", "image",
+  /// "rank", "lastPos", "peakPos", "weeks", "isNew"}], …}`; `lastPos` 0 means none.
+  case billboardPy = "billboard-py"
   /// A chart app's feed: a JSON array of entries in rank order (rank = position + 1), each with
   /// `title`, `artist`, `image`, `url` and `last` (previous rank; 0 or missing = not on the
   /// previous chart); other fields are ignored.
   case appFeed = "app-feed"
+  /// A streaming service's top-200 CSV as downloaded (a note line, then `Position,"Track
+  /// Name",Artist,Streams,URL`), or its cleaned form (`track_position, track_name, artist_name,
+  /// stream_count, track_url, region_name, date`).
+  case streamingCSV = "streaming-csv"
+  /// A weekly chart CSV: `chart_week, current_week, title, performer, last_week, peak_pos,
+  /// wks_on_chart` (`-` for no previous week), one week or many in one file.
+  case weeklyCSV = "weekly-chart-csv"
+  /// Many charts and dates in one CSV: `title, rank, date, artist, url, region, chart, trend,
+  /// streams`; chart and region name the chart, `trend` is MOVE_UP, MOVE_DOWN, SAME_POSITION or
+  /// NEW_ENTRY.
+  case chartsCSV = "charts-csv"
 
-  /// One line that says what the format is, for `--help`.
+  /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
     switch self {
-    case .native: "ChartArchive snapshot JSON (chart, chart_date, entries)"
+    case .native: "ChartArchive snapshot JSON: {chart, chart_date, entries: [{rank, title, …}]}"
     case .billboardWeekly:
       "weekly chart JSON: {date, data: [{song, artist, this_week, last_week, …}]}"
+    case .billboardPy: "billboard.py ChartData.json(): {name, date, entries: [{rank, lastPos, …}]}"
     case .appFeed: "chart app feed: JSON array of {title, artist, image, url, last} in rank order"
+    case .streamingCSV: "top-200 CSV: Position,Track Name,Artist,Streams,URL (or its cleaned form)"
+    case .weeklyCSV: "weekly chart CSV: chart_week,current_week,title,performer,last_week,…"
+    case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
     }
   }
+
+  /// Whether files of the format are JSON (otherwise CSV).
+  public var isJSON: Bool {
+    switch self {
+    case .native, .billboardWeekly, .billboardPy, .appFeed: true
+    case .streamingCSV, .weeklyCSV, .chartsCSV: false
+    }
+  }
+
+  /// Whether files of the format are CSV.
+  public var isCSV: Bool { !isJSON }
+
+  /// How often charts of the format are published when nothing else says.
+  var impliedFrequency: ChartFrequency? {
+    switch self {
+    case .billboardWeekly, .billboardPy, .weeklyCSV: .weekly
+    default: nil
+    }
+  }
+
+  /// Whether a previous rank of 0 means "not on the previous chart".
+  var zeroPreviousRankMeansNone: Bool { self == .appFeed || self == .billboardPy }
 }

@@ -25,14 +25,19 @@ struct EntryKeys {
   var weeksOnChart: String
   var imageURL: String?
   var songURL: String?
+  var streams: String?
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url")
+    songURL: "song_url", streams: "streams")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)
+  static let billboardPy = EntryKeys(
+    rank: "rank", title: "title", artist: "artist", previousRank: "lastPos",
+    peakPosition: "peakPos",
+    weeksOnChart: "weeks", imageURL: "image", songURL: nil)
   static let appFeed = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "last",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image",
@@ -42,7 +47,9 @@ struct EntryKeys {
     switch format {
     case .native: .native
     case .billboardWeekly: .billboardWeekly
+    case .billboardPy: .billboardPy
     case .appFeed: .appFeed
+    case .streamingCSV, .weeklyCSV, .chartsCSV: CSVLayout.keys(for: format)
     }
   }
 }
@@ -132,6 +139,8 @@ private struct EmptyContainer: KeyedDecodingContainerProtocol {
 
 /// One entry as written in a file, before it is checked.
 struct RawEntry {
+  /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.
+  var row: Int?
   var rank: Int?
   var title: String?
   var artist: String?
@@ -142,9 +151,20 @@ struct RawEntry {
   var weeksOnChart: Int?
   var imageURL: String?
   var songURL: String?
+  var streams: Int?
+  /// A published movement (a charts CSV's `trend`), unchecked.
+  var trend: String?
   /// Whether the entry is a JSON object at all (when not, its fields are all missing).
   var isObject: Bool
   var problems: [ChartFileProblem]
+
+  /// An entry of a CSV row, filled by the caller.
+  init(row: Int) {
+    self.row = row
+    hasPreviousRank = false
+    isObject = true
+    problems = []
+  }
 
   init(from decoder: any Decoder, keys: EntryKeys) {
     var problems: [ChartFileProblem] = []
@@ -160,6 +180,7 @@ struct RawEntry {
     weeksOnChart = reader.int(keys.weeksOnChart)
     imageURL = reader.string(keys.imageURL)
     songURL = reader.string(keys.songURL)
+    streams = reader.int(keys.streams)
     self.problems = problems + reader.problems
   }
 
@@ -175,20 +196,30 @@ struct RawEntry {
   }
 }
 
-/// A whole file as written: every top-level field any format has.
+/// A whole JSON file as written: every top-level field any JSON format has.
 struct RawFile: Decodable {
+  /// The user-info key that carries a format named with `--format`, so that entries are read
+  /// with its field names.
+  static let forcedFormatKey = CodingUserInfoKey(rawValue: "forcedFormat")!
+
   var chart: String?
   var chartDate: String?
   var date: String?
+  var name: String?
   var frequency: String?
-  var nativeEntries: [RawEntry]?
+  /// `entries`, read as the native format or billboard.py's.
+  var entries: [RawEntry]?
   var billboardEntries: [RawEntry]?
   var feedEntries: [RawEntry]?
   var hasEntriesKey = false
   var hasDataKey = false
+  /// Whether the object is billboard.py's: `name` or `previousDate`, entries with `lastPos`, and
+  /// no `chart`.
+  var isBillboardPy = false
   var problems: [ChartFileProblem] = []
 
   init(from decoder: any Decoder) throws {
+    let forced = (decoder.userInfo[Self.forcedFormatKey] as? String).flatMap(ChartFormat.init)
     if var list = try? decoder.unkeyedContainer() {
       feedEntries = try RawEntry.decodeAll(&list, keys: .appFeed)
       return
@@ -205,7 +236,12 @@ struct RawFile: Decodable {
     frequency = reader.string("frequency")
     hasEntriesKey = reader.has("entries")
     hasDataKey = reader.has("data")
-    nativeEntries = reader.entries("entries", keys: .native)
+    isBillboardPy =
+      forced == .billboardPy
+      || forced == nil && !reader.has("chart") && hasEntriesKey
+        && (reader.has("name") || reader.has("previousDate"))
+    if isBillboardPy { name = reader.string("name") }
+    entries = reader.entries("entries", keys: isBillboardPy ? .billboardPy : .native)
     billboardEntries = reader.entries("data", keys: .billboardWeekly)
     self.problems = reader.problems
   }

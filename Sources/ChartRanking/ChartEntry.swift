@@ -24,6 +24,9 @@ public struct ChartEntry: Hashable, Sendable {
   /// URL of the song at the source, as given in this snapshot. When present it is the song's
   /// identity (see ``SongIdentity``).
   public var songURL: String?
+  /// Plays in the chart's period, as the source counted them (streaming charts); `nil` when not
+  /// given.
+  public var streams: Int?
 
   /// Creates an entry.
   ///
@@ -36,11 +39,13 @@ public struct ChartEntry: Hashable, Sendable {
   ///   - publishedWeeksOnChart: weeks on chart as published, or `nil`.
   ///   - imageURL: the cover image's URL, or `nil`.
   ///   - songURL: the song's URL at the source, or `nil`.
+  ///   - streams: plays in the chart's period, or `nil`.
   public init(
     rank: Int, title: String, artist: String, publishedPreviousRank: Int? = nil,
     publishedPeakPosition: Int? = nil, publishedWeeksOnChart: Int? = nil, imageURL: String? = nil,
-    songURL: String? = nil
+    songURL: String? = nil, streams: Int? = nil
   ) {
+    self.streams = streams
     self.rank = rank
     self.title = title
     self.artist = artist

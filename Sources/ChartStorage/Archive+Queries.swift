@@ -65,7 +65,7 @@ private let appearanceColumns = """
   (SELECT p.id FROM snapshots p WHERE p.chart_id = s.chart_id AND p.chart_time < s.chart_time
     ORDER BY p.chart_time DESC LIMIT 1),
   e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart, e.image_url,
-  e.song_url
+  e.song_url, e.streams
   """
 
 private func readAppearance(_ row: Statement, from offset: Int32) -> Appearance {
@@ -78,14 +78,16 @@ private func readAppearance(_ row: Statement, from offset: Int32) -> Appearance 
     entry: readEntry(row, from: offset + 5))
 }
 
-/// Reads `rank, title, artist, previous_rank, peak_position, weeks_on_chart, image_url, song_url`.
+/// Reads `rank, title, artist, previous_rank, peak_position, weeks_on_chart, image_url, song_url,
+/// streams`.
 private func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
   ChartEntry(
     rank: row.int(at: offset), title: row.string(at: offset + 1),
     artist: row.string(at: offset + 2), publishedPreviousRank: row.optionalInt(at: offset + 3),
     publishedPeakPosition: row.optionalInt(at: offset + 4),
     publishedWeeksOnChart: row.optionalInt(at: offset + 5),
-    imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7))
+    imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
+    streams: row.optionalInt(at: offset + 8))
 }
 
 private let snapshotColumns = """
@@ -198,7 +200,7 @@ extension Archive {
   {
     try database.rows(
       "SELECT song_id, rank, title, artist, previous_rank, peak_position, weeks_on_chart,"
-        + " image_url, song_url FROM entries WHERE snapshot_id = ? ORDER BY position",
+        + " image_url, song_url, streams FROM entries WHERE snapshot_id = ? ORDER BY position",
       [snapshot.rawValue]
     ) { ArchivedEntry(entry: readEntry($0, from: 1), song: SongID($0.int64(at: 0))) }
   }
@@ -367,7 +369,7 @@ extension Archive {
         """
         SELECT s.id, s.chart_date, s.chart_time, s.publishes_previous_rank, e.song_id,
           e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart,
-          e.image_url, e.song_url
+          e.image_url, e.song_url, e.streams
         FROM snapshots s JOIN entries e ON e.snapshot_id = s.id
         WHERE s.chart_id = ? ORDER BY s.chart_time, e.position
         """)

@@ -199,8 +199,8 @@ public final class ImportBatch {
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
       let insert = try database.statement(
         "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
-          + " weeks_on_chart, title, artist, image_url, song_url)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          + " weeks_on_chart, title, artist, image_url, song_url, streams)"
+          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       for (position, (entry, songID)) in zip(snapshot.entries, songs).enumerated() {
         insert.reset()
         insert.bind(snapshotID, at: 1)
@@ -214,6 +214,7 @@ public final class ImportBatch {
         insert.bind(entry.artist, at: 9)
         insert.bind(entry.imageURL, at: 10)
         insert.bind(entry.songURL, at: 11)
+        insert.bind(entry.streams, at: 12)
         try insert.run()
       }
       insert.reset()

@@ -160,7 +160,10 @@ struct ChartFileProblemTests {
       ]
     ),
     ("", ["the file is empty"]),
-    ("PNG\r\n", ["not a chart file: expected JSON (an object or an array)"]),
+    (
+      "PNG\r\n",
+      ["not a chart file: neither JSON nor a CSV with a known header (see chart-archive formats)"]
+    ),
     (#"{"date":"2024-01-06","data":[{"song":"A""#, ["not valid JSON: Unexpected end of file"]),
     (
       "{\"date\": \"2024-01-06\",\n \"data\": x}",

@@ -65,6 +65,7 @@ enum HistoryCommand: Subcommand {
     Column(key: "previous_rank", heading: "LAST", alignRight: true),
     Column(key: "peak_position", heading: "PEAK", alignRight: true),
     Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
+    Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
   ]
 
   static func rows(_ history: SongHistory) -> [[Cell]] {
@@ -72,7 +73,7 @@ enum HistoryCommand: Subcommand {
       [
         .text(placement.chartDate.iso8601), .int(placement.rank), .movement(placement.movement),
         optional(placement.previousRank), .int(placement.peakPosition),
-        .int(placement.weeksOnChart),
+        .int(placement.weeksOnChart), optional(placement.entry.streams),
       ]
     }
   }

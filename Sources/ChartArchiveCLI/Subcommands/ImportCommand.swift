@@ -9,15 +9,17 @@ enum ImportCommand: Subcommand {
   static let abstract = "Import chart files (or folders of them) into the archive."
   static let discussion = """
     Each file's format is detected from its content (see FORMATS below); folders are walked for
-    *.json files, which are imported in chart-date order. Every file is read and checked before
+    *.json and *.csv files, which are imported in chart-date order. Every file is read and checked before
     the import is committed: if any file is invalid, every problem is listed, nothing is stored,
     and the exit status is 65. A snapshot already stored with the same entries is left as it is
     ("unchanged"); a different snapshot of the same chart and chart date is refused unless
     --replace is given.
 
-    The chart's name is --chart when given, else the name in the file (ChartArchive format), else
-    the name of the folder that holds the file. The chart date is the file's own, else --date,
-    else a YYYY-MM-DD in the file's name.
+    The chart's name is --chart when given, else the name in the file (ChartArchive and
+    billboard.py formats, a charts CSV's chart column), else the name of the folder that holds the
+    file; a CSV with a region column adds "-<region>" (top200-global). The chart date is the
+    file's own, else --date, else a YYYY-MM-DD in the file's name. A charts CSV's published trends
+    are checked against the derived movements, and disagreements are listed as warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
@@ -80,7 +82,8 @@ enum ImportCommand: Subcommand {
     let files = try collectFiles(arguments.arguments("path"))
     if files.isEmpty {
       throw CommandError(
-        .noInput, "no *.json chart files in \(arguments.arguments("path").joined(separator: ", "))")
+        .noInput,
+        "no *.json or *.csv chart files in \(arguments.arguments("path").joined(separator: ", "))")
     }
     // A failed import into an archive that did not exist leaves no archive behind.
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
@@ -103,6 +106,16 @@ enum ImportCommand: Subcommand {
         console.print(
           "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount) entries  \(item.path)")
       }
+    }
+    if !outcome.trendDisagreements.isEmpty {
+      for line in outcome.trendDisagreements.prefix(20) { console.printError("warning: \(line)") }
+      if outcome.trendDisagreements.count > 20 {
+        console.printError("warning: … and \(outcome.trendDisagreements.count - 20) more")
+      }
+      console.printError(
+        "warning: \(outcome.trendDisagreements.count) published"
+          + (outcome.trendDisagreements.count == 1 ? " trend disagrees" : " trends disagree")
+          + " with the derived movement")
     }
     let new = outcome.stored.filter { $0.outcome == .imported }
     let replaced = outcome.stored.filter { $0.outcome == .replaced }
@@ -132,6 +145,8 @@ enum ImportCommand: Subcommand {
 
   struct ImportResult {
     var stored: [StoredSnapshot]
+    /// Entries whose published movement (a charts CSV's trend) disagrees with the derived one.
+    var trendDisagreements: [String] = []
   }
 
   /// Reads every file and stores its snapshots in one transaction; after the first bad file the
@@ -145,6 +160,7 @@ enum ImportCommand: Subcommand {
     let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
     let progress = Progress(total: files.count, console: console)
     var stored: [StoredSnapshot] = []
+    var trendDisagreements: [String] = []
     var failures: [String] = []
     var failedFiles: Set<String> = []
     do {
@@ -161,11 +177,15 @@ enum ImportCommand: Subcommand {
           }
           // After a failure nothing will be committed: keep checking the files, store no more.
           guard failures.isEmpty else { continue }
-          for snapshot in file.snapshots {
+          var withTrends: [(Snapshot, [PublishedTrend?])] = []
+          for (index, snapshot) in file.snapshots.enumerated() {
             do {
               let outcome = try batch.store(
                 snapshot, frequency: frequency ?? file.frequency, replacing: replacing, source: path
               )
+              if index < file.publishedTrends.count {
+                withTrends.append((snapshot, file.publishedTrends[index]))
+              }
               stored.append(
                 StoredSnapshot(
                   path: path, chart: snapshot.chart, chartDate: snapshot.chartDate,
@@ -178,6 +198,17 @@ enum ImportCommand: Subcommand {
               default:
                 throw error
               }
+            }
+          }
+          // The published trends against the derived movements, once the file's snapshots are in.
+          for (snapshot, trends) in withTrends {
+            let summary = try archive.snapshot(of: snapshot.chart, at: snapshot.chartDate)
+            for (placement, trend) in zip(try archive.placements(of: summary), trends) {
+              guard let trend, !trend.agrees(with: placement.movement) else { continue }
+              trendDisagreements.append(
+                "\(path): \(snapshot.chart) \(snapshot.chartDate) rank \(placement.rank)"
+                  + " '\(placement.entry.title)': published \(trend.rawValue), derived"
+                  + " \(placement.movement.kind)")
             }
           }
         }
@@ -194,7 +225,7 @@ enum ImportCommand: Subcommand {
       progress.finish()
       throw CommandError(error)
     }
-    return ImportResult(stored: stored)
+    return ImportResult(stored: stored, trendDisagreements: trendDisagreements)
   }
 
   /// The file and folders that opening `path` for writing would create (the archive's own files
@@ -241,7 +272,8 @@ enum ImportCommand: Subcommand {
           return true
         })
       while let url = walker?.nextObject() as? URL {
-        guard url.lastPathComponent.lowercased().hasSuffix(".json") else { continue }
+        let name = url.lastPathComponent.lowercased()
+        guard name.hasSuffix(".json") || name.hasSuffix(".csv") else { continue }
         // The path as the user wrote it, for messages and the archive's record.
         let relative = String(url.path.dropFirst(root.path.count)).drop { $0 == "/" }
         let full = (path.hasSuffix("/") ? path : path + "/") + relative

@@ -1,0 +1,129 @@
+import Foundation
+
+/// Where a CSV chart format keeps each field: its header, found in the file's first rows.
+struct CSVLayout {
+  /// A field a CSV chart format can have.
+  enum Field: CaseIterable {
+    case rank, title, artist, previousRank, peakPosition, weeksOnChart, songURL, streams, date
+    case region, chart, trend
+  }
+
+  /// The format the header is of.
+  let format: ChartFormat
+  /// The 0-based row of the header.
+  let headerRow: Int
+  /// The header's names, as written.
+  let names: [Field: String]
+  /// The 0-based column of each field.
+  let columns: [Field: Int]
+
+  /// The headers of the CSV formats: each field's column name, lowercased.
+  static let headers: [(ChartFormat, [Field: String])] = [
+    (
+      .streamingCSV,
+      [
+        .rank: "position", .title: "track name", .artist: "artist", .streams: "streams",
+        .songURL: "url",
+      ]
+    ),
+    (
+      .streamingCSV,
+      [
+        .rank: "track_position", .title: "track_name", .artist: "artist_name",
+        .streams: "stream_count", .songURL: "track_url", .region: "region_name", .date: "date",
+      ]
+    ),
+    (
+      .weeklyCSV,
+      [
+        .date: "chart_week", .rank: "current_week", .title: "title", .artist: "performer",
+        .previousRank: "last_week", .peakPosition: "peak_pos", .weeksOnChart: "wks_on_chart",
+      ]
+    ),
+    (
+      .chartsCSV,
+      [
+        .title: "title", .rank: "rank", .date: "date", .artist: "artist", .songURL: "url",
+        .region: "region", .chart: "chart", .trend: "trend", .streams: "streams",
+      ]
+    ),
+  ]
+
+  /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
+  /// row.
+  ///
+  /// - Parameters:
+  ///   - rows: the file's rows.
+  ///   - forced: the format named with `--format`, the only one tried when set.
+  /// - Returns: the layout, or `nil` when no known header is there.
+  static func detect(_ rows: [[String]], forced: ChartFormat?) -> CSVLayout? {
+    for headerRow in 0..<min(2, rows.count) {
+      let header = rows[headerRow].map {
+        $0.trimmingCharacters(in: .whitespaces).lowercased()
+      }
+      for (format, fields) in headers where forced == nil || forced == format {
+        var columns: [Field: Int] = [:]
+        for (field, name) in fields {
+          guard let column = header.firstIndex(of: name) else { break }
+          columns[field] = column
+        }
+        if columns.count == fields.count {
+          return CSVLayout(format: format, headerRow: headerRow, names: fields, columns: columns)
+        }
+      }
+    }
+    return nil
+  }
+
+  /// The field names of a CSV format, for messages (the first header of the format).
+  static func keys(for format: ChartFormat) -> EntryKeys {
+    let names = headers.first { $0.0 == format }?.1 ?? [:]
+    return EntryKeys(
+      rank: names[.rank] ?? "rank", title: names[.title] ?? "title",
+      artist: names[.artist] ?? "artist", previousRank: names[.previousRank] ?? "last_week",
+      peakPosition: names[.peakPosition] ?? "peak_pos",
+      weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: nil,
+      songURL: names[.songURL], streams: names[.streams])
+  }
+
+  func has(_ field: Field) -> Bool { columns[field] != nil }
+
+  func name(of field: Field) -> String { names[field] ?? "date" }
+
+  /// A field's text in a row, trimmed; `nil` when the format has no such column, the row is too
+  /// short, or the text is empty.
+  func value(_ field: Field, in row: [String]) -> String? {
+    guard let column = columns[field], column < row.count else { return nil }
+    let text = row[column].trimmingCharacters(in: .whitespaces)
+    return text.isEmpty ? nil : text
+  }
+
+  /// The entry of a row, with a problem for each field that does not read.
+  func entry(from row: [String], row number: Int) -> RawEntry {
+    var entry = RawEntry(row: number)
+    func integer(_ field: Field, noneMarkers: Set<String> = []) -> Int? {
+      guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
+      if let number = Int(text) { return number }
+      entry.problems.append(
+        ChartFileProblem(field: names[field], message: "expected a whole number, found '\(text)'"))
+      return nil
+    }
+    entry.rank = integer(.rank)
+    entry.title = columns[.title].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
+      $0.isEmpty ? nil : $0
+    }
+    entry.artist = columns[.artist].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
+      $0.isEmpty ? nil : $0
+    }
+    if has(.previousRank) {
+      entry.hasPreviousRank = true
+      entry.previousRank = integer(.previousRank, noneMarkers: ["-"])
+    }
+    entry.peakPosition = integer(.peakPosition)
+    entry.weeksOnChart = integer(.weeksOnChart)
+    entry.songURL = value(.songURL, in: row)
+    entry.streams = integer(.streams)
+    entry.trend = value(.trend, in: row)
+    return entry
+  }
+}

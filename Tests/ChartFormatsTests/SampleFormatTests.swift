@@ -1,0 +1,137 @@
+import ChartFormats
+import ChartRanking
+import Foundation
+import Testing
+
+/// The real-shaped sample files beside this test.
+private let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Samples")
+
+private func read(_ name: String, reader: ChartFileReader = ChartFileReader()) throws
+  -> DecodedChartFile
+{
+  try reader.read(contentsOf: samples.appendingPathComponent(name).path)
+}
+
+struct SampleFormatTests {
+  @Test func billboardPyChartData() throws {
+    let file = try read("billboard-py-hot-100.json")
+    #expect(file.format == .billboardPy)
+    #expect(file.frequency == .weekly)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "hot-100")
+    #expect(snapshot.chartDate.iso8601 == "2024-01-13")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 59])
+    // lastPos 0 is "not on last week's chart".
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [9, 19, 24, nil])
+    #expect(snapshot.entries.map(\.publishedPeakPosition) == [1, 1, 3, 59])
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [8, 36, 17, 1])
+    #expect(
+      snapshot.entries[0].imageURL
+        == "https://charts-static.billboard.com/img/2023/11/jack-harlow-u2t-lovinonme-m6l-180x180.jpg"
+    )
+  }
+
+  @Test func streamingTop200AsDownloaded() throws {
+    let file = try read("regional-global-daily-2017-01-01.csv")
+    #expect(file.format == .streamingCSV)
+    let snapshot = try #require(file.snapshots.first)
+    // Chart from the folder, date from the file name.
+    #expect(snapshot.chart == "Samples")
+    #expect(snapshot.chartDate.iso8601 == "2017-01-01")
+    #expect(!snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 4, 5])
+    #expect(snapshot.entries[3].title == "Rockabye (feat. Sean Paul & Anne-Marie)")
+    #expect(snapshot.entries[4].title == "One Dance, Again")
+    #expect(
+      snapshot.entries.map(\.streams) == [3_135_625, 3_015_525, 2_545_384, 2_356_604, 2_259_887])
+    #expect(snapshot.entries[0].songURL == "https://open.spotify.com/track/5aAx2yezTd8zXrkmtKl66Z")
+  }
+
+  @Test func streamingTop200Cleaned() throws {
+    let file = try read("streaming-cleaned.csv", reader: ChartFileReader(chart: "spotify"))
+    #expect(file.format == .streamingCSV)
+    #expect(
+      file.snapshots.map { "\($0.chart) \($0.chartDate) \($0.entries.count)" } == [
+        "spotify-global 2017-01-01 2", "spotify-global 2017-01-02 2",
+        "spotify-united-states 2017-01-01 1",
+      ])
+    #expect(file.snapshots[1].entries.map(\.title) == ["Closer", "Starboy"])
+  }
+
+  @Test func weeklyChartCSVWithManyWeeks() throws {
+    let file = try read("hot-100-weeks.csv", reader: ChartFileReader(chart: "hot-100"))
+    #expect(file.format == .weeklyCSV)
+    #expect(file.frequency == .weekly)
+    #expect(file.snapshots.map(\.chartDate.iso8601) == ["2024-01-06", "2024-01-13"])
+    #expect(file.snapshots.allSatisfy { $0.publishesPreviousRank })
+    // "-" is no previous week.
+    #expect(file.snapshots[0].entries.map(\.publishedPreviousRank) == [2, 1, 3, nil])
+    #expect(file.snapshots[1].entries.map(\.publishedPeakPosition) == [1, 1])
+    #expect(file.snapshots[1].entries.map(\.publishedWeeksOnChart) == [8, 36])
+  }
+
+  @Test func chartsCSVWithTrends() throws {
+    let file = try read("charts.csv")
+    #expect(file.format == .chartsCSV)
+    #expect(
+      file.snapshots.map { "\($0.chart) \($0.chartDate) \($0.entries.count)" } == [
+        "top200-global 2017-01-06 2", "top200-global 2017-01-07 2",
+        "top200-argentina 2017-01-06 1", "viral50-global 2017-01-06 1",
+      ])
+    #expect(file.snapshots[0].entries[1].artist == "The Weeknd, Daft Punk")
+    #expect(file.snapshots[3].entries[0].streams == nil)
+    #expect(file.publishedTrends[1] == [.same, .up])
+    #expect(PublishedTrend.up.agrees(with: .up(3)))
+    #expect(PublishedTrend.new.agrees(with: .reentry))
+    #expect(!PublishedTrend.up.agrees(with: .unchanged))
+  }
+
+  @Test(arguments: [
+    (
+      "Position,Track Name,Artist,Streams,URL\n1,A,X,12,u\n2,B,Y,x,u\n",
+      ["row 3 (rank 2), field 'streams': expected a whole number, found 'x'"]
+    ),
+    (
+      "Position,Track Name,Artist,Streams,URL\n1,A,X,12,u\n1,B,Y,10,u\n",
+      ["row 3 (rank 1), field 'position': rank 1 is also the rank of row 2"]
+    ),
+    (
+      "Position,Track Name,Artist,Streams,URL\n1,\"A,X,12,u\n",
+      ["row 2: not valid CSV: error parsing data while strict checking enabled"]
+    ),
+    (
+      "Position,Track Name,Artist,Streams,URL\n",
+      ["the file has a header but no rows"]
+    ),
+    (
+      "title,rank,date,artist,url,region,chart,trend,streams\nA,1,2017-02-30,X,u,Global,top,NEW_ENTRY,5\n",
+      [
+        "row 2, field 'date': '2017-02-30' is not a valid ISO 8601 date (YYYY-MM-DD) or date and"
+          + " time (YYYY-MM-DDTHH:MM:SSZ)"
+      ]
+    ),
+    (
+      "title,rank,date,artist,url,region,chart,trend,streams\nA,1,2017-02-03,X,u,Global,top,UP,5\n",
+      [
+        "row 2 (rank 1), field 'trend': expected one of MOVE_UP, MOVE_DOWN, SAME_POSITION,"
+          + " NEW_ENTRY, found 'UP'"
+      ]
+    ),
+  ])
+  func csvProblemsNameTheRowAndField(csv: String, expected: [String]) {
+    do {
+      _ = try ChartFileReader().decode(Data(csv.utf8), path: "c/2017-01-01.csv")
+      Issue.record("expected an error")
+    } catch {
+      #expect(error.problems.map(\.description) == expected)
+    }
+  }
+
+  @Test func aUTF8ByteOrderMarkAndCRLFAreRead() throws {
+    let csv = "\u{FEFF}Position,Track Name,Artist,Streams,URL\r\n1,\"Say \"\"Hi\"\"\",X,5,u\r\n"
+    let file = try ChartFileReader().decode(Data(csv.utf8), path: "c/2017-01-01.csv")
+    #expect(file.snapshots.first?.entries.first?.title == "Say \"Hi\"")
+  }
+}
