@@ -42,7 +42,7 @@ let package = Package(
       exclude: ["Samples"]),
     .testTarget(
       name: "ChartArchiveCLITests",
-      dependencies: ["ChartArchiveCLI", "ChartRanking", "chart-archive"]
+      dependencies: ["ChartArchiveCLI", "ChartFormats", "ChartRanking", "chart-archive"]
     ),
   ]
 )

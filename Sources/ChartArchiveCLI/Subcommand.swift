@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartRanking
 import ChartStorage
 import Foundation
@@ -160,13 +161,13 @@ struct Document {
           columns.append(column.key)
         }
       }
-      var output = csvRecord(columns)
+      var output = CSVWriter.record(columns)
       for section in sections {
         for row in section.table.rows {
           var values: [String: String] = ["section": section.key]
           for field in fields { values[field.key] = field.value.csv }
           for (column, cell) in zip(section.table.columns, row) { values[column.key] = cell.csv }
-          output += csvRecord(columns.map { values[$0] ?? "" })
+          output += CSVWriter.record(columns.map { values[$0] ?? "" })
         }
       }
       console.write(output)

@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartRanking
 
 /// One value of an output table.
@@ -106,26 +107,6 @@ struct Table {
     }
     return lines.joined(separator: "\n")
   }
-}
-
-/// Writes CSV records (RFC 4180): fields with a comma, quote, CR or LF are quoted, quotes doubled,
-/// records end with CRLF.
-func csvRecord(_ fields: [String]) -> String {
-  fields.map { field in
-    // Scalars, not characters: a comma followed by a combining mark is one Character.
-    if field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" })
-    {
-      var quoted = String.UnicodeScalarView()
-      quoted.append("\"")
-      for scalar in field.unicodeScalars {
-        quoted.append(scalar)
-        if scalar == "\"" { quoted.append(scalar) }
-      }
-      quoted.append("\"")
-      return String(quoted)
-    }
-    return field
-  }.joined(separator: ",") + "\r\n"
 }
 
 /// The number of terminal columns a text takes: East Asian wide and full-width characters and

@@ -4,7 +4,8 @@ import Foundation
 struct CSVLayout {
   /// A field a CSV chart format can have.
   enum Field: CaseIterable {
-    case rank, title, artist, previousRank, peakPosition, weeksOnChart, songURL, streams, date
+    case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
+    case date
     case region, chart, trend
   }
 
@@ -47,6 +48,20 @@ struct CSVLayout {
         .region: "region", .chart: "chart", .trend: "trend", .streams: "streams",
       ]
     ),
+    (
+      .nativeCSV,
+      [
+        .chart: "chart", .date: "chart_date", .rank: "rank", .previousRank: "previous_rank",
+        .peakPosition: "peak_position", .weeksOnChart: "weeks_on_chart", .title: "title",
+        .artist: "artist", .imageURL: "image_url", .songURL: "song_url", .streams: "streams",
+      ]
+    ),
+  ]
+
+  /// The header `export --format csv` writes: the native CSV's columns in order.
+  static let nativeHeader = [
+    "chart", "chart_date", "rank", "previous_rank", "peak_position", "weeks_on_chart", "title",
+    "artist", "image_url", "song_url", "streams",
   ]
 
   /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
@@ -82,7 +97,7 @@ struct CSVLayout {
       rank: names[.rank] ?? "rank", title: names[.title] ?? "title",
       artist: names[.artist] ?? "artist", previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
-      weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: nil,
+      weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
       songURL: names[.songURL], streams: names[.streams])
   }
 
@@ -116,11 +131,13 @@ struct CSVLayout {
       $0.isEmpty ? nil : $0
     }
     if has(.previousRank) {
-      entry.hasPreviousRank = true
+      // The native CSV leaves the cell empty when the source published no previous ranks.
+      entry.hasPreviousRank = format != .nativeCSV || value(.previousRank, in: row) != nil
       entry.previousRank = integer(.previousRank, noneMarkers: ["-"])
     }
     entry.peakPosition = integer(.peakPosition)
     entry.weeksOnChart = integer(.weeksOnChart)
+    entry.imageURL = value(.imageURL, in: row)
     entry.songURL = value(.songURL, in: row)
     entry.streams = integer(.streams)
     entry.trend = value(.trend, in: row)

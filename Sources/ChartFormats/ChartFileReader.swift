@@ -151,6 +151,19 @@ public struct ChartFileReader: Sendable {
       throw ChartFileError(path: path, "not valid JSON (\(error))")
     }
     var problems = raw.problems
+    if let snapshots = raw.snapshots, format == nil || format == .native {
+      // An export: native snapshots one after the other.
+      let groups = snapshots.map { snapshot in
+        RawGroup(
+          chart: chart ?? snapshot.chart ?? folderName(path),
+          chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
+          date: snapshot.chartDate, dateField: "chart_date",
+          dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
+          entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
+          frequency: snapshot.frequency)
+      }
+      return (.native, groups, problems + snapshots.flatMap(\.problems))
+    }
     let detected: ChartFormat
     if let format {
       detected = format
@@ -259,7 +272,8 @@ public struct ChartFileReader: Sendable {
               ? .option : layout.value(.chart, in: row) != nil ? .file : .folder,
             date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
             entries: [entry], listPresent: true, frequency: nil,
-            publishesPreviousRank: layout.has(.previousRank), firstRow: rowNumber))
+            publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
+            firstRow: rowNumber))
       }
     }
     if groups.isEmpty {
@@ -371,7 +385,7 @@ public struct ChartFileReader: Sendable {
     var problems: [ChartFileProblem] = []
     chartEntries.reserveCapacity(entries.count)
     var firstEntryAtRank: [Int: Int] = [:]
-    var publishes = publishesPreviousRank ?? (format != .native)
+    var publishes = publishesPreviousRank ?? (format != .native && format != .nativeCSV)
     for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
       let noun = raw.row == nil ? "entry" : "row"

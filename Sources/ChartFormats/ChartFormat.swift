@@ -29,6 +29,11 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// streams`; chart and region name the chart, `trend` is MOVE_UP, MOVE_DOWN, SAME_POSITION or
   /// NEW_ENTRY.
   case chartsCSV = "charts-csv"
+  /// ChartArchive's own CSV, as `export --format csv` writes it: `chart, chart_date, rank,
+  /// previous_rank, peak_position, weeks_on_chart, title, artist, image_url, song_url, streams`;
+  /// `previous_rank` is `-` for "not on the previous chart" and empty when the source published
+  /// none.
+  case nativeCSV = "chart-archive-csv"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -41,6 +46,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .streamingCSV: "top-200 CSV: Position,Track Name,Artist,Streams,URL (or its cleaned form)"
     case .weeklyCSV: "weekly chart CSV: chart_week,current_week,title,performer,last_week,…"
     case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
+    case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     }
   }
 
@@ -48,7 +54,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   public var isJSON: Bool {
     switch self {
     case .native, .billboardWeekly, .billboardPy, .appFeed: true
-    case .streamingCSV, .weeklyCSV, .chartsCSV: false
+    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: false
     }
   }
 

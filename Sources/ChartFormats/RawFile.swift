@@ -49,7 +49,7 @@ struct EntryKeys {
     case .billboardWeekly: .billboardWeekly
     case .billboardPy: .billboardPy
     case .appFeed: .appFeed
-    case .streamingCSV, .weeklyCSV, .chartsCSV: CSVLayout.keys(for: format)
+    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: CSVLayout.keys(for: format)
     }
   }
 }
@@ -211,6 +211,8 @@ struct RawFile: Decodable {
   var entries: [RawEntry]?
   var billboardEntries: [RawEntry]?
   var feedEntries: [RawEntry]?
+  /// An export's snapshots: `{"snapshots": [native snapshot, …]}`.
+  var snapshots: [RawFile]?
   var hasEntriesKey = false
   var hasDataKey = false
   /// Whether the object is billboard.py's: `name` or `previousDate`, entries with `lastPos`, and
@@ -243,6 +245,14 @@ struct RawFile: Decodable {
     if isBillboardPy { name = reader.string("name") }
     entries = reader.entries("entries", keys: isBillboardPy ? .billboardPy : .native)
     billboardEntries = reader.entries("data", keys: .billboardWeekly)
+    if reader.has("snapshots") {
+      do {
+        snapshots = try reader.container.decode([RawFile].self, forKey: AnyKey("snapshots"))
+      } catch {
+        reader.problems.append(
+          ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))
+      }
+    }
     self.problems = reader.problems
   }
 }

@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartRanking
 import Foundation
 import Testing
@@ -148,12 +149,12 @@ struct HelpAndUsageTests {
       rows: [[.text("밤하늘"), .int(1)], [.text("ab"), .int(10)]])
     #expect(table.text(style: Style(colors: false)) == "T        N\n밤하늘   1\nab      10")
     #expect(
-      csvRecord(["a,b", "say \"hi\"", "plain", "two\nlines"])
+      CSVWriter.record(["a,b", "say \"hi\"", "plain", "two\nlines"])
         == "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n")
     #expect(displayWidth("Beyonce\u{301}") == 7)
     // A comma or quote followed by a combining mark is still a comma or a quote.
     #expect(
-      csvRecord(["Hello,\u{301}World", "A \"\u{301}B"])
+      CSVWriter.record(["Hello,\u{301}World", "A \"\u{301}B"])
         == "\"Hello,\u{301}World\",\"A \"\"\u{301}B\"\r\n")
     // Control characters cannot reach the terminal.
     #expect(Cell.text("a\u{1B}[2Jb\nc").display == "a\u{FFFD}[2Jb\u{FFFD}c")

@@ -135,4 +135,21 @@ struct Hot100Tests {
       ])
     #expect(causes.compactMap { $0["disagreements"] as? Int } == [135, 30, 0, 47, 9, 0])
   }
+
+  @Test(arguments: ["json", "csv"])
+  func theWholeChartRoundTripsThroughExport(format: String) throws {
+    _ = try Self.firstImport.get()
+    let folder = try TemporaryFolder()
+    let exported = try chartArchive(["export", "hot-100", "--format", format, "--db", Self.archive])
+    #expect(exported.status == 0)
+    let file = try folder.write("hot-100.\(format)", exported.output)
+    let second = folder.url.appendingPathComponent("second.sqlite").path
+    let imported = try chartArchive(["import", file, "--db", second, "--quiet"])
+    #expect(
+      imported.output
+        == "Imported 1 file into \(second): 3549 new snapshots, 0 replaced, 0 unchanged;"
+        + " 354887 entries stored.\n")
+    let again = try chartArchive(["export", "hot-100", "--format", format, "--db", second])
+    #expect(again.output == exported.output)
+  }
 }

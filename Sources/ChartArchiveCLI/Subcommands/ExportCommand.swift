@@ -1,0 +1,65 @@
+import ChartFormats
+import ChartRanking
+import ChartStorage
+
+/// `chart-archive export CHART [DATE…]`: snapshots in ChartArchive's own formats.
+enum ExportCommand: Subcommand {
+  static let name = "export"
+  static let abstract = "Write a chart's snapshots in ChartArchive's JSON or CSV, for import."
+  static let discussion = """
+    Writes every snapshot of the chart (or those of the dates given) to standard output, oldest
+    first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
+    format). Importing an export into an empty archive gives back the same snapshots, entry for
+    entry: ranks, published previous ranks, peaks and weeks on chart, titles, artists, URLs and
+    streams.
+
+    EXAMPLES:
+      chart-archive export hot-100 > hot-100.json
+      chart-archive export hot-100 2024-01-06 2024-01-13 --format csv
+    """
+  static let arguments = [
+    ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100."),
+    ArgumentSpec(
+      name: "date", help: "Chart dates (YYYY-MM-DD) to export. Default: every snapshot.",
+      isOptional: true, repeats: true),
+  ]
+  static let options = [
+    OptionSpec(name: "--format", valueName: "format", help: "json or csv. Default: json."),
+    SharedOptions.database,
+  ]
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+    let csv: Bool
+    switch arguments.option("--format") ?? "json" {
+    case "json": csv = false
+    case "csv": csv = true
+    case let other: throw UsageError("unknown format '\(other)' (expected json or csv)")
+    }
+    var dates: [ChartDate] = []
+    for text in arguments.arguments("date") {
+      if let date = try SharedOptions.chartDate(text, argument: "date") { dates.append(date) }
+    }
+    let archive = try SharedOptions.openArchive(arguments, console: console)
+    let chart = arguments.argument("chart")!
+    let summaries =
+      dates.isEmpty
+      ? try query { try archive.snapshots(of: chart) }
+      : try dates.map { date in try query { try archive.snapshot(of: chart, at: date) } }
+    let frequency = try query { try archive.charts() }.first { $0.name == chart }?.frequency
+    console.write(csv ? NativeFormatWriter.csvHeader : NativeFormatWriter.jsonOpening)
+    for (index, summary) in summaries.enumerated() {
+      let snapshot = Snapshot(
+        chart: chart, chartDate: summary.chartDate,
+        publishesPreviousRank: summary.publishesPreviousRank,
+        entries: try query { try archive.entries(of: summary.id) }.map(\.entry))
+      if csv {
+        console.write(NativeFormatWriter.csv(snapshot))
+      } else {
+        if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
+        console.write(NativeFormatWriter.json(snapshot, frequency: frequency))
+      }
+    }
+    if !csv { console.write(NativeFormatWriter.jsonClosing) }
+    return .success
+  }
+}

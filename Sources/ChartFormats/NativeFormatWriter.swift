@@ -1,0 +1,109 @@
+public import ChartRanking
+import Foundation
+
+/// Writes snapshots in ChartArchive's own formats, JSON (``ChartFormat/native``) and CSV
+/// (``ChartFormat/nativeCSV``), so that importing what it writes gives back the same snapshots,
+/// entry for entry.
+///
+/// JSON: one object `{"snapshots": [{"chart", "chart_date", "frequency"?, "entries": […]}, …]}`;
+/// an entry has `previous_rank` (a rank or `null`) when its snapshot publishes previous ranks and
+/// no `previous_rank` when it does not. CSV: ``csvHeader``, then a row per entry; `previous_rank` is
+/// `-` for "not on the previous chart" and empty when previous ranks are not published.
+public enum NativeFormatWriter {
+  /// The first line of the CSV, with its CRLF.
+  public static var csvHeader: String { CSVWriter.record(CSVLayout.nativeHeader) }
+
+  /// The JSON text that opens an export, before the first snapshot.
+  public static let jsonOpening = "{\"snapshots\": [\n"
+  /// The JSON text that closes an export.
+  public static let jsonClosing = "\n]}\n"
+  /// What goes between two snapshots.
+  public static let jsonSeparator = ",\n"
+
+  /// A snapshot as one JSON object on one line.
+  ///
+  /// - Parameters:
+  ///   - snapshot: the snapshot.
+  ///   - frequency: the chart's frequency, written when known.
+  public static func json(_ snapshot: Snapshot, frequency: ChartFrequency?) -> String {
+    var members = [
+      "\"chart\": \(quoted(snapshot.chart))",
+      "\"chart_date\": \(quoted(snapshot.chartDate.iso8601))",
+    ]
+    if let frequency { members.append("\"frequency\": \(quoted(frequency.rawValue))") }
+    let entries = snapshot.entries.map { entry in
+      var fields = ["\"rank\": \(entry.rank)"]
+      if snapshot.publishesPreviousRank {
+        fields.append(
+          "\"previous_rank\": \(entry.publishedPreviousRank.map(String.init) ?? "null")")
+      }
+      fields.append("\"title\": \(quoted(entry.title))")
+      fields.append("\"artist\": \(quoted(entry.artist))")
+      if let value = entry.publishedPeakPosition { fields.append("\"peak_position\": \(value)") }
+      if let value = entry.publishedWeeksOnChart { fields.append("\"weeks_on_chart\": \(value)") }
+      if let value = entry.imageURL { fields.append("\"image_url\": \(quoted(value))") }
+      if let value = entry.songURL { fields.append("\"song_url\": \(quoted(value))") }
+      if let value = entry.streams { fields.append("\"streams\": \(value)") }
+      return "{" + fields.joined(separator: ", ") + "}"
+    }
+    members.append("\"entries\": [" + entries.joined(separator: ", ") + "]")
+    return "{" + members.joined(separator: ", ") + "}"
+  }
+
+  /// A snapshot's CSV rows, each with its CRLF.
+  public static func csv(_ snapshot: Snapshot) -> String {
+    snapshot.entries.map { entry in
+      let previous =
+        snapshot.publishesPreviousRank ? entry.publishedPreviousRank.map(String.init) ?? "-" : ""
+      return CSVWriter.record([
+        snapshot.chart, snapshot.chartDate.iso8601, String(entry.rank), previous,
+        entry.publishedPeakPosition.map(String.init) ?? "",
+        entry.publishedWeeksOnChart.map(String.init) ?? "", entry.title, entry.artist,
+        entry.imageURL ?? "", entry.songURL ?? "", entry.streams.map(String.init) ?? "",
+      ])
+    }.joined()
+  }
+
+  /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
+  static func quoted(_ text: String) -> String {
+    var output = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case let control where control.value < 0x20:
+        output += String(format: "\\u%04x", control.value)
+      default: output.unicodeScalars.append(scalar)
+      }
+    }
+    return output + "\""
+  }
+}
+
+/// Writes CSV (RFC 4180).
+public enum CSVWriter {
+  /// A CSV record: fields with a comma, quote, CR or LF quoted, quotes doubled, CRLF at the end.
+  /// Looks at Unicode scalars: a comma followed by a combining mark is still a comma.
+  ///
+  /// - Parameter fields: the record's fields.
+  /// - Returns: the record's text with its CRLF.
+  public static func record(_ fields: [String]) -> String {
+    fields.map { field in
+      guard
+        field.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }
+        )
+      else { return field }
+      var quoted = String.UnicodeScalarView()
+      quoted.append("\"")
+      for scalar in field.unicodeScalars {
+        quoted.append(scalar)
+        if scalar == "\"" { quoted.append(scalar) }
+      }
+      quoted.append("\"")
+      return String(quoted)
+    }.joined(separator: ",") + "\r\n"
+  }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+
+struct ExportTests {
+  @Test(arguments: ["json", "csv"])
+  func anExportImportedIntoAnEmptyArchiveExportsTheSame(format: String) throws {
+    let folder = try TemporaryFolder()
+    let first = folder.url.appendingPathComponent("first.sqlite").path
+    let second = folder.url.appendingPathComponent("second.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data", "--db", first]).status == 0)
+    for chart in ["hot-100", "app-daily"] {
+      let exported = try chartArchive(["export", chart, "--format", format, "--db", first])
+      #expect(exported.status == 0)
+      let file = try folder.write("\(chart).\(format)", exported.output)
+      #expect(try chartArchive(["import", file, "--db", second]).status == 0)
+      let again = try chartArchive(["export", chart, "--format", format, "--db", second])
+      #expect(again.output == exported.output)
+      #expect(
+        try chartArchive(["show", chart, "--format", "csv", "--db", second]).output
+          == chartArchive(["show", chart, "--format", "csv", "--db", first]).output)
+    }
+  }
+
+  @Test func titlesRoundTripExactlyAndAreFound() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    // NFD "Beyonce" + combining acute, NFC "Beyoncé", right-to-left, emoji, quotes, backslashes.
+    let file = try folder.write(
+      "odd.json",
+      """
+      {"chart": "odd", "chart_date": "2024-05-02", "entries": [
+        {"rank": 1, "title": "Say \\"Hi\\" \\\\ again", "artist": "Beyonce\\u0301"},
+        {"rank": 2, "title": "🎵 Fire 🔥", "artist": "Beyoncé"},
+        {"rank": 3, "title": "אהבה حب", "artist": "Zoë"}
+      ]}
+      """)
+    #expect(try chartArchive(["import", file, "--db", archive]).status == 0)
+    let exported = try chartArchive(["export", "odd", "--db", archive]).output
+    #expect(exported.contains(#""title": "Say \"Hi\" \\ again", "artist": "Beyonce\#u{301}""#))
+    #expect(exported.contains(#""title": "🎵 Fire 🔥", "artist": "Beyoncé""#))
+    #expect(exported.contains(#""title": "אהבה حب", "artist": "Zoë""#))
+    for (query, title) in [
+      ("say \"hi\"", "Say \"Hi\" \\ again"), ("🔥", "🎵 Fire 🔥"), ("حب", "אהבה حب"),
+      ("ZOE\u{308}", "אהבה حب"),
+    ] {
+      let run = try chartArchive(["history", query, "--db", archive, "--format", "json"])
+      #expect(run.status == 0, "\(query)")
+      #expect(try json(run.output)["title"] as? String == title, "\(query)")
+    }
+    // NFC and NFD spellings of one artist are one artist to a search: both songs match.
+    let both = try chartArchive(["history", "beyoncé", "--db", archive, "--format", "csv"])
+    #expect(both.status == 1)
+    #expect(both.output.components(separatedBy: "\r\n").count == 4)
+  }
+}
