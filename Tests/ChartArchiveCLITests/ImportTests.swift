@@ -336,7 +336,8 @@ struct ImportTests {
 
         """))
     let formats = try chartArchive(["formats", "--format", "csv"])
-    #expect(formats.output.components(separatedBy: "\r\n").count == 9)
+    // A header, eight formats, and the empty string after the last CRLF.
+    #expect(formats.output.components(separatedBy: "\r\n").count == 10)
   }
 
   @Test func missingInputExits66() throws {
