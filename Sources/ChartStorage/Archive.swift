@@ -133,6 +133,33 @@ public final class ImportBatch {
     self.path = path
   }
 
+  /// Runs `body` in a savepoint of the batch's transaction: what it stores is kept when it returns
+  /// and undone when it throws, while the rest of the batch goes on
+  /// (<https://www.sqlite.org/lang_savepoint.html>). An import that skips invalid files stores each
+  /// file in one.
+  ///
+  /// - Throws: what `body` throws (after undoing its writes), or ``ArchiveError/database(path:_:)``.
+  @discardableResult
+  public func inSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
+    do {
+      try database.execute("SAVEPOINT file")
+    } catch {
+      throw ArchiveError.database(path: path, error)
+    }
+    do {
+      let result = try body()
+      try database.execute("RELEASE file")
+      return result
+    } catch {
+      try? database.execute("ROLLBACK TO file")
+      try? database.execute("RELEASE file")
+      // What the savepoint created is gone: forget it.
+      chartIDs = [:]
+      storedHere = []
+      throw error
+    }
+  }
+
   /// Stores one snapshot.
   ///
   /// A snapshot of the same chart and chart date that is already stored with the same entries

@@ -340,6 +340,27 @@ struct ImportTests {
     #expect(formats.output.components(separatedBy: "\r\n").count == 10)
   }
 
+  @Test func skipInvalidStoresTheValidFilesAndListsTheRest() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let good = try folder.write("c/2024-01-13.json", validWeek)
+    let bad = try folder.write("c/2024-01-20.json", #"{"date":"2024-01-20","data":[]}"#)
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c").path, "--chart", "c", "--db", archive,
+      "--skip-invalid",
+    ])
+    #expect(run.status == 0)
+    #expect(run.error == "skipped: \(bad): the chart has no entries\n")
+    #expect(
+      run.output
+        == "imported  c 2024-01-13  2 entries  \(good)\n"
+        + "Imported 2 files into \(archive): 1 new snapshot, 0 replaced, 0 unchanged; 2 entries"
+        + " stored.\nSkipped 1 invalid file (listed on standard error).\n")
+    // Nothing valid at all: nothing stored, as without the flag.
+    let none = try chartArchive(["import", bad, "--chart", "d", "--db", archive, "--skip-invalid"])
+    #expect(none.status == 65)
+  }
+
   @Test func missingInputExits66() throws {
     let run = try chartArchive(["import", "/nonexistent/charts", "--db", "/tmp/unused.sqlite"])
     #expect(run.status == 66)

@@ -132,6 +132,27 @@ struct ArchiveTests {
     #expect(try archive.charts().isEmpty)
   }
 
+  @Test func aSavepointUndoesItsFileAndTheBatchGoesOn() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    struct Invalid: Error {}
+    try archive.write { batch in
+      #expect(throws: Invalid.self) {
+        try batch.inSavepoint {
+          // A new chart and its snapshot, then the file turns out bad.
+          try batch.store(snapshot("2024-01-06", [(1, "A", "X")], chart: "gone"))
+          throw Invalid()
+        }
+      }
+      try batch.inSavepoint {
+        try batch.store(snapshot("2024-01-06", [(1, "B", "Y")], chart: "kept"))
+      }
+      // The undone chart can be created again in the same batch.
+      try batch.store(snapshot("2024-01-13", [(1, "C", "Z")], chart: "gone"))
+    }
+    #expect(try archive.charts().map(\.name) == ["gone", "kept"])
+    #expect(try archive.snapshots(of: "gone").map(\.chartDate.iso8601) == ["2024-01-13"])
+  }
+
   @Test func songIdentityFoldsTitleAndArtistButKeepsBothEntriesOfOneSnapshot() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in

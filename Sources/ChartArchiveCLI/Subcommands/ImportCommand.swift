@@ -11,7 +11,8 @@ enum ImportCommand: Subcommand {
     Each file's format is detected from its content (see FORMATS below); folders are walked for
     *.json and *.csv files, which are imported in chart-date order. Every file is read and checked before
     the import is committed: if any file is invalid, every problem is listed, nothing is stored,
-    and the exit status is 65. A snapshot already stored with the same entries is left as it is
+    and the exit status is 65. With --skip-invalid the valid files are stored (each whole) and the
+    invalid ones listed; the exit status is 65 only when no file could be stored. A snapshot already stored with the same entries is left as it is
     ("unchanged"); a different snapshot of the same chart and chart date is refused unless
     --replace is given.
 
@@ -49,6 +50,9 @@ enum ImportCommand: Subcommand {
     OptionSpec(
       name: "--replace", valueName: nil,
       help: "Replace stored snapshots of the same chart and date that differ."),
+    OptionSpec(
+      name: "--skip-invalid", valueName: nil,
+      help: "Store the valid files and list the invalid ones, instead of storing nothing."),
     OptionSpec(
       name: "--quiet", valueName: nil, help: "Print only the summary, not a line per file."),
     SharedOptions.database,
@@ -92,7 +96,7 @@ enum ImportCommand: Subcommand {
     do {
       outcome = try store(
         files, reader: reader, frequency: frequency, replacing: arguments.flag("--replace"),
-        arguments: arguments, console: console)
+        skipInvalid: arguments.flag("--skip-invalid"), arguments: arguments, console: console)
     } catch {
       for created in createdPaths.reversed() {
         try? FileManager.default.removeItem(atPath: created)
@@ -107,6 +111,7 @@ enum ImportCommand: Subcommand {
           "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount) entries  \(item.path)")
       }
     }
+    for problem in outcome.skipped { console.printError("skipped: \(problem)") }
     if !outcome.trendDisagreements.isEmpty {
       for line in outcome.trendDisagreements.prefix(20) { console.printError("warning: \(line)") }
       if outcome.trendDisagreements.count > 20 {
@@ -131,6 +136,11 @@ enum ImportCommand: Subcommand {
           + " \(new.count) new snapshot\(new.count == 1 ? "" : "s"), \(replaced.count) replaced,"
           + " \(unchanged) unchanged; \(entries) entries stored.")
     }
+    if outcome.skippedFiles > 0 {
+      console.print(
+        "Skipped \(outcome.skippedFiles) invalid file\(outcome.skippedFiles == 1 ? "" : "s")"
+          + " (listed on standard error).")
+    }
     return .success
   }
 
@@ -147,6 +157,9 @@ enum ImportCommand: Subcommand {
     var stored: [StoredSnapshot]
     /// Entries whose published movement (a charts CSV's trend) disagrees with the derived one.
     var trendDisagreements: [String] = []
+    /// The problems of the files skipped with --skip-invalid, and how many files they are.
+    var skipped: [String] = []
+    var skippedFiles = 0
   }
 
   /// Reads every file and stores its snapshots in one transaction; after the first bad file the
@@ -155,7 +168,7 @@ enum ImportCommand: Subcommand {
   /// - Throws: ``CommandError`` with ``ExitCode/dataError`` listing the problems on standard error.
   private static func store(
     _ files: [String], reader: ChartFileReader, frequency: ChartFrequency?, replacing: Bool,
-    arguments: ParsedArguments, console: Console
+    skipInvalid: Bool, arguments: ParsedArguments, console: Console
   ) throws -> ImportResult {
     let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
     let progress = Progress(total: files.count, console: console)
@@ -175,29 +188,31 @@ enum ImportCommand: Subcommand {
             failedFiles.insert(path)
             continue
           }
-          // After a failure nothing will be committed: keep checking the files, store no more.
-          guard failures.isEmpty else { continue }
+          // After a failure nothing will be committed (unless invalid files are skipped): keep
+          // checking the files, store no more.
+          guard failures.isEmpty || skipInvalid else { continue }
           var withTrends: [(Snapshot, [PublishedTrend?])] = []
-          for (index, snapshot) in file.snapshots.enumerated() {
-            do {
-              let outcome = try batch.store(
-                snapshot, frequency: frequency ?? file.frequency, replacing: replacing, source: path
-              )
-              if index < file.publishedTrends.count {
-                withTrends.append((snapshot, file.publishedTrends[index]))
-              }
-              stored.append(
-                StoredSnapshot(
+          do {
+            // One file is stored whole or not at all.
+            let fileStored = try batch.inSavepoint {
+              try file.snapshots.map { snapshot in
+                let outcome = try batch.store(
+                  snapshot, frequency: frequency ?? file.frequency, replacing: replacing,
+                  source: path)
+                return StoredSnapshot(
                   path: path, chart: snapshot.chart, chartDate: snapshot.chartDate,
-                  entryCount: snapshot.entries.count, outcome: outcome))
-            } catch let error as ArchiveError {
-              switch error {
-              case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
-                failures.append("\(path): \(error.description)")
-                failedFiles.insert(path)
-              default:
-                throw error
+                  entryCount: snapshot.entries.count, outcome: outcome)
               }
+            }
+            stored += fileStored
+            withTrends = Array(zip(file.snapshots, file.publishedTrends))
+          } catch let error as ArchiveError {
+            switch error {
+            case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
+              failures.append("\(path): \(error.description)")
+              failedFiles.insert(path)
+            default:
+              throw error
             }
           }
           // The published trends against the derived movements, once the file's snapshots are in.
@@ -213,7 +228,7 @@ enum ImportCommand: Subcommand {
           }
         }
         progress.finish()
-        if !failures.isEmpty { throw ImportFailed() }
+        if !failures.isEmpty, !skipInvalid || stored.isEmpty { throw ImportFailed() }
       }
     } catch is ImportFailed {
       for failure in failures { console.printError(failure) }
@@ -225,7 +240,9 @@ enum ImportCommand: Subcommand {
       progress.finish()
       throw CommandError(error)
     }
-    return ImportResult(stored: stored, trendDisagreements: trendDisagreements)
+    return ImportResult(
+      stored: stored, trendDisagreements: trendDisagreements, skipped: failures,
+      skippedFiles: failedFiles.count)
   }
 
   /// The file and folders that opening `path` for writing would create (the archive's own files
