@@ -38,8 +38,9 @@ let package = Package(
     .testTarget(name: "ChartStorageTests", dependencies: ["ChartStorage", "ChartRanking"]),
     .testTarget(
       name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"],
-      // Real-shaped files of every format, read by the tests from their path.
-      exclude: ["Samples"]),
+      // Real-shaped files of every format and malformed ones, read by the tests from their path;
+      // Fuzz/run seeds its fuzzers with them too.
+      exclude: ["Samples", "Malformed"]),
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: ["ChartArchiveCLI", "ChartFormats", "ChartRanking", "chart-archive"]

@@ -37,8 +37,12 @@ struct CSVTable {
     let parsed = bytes.withUnsafeBytes { buffer in
       csv_parse(&parser, buffer.baseAddress, buffer.count, fieldEnded, rowEnded, context)
     }
-    let finished = csv_fini(&parser, fieldEnded, rowEnded, context)
-    if parsed != bytes.count || finished != 0 {
+    // The error is read before csv_fini, which clears it.
+    if parsed != bytes.count {
+      let reason = String(cString: csv_strerror(csv_error(&parser)))
+      throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
+    }
+    if csv_fini(&parser, fieldEnded, rowEnded, context) != 0 {
       let reason = String(cString: csv_strerror(csv_error(&parser)))
       throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
     }

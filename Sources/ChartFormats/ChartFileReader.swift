@@ -51,6 +51,22 @@ struct RawGroup {
   var firstRow: Int? = nil
 }
 
+/// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
+func escaped(_ text: String) -> String {
+  var output = ""
+  for scalar in text.unicodeScalars {
+    switch scalar {
+    case "\n": output += "\\n"
+    case "\r": output += "\\r"
+    case "\t": output += "\\t"
+    case let control where control.properties.generalCategory == .control:
+      output += "\\u{\(String(control.value, radix: 16, uppercase: true))}"
+    default: output.unicodeScalars.append(scalar)
+    }
+  }
+  return output
+}
+
 /// Lowercase letters and digits, other runs as one `-`: `"Global"` → `global`, `"United States"` →
 /// `united-states`.
 func slug(_ text: String) -> String {
@@ -127,9 +143,7 @@ public struct ChartFileReader: Sendable {
     }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
-    if !isJSON, format == nil, String(validating: data, as: UTF8.self) == nil {
-      throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
-    }
+    // Text that is not UTF-8 is told apart in decodeCSV.
     let (format, groups, problems) =
       isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
     return try build(groups, problems: problems, format: format, path: path)
@@ -230,6 +244,12 @@ public struct ChartFileReader: Sendable {
     do {
       table = try CSVTable(data)
     } catch {
+      // Not CSV and not text: say so rather than where the CSV reader gave up.
+      if format == nil, String(validating: data, as: UTF8.self) == nil,
+        CSVLayout.detect(firstLines(of: data), forced: nil) == nil
+      {
+        throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
+      }
       switch error {
       case .malformed(let row, let reason):
         throw ChartFileError(
@@ -246,12 +266,17 @@ public struct ChartFileReader: Sendable {
         throw ChartFileError(
           path: path, "no header of the \(format.rawValue) format in the first two rows")
       }
+      if String(validating: data, as: UTF8.self) == nil {
+        throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
+      }
       throw ChartFileError(
         path: path,
-        "not a chart file: neither JSON nor a CSV with a known header (see chart-archive formats)")
+        "not a chart file: expected a JSON object or array, or a CSV with a known header (see"
+          + " chart-archive formats)")
     }
     var groups: [RawGroup] = []
     var groupIndex: [String: Int] = [:]
+    var problems: [ChartFileProblem] = []
     let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
@@ -260,6 +285,11 @@ public struct ChartFileReader: Sendable {
       let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       let date = layout.value(.date, in: row)
+      if layout.has(.date), date == nil {
+        problems.append(
+          ChartFileProblem(row: rowNumber, field: layout.name(of: .date), message: "missing"))
+        continue
+      }
       let key = chartName + "\u{1F}" + (date ?? "")
       if let index = groupIndex[key] {
         groups[index].entries.append(entry)
@@ -276,7 +306,7 @@ public struct ChartFileReader: Sendable {
             firstRow: rowNumber))
       }
     }
-    if groups.isEmpty {
+    if dataRows.isEmpty {
       groups.append(
         RawGroup(
           chart: chart ?? folderName(path), chartSource: chart != nil ? .option : .folder,
@@ -285,7 +315,7 @@ public struct ChartFileReader: Sendable {
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return (layout.format, groups, [])
+    return (layout.format, groups, problems)
   }
 
   // MARK: - Building snapshots
@@ -312,7 +342,8 @@ public struct ChartFileReader: Sendable {
         groupProblems.append(
           ChartFileProblem(
             row: group.firstRow, field: group.chartSource == .file && !format.isCSV ? "chart" : nil,
-            message: "\(source) '\(group.chart)' is not a valid chart name (1 to 200 characters,"
+            message:
+              "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
               + " no control characters)"
               + (group.chartSource == .folder ? "; pass --chart NAME" : "")))
       }
@@ -453,6 +484,16 @@ public struct ChartFileReader: Sendable {
       }
     }
     return (chartEntries, trends, problems, publishes)
+  }
+
+  /// The rows of a file's first two lines, split at commas, to recognize a CSV header in a file
+  /// that is not all valid CSV.
+  private func firstLines(of data: Data) -> [[String]] {
+    data.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).prefix(2).map {
+      String(decoding: $0, as: UTF8.self).split(separator: ",").map {
+        String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"\r "))
+      }
+    }
   }
 
   private func folderName(_ path: String) -> String {

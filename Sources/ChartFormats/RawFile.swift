@@ -89,8 +89,11 @@ struct FieldReader {
       problems.append(ChartFileProblem(field: key, message: "expected a string or null"))
       return nil
     } catch {
-      // JSONDecoder's own error for a string that is not UTF-8, among others.
-      problems.append(ChartFileProblem(field: key, message: "not valid UTF-8 text"))
+      // JSONDecoder's own error for a string that is not UTF-8 or holds a raw control character.
+      problems.append(
+        ChartFileProblem(
+          field: key, message: "not valid text (invalid UTF-8, or a control character not escaped)")
+      )
       return nil
     }
   }

@@ -162,7 +162,10 @@ struct ChartFileProblemTests {
     ("", ["the file is empty"]),
     (
       "PNG\r\n",
-      ["not a chart file: neither JSON nor a CSV with a known header (see chart-archive formats)"]
+      [
+        "not a chart file: expected a JSON object or array, or a CSV with a known header (see"
+          + " chart-archive formats)"
+      ]
     ),
     (#"{"date":"2024-01-06","data":[{"song":"A""#, ["not valid JSON: Unexpected end of file"]),
     (
@@ -195,7 +198,8 @@ struct ChartFileProblemTests {
       try ChartFileReader().decode(Data(broken), path: "y.json")
     }
     let problem = ChartFileProblem(
-      entry: 1, rank: 1, field: "song", message: "not valid UTF-8 text")
+      entry: 1, rank: 1, field: "song",
+      message: "not valid text (invalid UTF-8, or a control character not escaped)")
     #expect(throws: ChartFileError(path: "x.json", problems: [problem])) {
       try ChartFileReader().decode(Data(bytes), path: "x.json")
     }
@@ -210,7 +214,7 @@ struct ChartFileProblemTests {
       ])
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "tab\there/2024-01-06.json") == [
-        "tab\there/2024-01-06.json: the folder's name 'tab\there' is not a valid chart name (1 to"
+        "tab\there/2024-01-06.json: the folder's name 'tab\\there' is not a valid chart name (1 to"
           + " 200 characters, no control characters); pass --chart NAME"
       ])
   }

@@ -1,0 +1,27 @@
+// libFuzzer entry point for the chart file readers (built by Fuzz/run, not by SwiftPM).
+// CHART_FUZZ_FORMAT names the format to read every input as (see `chart-archive formats`);
+// unset, the format is detected as import does.
+import ChartFormats
+import ChartRanking
+import Foundation
+
+private let format = ProcessInfo.processInfo.environment["CHART_FUZZ_FORMAT"].flatMap(
+  ChartFormat.init(rawValue:))
+private let reader = ChartFileReader(format: format)
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzChartFile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
+  let data = Data(bytes: start, count: count)
+  do {
+    let file = try reader.decode(data, path: "fuzz/2024-01-06.json")
+    // What was read must be a valid archive's worth: ranks positive and unique.
+    for snapshot in file.snapshots {
+      precondition(!snapshot.entries.isEmpty)
+      precondition(Set(snapshot.entries.map(\.rank)).count == snapshot.entries.count)
+      precondition(snapshot.entries.allSatisfy { $0.rank >= 1 })
+    }
+  } catch {
+    precondition(!error.problems.isEmpty)
+  }
+  return 0
+}

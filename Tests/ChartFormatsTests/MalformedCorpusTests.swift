@@ -1,0 +1,58 @@
+import ChartFormats
+import Foundation
+import Testing
+
+/// The malformed inputs beside this test, each with the problems the reader must report
+/// (`Malformed/expected-errors.tsv`: file name, a tab, one problem per line).
+private let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  .appendingPathComponent("Malformed")
+
+private let expectations: [String: [String]] = {
+  let text =
+    (try? String(contentsOf: corpus.appendingPathComponent("expected-errors.tsv"), encoding: .utf8))
+    ?? ""
+  var expected: [String: [String]] = [:]
+  for line in text.split(separator: "\n") {
+    let parts = line.split(separator: "\t", maxSplits: 1)
+    expected[String(parts[0]), default: []].append(String(parts[1]))
+  }
+  return expected
+}()
+
+struct MalformedCorpusTests {
+  @Test func theCorpusHasSixtyInputsOrMoreEachWithItsExpectedErrors() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: corpus.path).filter {
+      $0 != "expected-errors.tsv"
+    }
+    #expect(files.count >= 60)
+    #expect(Set(files) == Set(expectations.keys))
+  }
+
+  @Test(arguments: expectations.keys.sorted())
+  func eachMalformedInputIsRefusedWithItsExpectedErrors(name: String) {
+    let path = corpus.appendingPathComponent(name).path
+    do {
+      let file = try ChartFileReader().read(contentsOf: path)
+      Issue.record(
+        "\(name) was read as \(file.format.rawValue) with \(file.snapshots.count) snapshots")
+    } catch {
+      #expect(error.path == path)
+      #expect(error.problems.map(\.description) == expectations[name])
+    }
+  }
+
+  @Test func aTenMegabyteTitleIsRefusedWithoutTrouble() throws {
+    let title = String(repeating: "la", count: 5_000_000)
+    let json =
+      #"{"date":"2024-01-06","data":[{"song":""# + title + #"","artist":"X","this_week":1}]}"#
+    #expect(
+      throws: ChartFileError(
+        path: "big.json",
+        problems: [
+          ChartFileProblem(
+            entry: 1, rank: 1, field: "song",
+            message: "10000000 characters long; at most 10000 are accepted")
+        ])
+    ) { try ChartFileReader().decode(Data(json.utf8), path: "big.json") }
+  }
+}
