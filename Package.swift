@@ -33,6 +33,10 @@ let package = Package(
     .target(
       name: "ChartArchiveCLI", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"]),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
+    // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.
+    .executableTarget(
+      name: "chart-archive-bench", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"],
+      path: "Benchmarks/ChartArchiveBenchmarks"),
 
     .testTarget(name: "ChartRankingTests", dependencies: ["ChartRanking"]),
     .testTarget(name: "ChartStorageTests", dependencies: ["ChartStorage", "ChartRanking"]),

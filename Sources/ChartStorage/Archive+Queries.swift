@@ -60,6 +60,11 @@ public struct ChartHistory: Sendable {
 }
 
 /// Columns of an entry joined with its snapshot, read as an ``Appearance`` from column `offset` on.
+///
+/// The queries that read a song's entries join in the order songs → entries (by the
+/// `entries_by_song` index) → snapshots, written with CROSS JOIN: SQLite's planner keeps that
+/// order (<https://www.sqlite.org/optoverview.html#crossjoin>), where it would otherwise walk a
+/// whole chart's snapshots.
 private let appearanceColumns = """
   s.id, s.chart_date, s.chart_time, s.publishes_previous_rank,
   (SELECT p.id FROM snapshots p WHERE p.chart_id = s.chart_id AND p.chart_time < s.chart_time
@@ -217,9 +222,10 @@ extension Archive {
       try database.rows(
         """
         SELECT e.song_id, \(appearanceColumns)
-        FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-        WHERE e.song_id IN (SELECT song_id FROM entries WHERE snapshot_id = ?)
-          AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time <= ?
+        FROM (SELECT DISTINCT song_id FROM entries WHERE snapshot_id = ?) cur
+          CROSS JOIN entries e ON e.song_id = cur.song_id
+          CROSS JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time <= ?
         """, [snapshot.id.rawValue, snapshot.id.rawValue, snapshot.chartDate.secondsSince1970]
       ) { (SongID($0.int64(at: 0)), readAppearance($0, from: 1)) }
     }
@@ -264,9 +270,12 @@ extension Archive {
     let seen = try reading {
       try database.rows(
         """
-        SELECT DISTINCT e.song_id FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-        WHERE e.song_id IN (SELECT song_id FROM entries WHERE snapshot_id = ?)
-          AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time < ?
+        SELECT cur.song_id
+        FROM (SELECT DISTINCT song_id FROM entries WHERE snapshot_id = ?1) cur
+        WHERE EXISTS (
+          SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.song_id = cur.song_id AND s.chart_time < ?3
+            AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2))
         """, [newer.id.rawValue, newer.id.rawValue, newer.chartDate.secondsSince1970]
       ) { SongID($0.int64(at: 0)) }
     }

@@ -302,7 +302,7 @@ public final class ImportBatch {
         try database.rows(
           """
           SELECT g.id FROM songs g WHERE g.identity = ?
-          ORDER BY (SELECT max(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
             WHERE e.song_id = g.id AND s.chart_time < ?2) DESC, g.recording DESC
           """, [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
@@ -311,7 +311,7 @@ public final class ImportBatch {
         try database.rows(
           """
           SELECT g.id FROM songs g
-            JOIN entries e ON e.song_id = g.id JOIN snapshots s ON s.id = e.snapshot_id
+            CROSS JOIN entries e ON e.song_id = g.id CROSS JOIN snapshots s ON s.id = e.snapshot_id
           WHERE g.base_title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ?
             AND s.chart_time < ?
           GROUP BY g.id ORDER BY max(s.chart_time) DESC

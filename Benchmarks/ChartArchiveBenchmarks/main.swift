@@ -1,0 +1,157 @@
+// chart-archive-bench: the measurements Benchmarks/run cannot take from outside a process.
+//
+//   chart-archive-bench queries --db PATH --chart NAME [--count N] [--seed S]
+//     In-library timings (no process start) of `history` for N songs picked at random, `diff` of
+//     N random consecutive snapshots, and `report` of the latest snapshot N times; prints one JSON
+//     object with p50 and p99 in microseconds, and the songs picked (for process timings).
+//   chart-archive-bench generate --out FOLDER --days D --regions R --size N [--seed S]
+//     Writes a deterministic synthetic daily chart series in ChartArchive's format: R regions,
+//     D days each, N entries a day, songs rising, peaking and falling like real ones.
+import ChartFormats
+import ChartRanking
+import ChartStorage
+import Foundation
+
+/// A seeded generator (SplitMix64), the same sequence on every machine.
+struct SeededGenerator: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+func option(_ name: String, in arguments: [String]) -> String? {
+  guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+  return arguments[index + 1]
+}
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+  guard !sorted.isEmpty else { return 0 }
+  return sorted[min(sorted.count - 1, Int((Double(sorted.count) * fraction).rounded(.down)))]
+}
+
+func measure(_ count: Int, _ body: (Int) throws -> Void) rethrows -> (p50: Double, p99: Double) {
+  var times: [Double] = []
+  times.reserveCapacity(count)
+  for index in 0..<count {
+    let start = DispatchTime.now().uptimeNanoseconds
+    try body(index)
+    times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+  }
+  times.sort()
+  return (percentile(times, 0.5), percentile(times, 0.99))
+}
+
+func queries(_ arguments: [String]) throws {
+  guard let path = option("--db", in: arguments), let chart = option("--chart", in: arguments)
+  else { fatalError("usage: queries --db PATH --chart NAME [--count N] [--seed S]") }
+  let count = Int(option("--count", in: arguments) ?? "") ?? 1000
+  var random = SeededGenerator(state: UInt64(option("--seed", in: arguments) ?? "") ?? 1)
+  let archive = try Archive(path: path, createIfMissing: false)
+  let snapshots = try archive.snapshots(of: chart)
+  // Songs picked from random snapshots, so that each is a song of this chart.
+  var songs: [(id: SongID, title: String, artist: String)] = []
+  for _ in 0..<count {
+    let snapshot = snapshots[Int.random(in: 0..<snapshots.count, using: &random)]
+    let entries = try archive.entries(of: snapshot.id)
+    let entry = entries[Int.random(in: 0..<entries.count, using: &random)]
+    songs.append((entry.song, entry.entry.title, entry.entry.artist))
+  }
+  let pairs = (0..<count).map { _ in Int.random(in: 1..<snapshots.count, using: &random) }
+  let history = try measure(count) { index in _ = try archive.history(of: songs[index].id) }
+  let diff = try measure(count) { index in
+    _ = try archive.diff(from: snapshots[pairs[index] - 1], to: snapshots[pairs[index]])
+  }
+  let latest = snapshots[snapshots.count - 1]
+  let report = try measure(count) { _ in _ = try archive.report(on: latest, limit: 10) }
+  let result: [String: Any] = [
+    "history_p50_us": history.p50, "history_p99_us": history.p99,
+    "diff_p50_us": diff.p50, "diff_p99_us": diff.p99,
+    "report_p50_us": report.p50, "report_p99_us": report.p99,
+    "songs": songs.map { ["title": $0.title, "artist": $0.artist] },
+    "diff_dates": pairs.map {
+      [snapshots[$0 - 1].chartDate.iso8601, snapshots[$0].chartDate.iso8601]
+    },
+  ]
+  let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+  FileHandle.standardOutput.write(data)
+}
+
+func generate(_ arguments: [String]) throws {
+  guard let folder = option("--out", in: arguments) else {
+    fatalError("usage: generate --out FOLDER --days D --regions R --size N [--seed S]")
+  }
+  let days = Int(option("--days", in: arguments) ?? "") ?? 365
+  let regions = Int(option("--regions", in: arguments) ?? "") ?? 1
+  let size = Int(option("--size", in: arguments) ?? "") ?? 200
+  var random = SeededGenerator(state: UInt64(option("--seed", in: arguments) ?? "") ?? 7)
+  let manager = FileManager.default
+  let start = try ChartDate(iso8601: "2017-01-01")
+  for region in 0..<regions {
+    let chart = "daily-top-\(size)-region-\(region + 1)"
+    let regionFolder = URL(fileURLWithPath: folder).appendingPathComponent(chart)
+    try manager.createDirectory(at: regionFolder, withIntermediateDirectories: true)
+    // A pool of songs, each with a popularity that rises, peaks and falls.
+    var songs: [(title: String, artist: String, born: Int, strength: Double)] = []
+    var next = 0
+    func newSong(day: Int) {
+      next += 1
+      songs.append(
+        (
+          "Song \(next) of region \(region + 1)",
+          "Artist \(Int.random(in: 1...400, using: &random))",
+          day, Double.random(in: 0.2...1, using: &random)
+        ))
+    }
+    for _ in 0..<(size * 2) { newSong(day: -Int.random(in: 0...60, using: &random)) }
+    var previousRanks: [String: Int] = [:]
+    for day in 0..<days {
+      for _ in 0..<Int.random(in: 2...6, using: &random) { newSong(day: day) }
+      // Score: strength times a rise-and-fall curve over the song's age, with noise.
+      let scored = songs.map { song -> (String, String, Double) in
+        let age = Double(day - song.born)
+        let curve = age < 0 ? 0 : (age + 1) * exp(-age / 30)
+        return (
+          song.title, song.artist,
+          song.strength * curve * Double.random(in: 0.9...1.1, using: &random)
+        )
+      }
+      let top = scored.sorted { $0.2 > $1.2 }.prefix(size)
+      songs.removeAll { day - $0.born > 240 }
+      let date = ChartDate(
+        trustedISO8601: "", secondsSince1970: start.secondsSince1970 + Int64(day) * 86_400)
+      let text = ISO8601DateFormatter.string(
+        from: Date(timeIntervalSince1970: TimeInterval(date.secondsSince1970)),
+        timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+      var ranks: [String: Int] = [:]
+      let entries = top.enumerated().map { index, song in
+        ranks[song.0] = index + 1
+        return ChartEntry(
+          rank: index + 1, title: song.0, artist: song.1,
+          publishedPreviousRank: previousRanks[song.0],
+          streams: Int(song.2 * 100_000))
+      }
+      previousRanks = ranks
+      let snapshot = Snapshot(
+        chart: chart, chartDate: try ChartDate(iso8601: text), publishesPreviousRank: true,
+        entries: entries)
+      let json =
+        NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: .daily)
+        + NativeFormatWriter.jsonClosing
+      try Data(json.utf8).write(to: regionFolder.appendingPathComponent("\(text).json"))
+    }
+  }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "queries": try queries(arguments)
+case "generate": try generate(arguments)
+default:
+  FileHandle.standardError.write(Data("usage: chart-archive-bench queries|generate …\n".utf8))
+  exit(64)
+}
