@@ -172,6 +172,8 @@ enum ImportCommand: Subcommand {
   ) throws -> ImportResult {
     let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
     let progress = Progress(total: files.count, console: console)
+    let readAhead = ReadAhead(files: files, reader: reader)
+    defer { readAhead.cancel() }
     var stored: [StoredSnapshot] = []
     var trendDisagreements: [String] = []
     var failures: [String] = []
@@ -181,9 +183,9 @@ enum ImportCommand: Subcommand {
         for (index, path) in files.enumerated() {
           progress.update(done: index)
           let file: DecodedChartFile
-          do throws(ChartFileError) {
-            file = try reader.read(contentsOf: path)
-          } catch {
+          switch readAhead.file(at: index) {
+          case .success(let decoded): file = decoded
+          case .failure(let error):
             failures.append(error.description)
             failedFiles.insert(path)
             continue
