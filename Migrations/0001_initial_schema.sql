@@ -47,6 +47,7 @@ CREATE TABLE songs (
 );
 
 CREATE INDEX songs_by_base_title ON songs (base_title_key, primary_artist_key);
+CREATE INDEX songs_by_title ON songs (title_key);
 
 -- An entry: one line of a snapshot, exactly as the source gave it.
 CREATE TABLE entries (

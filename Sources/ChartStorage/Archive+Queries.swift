@@ -294,12 +294,13 @@ extension Archive {
   ///   - query: a title, an artist, or part of either; may be empty when `artist` is given.
   ///   - artist: part of the artist credit, or `nil`.
   ///   - chart: only songs that were on this chart, or `nil` for any chart.
+  ///   - exactTitle: only songs whose title equals the query (an index lookup, not a scan).
   /// - Returns: matching songs: exact titles first, then by number of entries (most first), then
   ///   title and artist.
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
-  public func songs(matching query: String, artist: String? = nil, chart: String? = nil)
-    throws(ArchiveError) -> [SongSummary]
-  {
+  public func songs(
+    matching query: String, artist: String? = nil, chart: String? = nil, exactTitle: Bool = false
+  ) throws(ArchiveError) -> [SongSummary] {
     let title = SongIdentity.fold(query)
     let artistPattern = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
     let contains = "%" + escapeLike(title) + "%"
@@ -320,12 +321,14 @@ extension Archive {
           (SELECT min(rank) FROM entries WHERE song_id = g.id),
           (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
         FROM songs g
-        WHERE (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'
+        WHERE \(exactTitle ? "g.title_key = ?1" : """
+          (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'
             OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')
+          """)
           AND g.artist_key LIKE ?2 ESCAPE '\\'
           AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
         ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist, g.recording
-        """, [contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
+        """, [exactTitle ? title : contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
       ) { row in
         SongSummary(
           id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),

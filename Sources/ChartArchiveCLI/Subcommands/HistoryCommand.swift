@@ -33,7 +33,13 @@ enum HistoryCommand: Subcommand {
     let text = arguments.argument("query")!
     let artist = arguments.option("--artist")
     let chart = arguments.option("--chart")
-    let songs = try query { try archive.songs(matching: text, artist: artist, chart: chart) }
+    // The songs titled exactly so first (an index lookup); all that match when they are not one.
+    var songs = try query {
+      try archive.songs(matching: text, artist: artist, chart: chart, exactTitle: true)
+    }
+    if Set(songs.map(\.identity)).count != 1 {
+      songs = try query { try archive.songs(matching: text, artist: artist, chart: chart) }
+    }
     let searched =
       "'\(text)'" + (artist.map { " by '\($0)'" } ?? "") + (chart.map { " on \($0)" } ?? "")
     let folded = SongIdentity.fold(text)
