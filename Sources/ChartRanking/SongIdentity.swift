@@ -21,10 +21,15 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   ///   - artist: the artist credit as published.
   ///   - songURL: the song's URL at the source, if any; blank counts as none.
   public init(title: String, artist: String, songURL: String?) {
+    self.init(foldedTitle: Self.fold(title), foldedArtist: Self.fold(artist), songURL: songURL)
+  }
+
+  /// The identity from a title and artist already folded (``fold(_:)``).
+  init(foldedTitle: String, foldedArtist: String, songURL: String?) {
     if let url = songURL?.trimmingCharacters(in: .whitespacesAndNewlines), !url.isEmpty {
       key = "url:" + url
     } else {
-      key = "song:" + Self.fold(title) + "\u{1F}" + Self.fold(artist)
+      key = "song:" + foldedTitle + "\u{1F}" + foldedArtist
     }
   }
 
@@ -51,7 +56,11 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   /// - Returns: the lead artist's letters and digits, lowercased; the whole credit's when it starts
   ///   with a joining word.
   public static func primaryArtist(_ artist: String) -> String {
-    let folded = fold(artist)
+    primaryArtist(folded: fold(artist))
+  }
+
+  /// ``primaryArtist(_:)`` of a credit already folded (``fold(_:)``).
+  static func primaryArtist(folded: String) -> String {
     // Words of the credit, with a comma or a slash a word of its own.
     var words: [String] = []
     var word = String.UnicodeScalarView()
@@ -87,11 +96,18 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     lettersAndDigits(fold(title))
   }
 
+  /// ``squashedTitle(_:)`` of a title already folded (``fold(_:)``).
+  static func squashedTitle(folded: String) -> String { lettersAndDigits(folded) }
+
   /// The letters and digits of a title before its first parenthesis or bracket, lowercased:
   /// `"Soak City (Do It)"` and `"White Christmas (1947)"` give `"soakcity"` and
   /// `"whitechristmas"`. The whole title's when it starts with one.
   public static func baseTitle(_ title: String) -> String {
-    let folded = fold(title)
+    baseTitle(folded: fold(title))
+  }
+
+  /// ``baseTitle(_:)`` of a title already folded (``fold(_:)``).
+  static func baseTitle(folded: String) -> String {
     let base = folded.prefix { $0 != "(" && $0 != "[" }
     return lettersAndDigits(base.isEmpty ? folded : String(base))
   }
@@ -143,5 +159,33 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
       .folding(options: [.caseInsensitive], locale: nil)
       .precomposedStringWithCanonicalMapping
     return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+  }
+}
+
+/// What song linking compares of an entry, computed once: its identity, its title's letters and
+/// digits (whole and before any parenthesis) and its lead artist (see ``SongLinking``).
+public struct SongKeys: Hashable, Sendable {
+  /// The entry's identity.
+  public let identity: SongIdentity
+  /// ``SongIdentity/squashedTitle(_:)`` of the title.
+  public let squashedTitle: String
+  /// ``SongIdentity/baseTitle(_:)`` of the title.
+  public let baseTitle: String
+  /// ``SongIdentity/primaryArtist(_:)`` of the artist credit.
+  public let primaryArtist: String
+  /// The folded title (``SongIdentity/fold(_:)``).
+  public let foldedTitle: String
+  /// The folded artist credit (``SongIdentity/fold(_:)``).
+  public let foldedArtist: String
+
+  /// Computes the keys of an entry, folding its title and artist once.
+  public init(_ entry: ChartEntry) {
+    foldedTitle = SongIdentity.fold(entry.title)
+    foldedArtist = SongIdentity.fold(entry.artist)
+    identity = SongIdentity(
+      foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: entry.songURL)
+    squashedTitle = SongIdentity.squashedTitle(folded: foldedTitle)
+    baseTitle = SongIdentity.baseTitle(folded: foldedTitle)
+    primaryArtist = SongIdentity.primaryArtist(folded: foldedArtist)
   }
 }

@@ -55,24 +55,43 @@ public enum SongLinking {
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
-    var previousByRank: [Int: ArchivedEntry] = [:]
-    for entry in previous where previousByRank[entry.entry.rank] == nil {
-      previousByRank[entry.entry.rank] = entry
+    try link(
+      entries, keys: entries.map(SongKeys.init), publishesPreviousRank: publishesPreviousRank,
+      previous: previous, previousKeys: previous.map { SongKeys($0.entry) },
+      songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
+  }
+
+  /// Links the entries of one snapshot with their keys already computed (an import carries the
+  /// previous snapshot's keys from one snapshot to the next).
+  ///
+  /// - Parameters:
+  ///   - keys: the keys of `entries`, same order.
+  ///   - previousKeys: the keys of `previous`, same order.
+  ///   - others: as in ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsWithTitle:)``.
+  public static func link(
+    _ entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool,
+    previous: [ArchivedEntry], previousKeys: [SongKeys],
+    songsWithIdentity: (SongIdentity) throws -> [SongID],
+    songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
+  ) rethrows -> [SongLink] {
+    var previousByRank: [Int: (entry: ArchivedEntry, keys: SongKeys)] = [:]
+    var previousByIdentity: [SongIdentity: [SongID]] = [:]
+    for (entry, entryKeys) in zip(previous, previousKeys) {
+      if previousByRank[entry.entry.rank] == nil {
+        previousByRank[entry.entry.rank] = (entry, entryKeys)
+      }
+      previousByIdentity[entryKeys.identity, default: []].append(entry.song)
     }
     let onPrevious = Set(previous.map(\.song))
-    var previousByIdentity: [SongIdentity: [SongID]] = [:]
-    for entry in previous {
-      previousByIdentity[entry.entry.songIdentity, default: []].append(entry.song)
-    }
     var taken: Set<SongID> = []
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
-    for entry in entries {
+    for (entry, entryKeys) in zip(entries, keys) {
       let link = try linkOne(
-        entry, publishesPreviousRank: publishesPreviousRank, previousByRank: previousByRank,
-        onPrevious: onPrevious, previousByIdentity: previousByIdentity, taken: taken,
-        songsWithIdentity: songsWithIdentity,
-        songsWithTitle: songsWithTitle)
+        entry, keys: entryKeys, publishesPreviousRank: publishesPreviousRank,
+        previousByRank: previousByRank, onPrevious: onPrevious,
+        previousByIdentity: previousByIdentity, taken: taken,
+        songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
       if let song = link.song { taken.insert(song) }
       links.append(link)
     }
@@ -80,35 +99,34 @@ public enum SongLinking {
   }
 
   private static func linkOne(
-    _ entry: ChartEntry, publishesPreviousRank: Bool, previousByRank: [Int: ArchivedEntry],
-    onPrevious: Set<SongID>, previousByIdentity: [SongIdentity: [SongID]], taken: Set<SongID>,
+    _ entry: ChartEntry, keys: SongKeys, publishesPreviousRank: Bool,
+    previousByRank: [Int: (entry: ArchivedEntry, keys: SongKeys)], onPrevious: Set<SongID>,
+    previousByIdentity: [SongIdentity: [SongID]], taken: Set<SongID>,
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (String, String) throws -> [SongID]
   ) rethrows -> SongLink {
-    let primary = SongIdentity.primaryArtist(entry.artist)
     // 1. The source's previous rank.
     if publishesPreviousRank, let rank = entry.publishedPreviousRank,
-      let earlier = previousByRank[rank], !taken.contains(earlier.song),
-      SongIdentity.squashedTitle(earlier.entry.title) == SongIdentity.squashedTitle(entry.title)
-        || SongIdentity.baseTitle(earlier.entry.title) == SongIdentity.baseTitle(entry.title)
-          && SongIdentity.primaryArtist(earlier.entry.artist) == primary
+      let earlier = previousByRank[rank], !taken.contains(earlier.entry.song),
+      earlier.keys.squashedTitle == keys.squashedTitle
+        || earlier.keys.baseTitle == keys.baseTitle
+          && earlier.keys.primaryArtist == keys.primaryArtist
     {
-      return .previousRank(earlier.song)
+      return .previousRank(earlier.entry.song)
     }
     // 2. The identity: on the previous snapshot first, then anywhere in the archive.
     if entry.publishedWeeksOnChart != 1 {
-      if let song = previousByIdentity[entry.songIdentity]?.first(where: { !taken.contains($0) }) {
+      if let song = previousByIdentity[keys.identity]?.first(where: { !taken.contains($0) }) {
         return .identity(song)
       }
-      if let song = try songsWithIdentity(entry.songIdentity).first(where: { !taken.contains($0) })
-      {
+      if let song = try songsWithIdentity(keys.identity).first(where: { !taken.contains($0) }) {
         return .identity(song)
       }
     }
     // 3. A re-entry under another credit.
     let noPreviousRank = !publishesPreviousRank || entry.publishedPreviousRank == nil
     if noPreviousRank, (entry.publishedWeeksOnChart ?? 0) > 1,
-      let song = try songsWithTitle(SongIdentity.baseTitle(entry.title), primary).first(where: {
+      let song = try songsWithTitle(keys.baseTitle, keys.primaryArtist).first(where: {
         !taken.contains($0) && !onPrevious.contains($0)
       })
     {

@@ -126,6 +126,10 @@ public final class ImportBatch {
   /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
   /// of the same chart date in one batch is a conflict even when replacing.
   private var storedHere: Set<[Int64]> = []
+  /// The snapshot stored last, with its songs and keys: the next snapshot of its chart links to
+  /// it without reading it back.
+  private var lastStored:
+    (chartID: Int64, chartTime: Int64, entries: [ArchivedEntry], keys: [SongKeys])?
   private let importedAt = Date.now.formatted(.iso8601)
 
   init(database: Database, path: String) {
@@ -156,6 +160,7 @@ public final class ImportBatch {
       // What the savepoint created is gone: forget it.
       chartIDs = [:]
       storedHere = []
+      lastStored = nil
       throw error
     }
   }
@@ -221,8 +226,9 @@ public final class ImportBatch {
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
       storedHere.insert([chartID, snapshot.chartDate.secondsSince1970])
+      let keys = snapshot.entries.map(SongKeys.init)
       let songs = try linkSongs(
-        of: snapshot.entries, publishesPreviousRank: snapshot.publishesPreviousRank,
+        of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
       let insert = try database.statement(
         "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
@@ -245,6 +251,10 @@ public final class ImportBatch {
         try insert.run()
       }
       insert.reset()
+      lastStored = (
+        chartID, snapshot.chartDate.secondsSince1970,
+        zip(snapshot.entries, songs).map { ArchivedEntry(entry: $0, song: SongID($1)) }, keys
+      )
       try relinkSnapshots(ofChart: chartID, after: snapshot.chartDate.secondsSince1970)
       return outcome
     } catch let error as ArchiveError {
@@ -289,15 +299,27 @@ public final class ImportBatch {
   ///   - chartTime: the snapshot's chart time; the previous snapshot is the last one before it.
   /// - Returns: one song ID per entry.
   private func linkSongs(
-    of entries: [ChartEntry], publishesPreviousRank: Bool, chartID: Int64, chartTime: Int64
+    of entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool, chartID: Int64,
+    chartTime: Int64
   ) throws -> [Int64] {
-    let previous: [ArchivedEntry] =
-      try database.row(
-        "SELECT id FROM snapshots WHERE chart_id = ? AND chart_time < ?"
-          + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime], { $0.int64(at: 0) }
-      ).map { try Archive.entries(of: SnapshotID($0), in: database) } ?? []
+    // The previous snapshot: the one this batch stored last when it is that one, else read back.
+    var previous: [ArchivedEntry] = []
+    var previousKeys: [SongKeys] = []
+    if let (id, time) = try database.row(
+      "SELECT id, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+        + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
+      { ($0.int64(at: 0), $0.int64(at: 1)) })
+    {
+      if let last = lastStored, last.chartID == chartID, last.chartTime == time {
+        (previous, previousKeys) = (last.entries, last.keys)
+      } else {
+        previous = try Archive.entries(of: SnapshotID(id), in: database)
+        previousKeys = previous.map { SongKeys($0.entry) }
+      }
+    }
     let links = try SongLinking.link(
-      entries, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      previousKeys: previousKeys,
       songsWithIdentity: { identity in
         try database.rows(
           """
@@ -318,16 +340,16 @@ public final class ImportBatch {
           """, [baseTitle, primaryArtist, chartID, chartTime]
         ) { SongID($0.int64(at: 0)) }
       })
-    return try zip(entries, links).map { entry, link in
+    return try zip(entries, zip(keys, links)).map { entry, keyed in
+      let (entryKeys, link) = keyed
       if let song = link.song { return song.rawValue }
       try database.run(
         "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
           + " base_title_key, primary_artist_key) VALUES (?1,"
           + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
           + " ?2, ?3, ?4, ?5, ?6, ?7)",
-        entry.songIdentity.key, entry.title, entry.artist, SongIdentity.fold(entry.title),
-        SongIdentity.fold(entry.artist), SongIdentity.baseTitle(entry.title),
-        SongIdentity.primaryArtist(entry.artist))
+        entryKeys.identity.key, entry.title, entry.artist, entryKeys.foldedTitle,
+        entryKeys.foldedArtist, entryKeys.baseTitle, entryKeys.primaryArtist)
       return database.lastInsertedRowID
     }
   }
@@ -346,8 +368,8 @@ public final class ImportBatch {
     for (snapshotID, time, publishes) in later {
       let stored = try Archive.entries(of: SnapshotID(snapshotID), in: database)
       let songs = try linkSongs(
-        of: stored.map(\.entry), publishesPreviousRank: publishes, chartID: chartID, chartTime: time
-      )
+        of: stored.map(\.entry), keys: stored.map { SongKeys($0.entry) },
+        publishesPreviousRank: publishes, chartID: chartID, chartTime: time)
       for (position, (old, new)) in zip(stored.map(\.song.rawValue), songs).enumerated()
       where old != new {
         try database.run(
