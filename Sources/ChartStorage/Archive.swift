@@ -126,10 +126,10 @@ public final class ImportBatch {
   /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
   /// of the same chart date in one batch is a conflict even when replacing.
   private var storedHere: Set<[Int64]> = []
-  /// The snapshot stored last, with its songs and keys: the next snapshot of its chart links to
-  /// it without reading it back.
-  private var lastStored:
-    (chartID: Int64, chartTime: Int64, entries: [ArchivedEntry], keys: [SongKeys])?
+  /// Per chart, the snapshot stored last with its songs and keys: the chart's next snapshot links
+  /// to it without reading it back (an import of many charts interleaves them by date).
+  private var lastStored: [Int64: (chartTime: Int64, entries: [ArchivedEntry], keys: [SongKeys])] =
+    [:]
   private let importedAt = Date.now.formatted(.iso8601)
 
   init(database: Database, path: String) {
@@ -160,7 +160,7 @@ public final class ImportBatch {
       // What the savepoint created is gone: forget it.
       chartIDs = [:]
       storedHere = []
-      lastStored = nil
+      lastStored = [:]
       throw error
     }
   }
@@ -251,8 +251,8 @@ public final class ImportBatch {
         try insert.run()
       }
       insert.reset()
-      lastStored = (
-        chartID, snapshot.chartDate.secondsSince1970,
+      lastStored[chartID] = (
+        snapshot.chartDate.secondsSince1970,
         zip(snapshot.entries, songs).map { ArchivedEntry(entry: $0, song: SongID($1)) }, keys
       )
       try relinkSnapshots(ofChart: chartID, after: snapshot.chartDate.secondsSince1970)
@@ -310,7 +310,7 @@ public final class ImportBatch {
         + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
       { ($0.int64(at: 0), $0.int64(at: 1)) })
     {
-      if let last = lastStored, last.chartID == chartID, last.chartTime == time {
+      if let last = lastStored[chartID], last.chartTime == time {
         (previous, previousKeys) = (last.entries, last.keys)
       } else {
         previous = try Archive.entries(of: SnapshotID(id), in: database)
