@@ -1,3 +1,5 @@
+import ChartFormats
+
 /// A JSON value with its object keys kept in the order they were added, for stable output.
 enum JSONValue: Equatable {
   case null
@@ -54,20 +56,6 @@ enum JSONValue: Equatable {
   }
 
   private static func writeString(_ text: String, to output: inout String) {
-    output += "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case let control where control.value < 0x20:
-        let hex = String(control.value, radix: 16)
-        output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    output += "\""
+    output += NativeFormatWriter.quoted(text)
   }
 }

@@ -65,7 +65,10 @@ public enum NativeFormatWriter {
   }
 
   /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-  static func quoted(_ text: String) -> String {
+  ///
+  /// - Parameter text: any text.
+  /// - Returns: the literal, with its quotes.
+  public static func quoted(_ text: String) -> String {
     var output = "\""
     for scalar in text.unicodeScalars {
       switch scalar {
