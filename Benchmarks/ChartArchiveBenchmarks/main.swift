@@ -122,10 +122,9 @@ func generate(_ arguments: [String]) throws {
       }
       let top = scored.sorted { $0.2 > $1.2 }.prefix(size)
       songs.removeAll { day - $0.born > 240 }
-      let date = ChartDate(
-        trustedISO8601: "", secondsSince1970: start.secondsSince1970 + Int64(day) * 86_400)
+      let seconds = start.secondsSince1970 + Int64(day) * 86_400
       let text = ISO8601DateFormatter.string(
-        from: Date(timeIntervalSince1970: TimeInterval(date.secondsSince1970)),
+        from: Date(timeIntervalSince1970: TimeInterval(seconds)),
         timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
       var ranks: [String: Int] = [:]
       let entries = top.enumerated().map { index, song in

@@ -18,9 +18,13 @@ public struct DecodedChartFile: Sendable {
 
 /// A movement as a streaming chart's CSV publishes it (`trend`), to check against the derived one.
 public enum PublishedTrend: String, CaseIterable, Hashable, Sendable {
+  /// Climbed since the previous chart.
   case up = "MOVE_UP"
+  /// Fell since the previous chart.
   case down = "MOVE_DOWN"
+  /// The same rank as on the previous chart.
   case same = "SAME_POSITION"
+  /// Not on the previous chart: a debut or a re-entry.
   case new = "NEW_ENTRY"
 
   /// Whether a derived movement is the published one (a re-entry counts as a new entry).

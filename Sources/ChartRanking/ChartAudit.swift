@@ -22,8 +22,11 @@ public struct AuditedSnapshot: Sendable {
 
 /// A figure that charts publish and the archive derives.
 public enum AuditFigure: String, CaseIterable, Sendable {
+  /// The rank on the previous chart, 1-based.
   case previousRank = "previous_rank"
+  /// The best rank up to the chart date, 1-based.
   case peakPosition = "peak_position"
+  /// The snapshots (weeks, for a weekly chart) on the chart up to the chart date.
   case weeksOnChart = "weeks_on_chart"
 
   /// The figure's name for people.

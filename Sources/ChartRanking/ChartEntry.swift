@@ -64,7 +64,14 @@ public struct ChartEntry: Hashable, Sendable {
 
 /// How often a chart is published, when known.
 public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
-  case hourly, daily, weekly, monthly
+  /// Published every hour (chart dates carry a time).
+  case hourly
+  /// Published every day.
+  case daily
+  /// Published every week (the Billboard Hot 100).
+  case weekly
+  /// Published every month.
+  case monthly
   /// A running all-time chart (a chart app's "total" chart).
   case allTime = "all-time"
 

@@ -169,11 +169,13 @@ public struct SongHistory: Sendable {
   /// - Parameters:
   ///   - entries: the snapshot's entries, in rank order.
   ///   - snapshot: the snapshot.
+  ///   - chartDate: its chart date.
   ///   - appearances: for each song of `entries`, its appearances on the chart up to and including
-  ///     the snapshot.
+  ///     the snapshot; an entry whose appearances are missing is placed on its own (a debut).
   /// - Returns: one placement per entry, same order.
   public static func placements(
-    of entries: [ArchivedEntry], in snapshot: SnapshotID, appearances: [SongID: [Appearance]]
+    of entries: [ArchivedEntry], in snapshot: SnapshotID, chartDate: ChartDate,
+    appearances: [SongID: [Appearance]]
   ) -> [Placement] {
     var bySong: [SongID: [Placement]] = [:]
     for song in Set(entries.map(\.song)) {
@@ -189,7 +191,7 @@ public struct SongHistory: Sendable {
       // The song's appearances were not supplied: all that is known is this entry.
       return SongHistory(appearances: [
         Appearance(
-          snapshot: snapshot, chartDate: ChartDate(trustedISO8601: "", secondsSince1970: 0),
+          snapshot: snapshot, chartDate: chartDate,
           previousSnapshot: nil, publishesPreviousRank: false, entry: archived.entry)
       ]).placements[0]
     }

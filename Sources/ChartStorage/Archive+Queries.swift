@@ -217,7 +217,13 @@ extension Archive {
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func placements(of snapshot: SnapshotSummary) throws(ArchiveError) -> [Placement] {
-    let entries = try entries(of: snapshot.id)
+    try placements(of: snapshot, entries: try entries(of: snapshot.id))
+  }
+
+  /// The placements of a snapshot whose entries were already read.
+  private func placements(of snapshot: SnapshotSummary, entries: [ArchivedEntry])
+    throws(ArchiveError) -> [Placement]
+  {
     let rows = try reading {
       try database.rows(
         """
@@ -231,7 +237,8 @@ extension Archive {
     }
     var appearances: [SongID: [Appearance]] = [:]
     for (song, appearance) in rows { appearances[song, default: []].append(appearance) }
-    return SongHistory.placements(of: entries, in: snapshot.id, appearances: appearances)
+    return SongHistory.placements(
+      of: entries, in: snapshot.id, chartDate: snapshot.chartDate, appearances: appearances)
   }
 
   /// The rank-change report of a snapshot against the chart's previous snapshot.
@@ -245,13 +252,12 @@ extension Archive {
   public func report(on snapshot: SnapshotSummary, limit: Int) throws(ArchiveError)
     -> (report: RankChangeReport, previous: SnapshotSummary?)
   {
-    let placements = try placements(of: snapshot)
+    let current = try entries(of: snapshot.id)
+    let placements = try placements(of: snapshot, entries: current)
     let previous = try self.snapshot(before: snapshot)
     var dropOuts: [ArchivedEntry] = []
     if let previous {
-      dropOuts =
-        RankPairing(newer: try entries(of: snapshot.id), older: try entries(of: previous.id))
-        .unpaired
+      dropOuts = RankPairing(newer: current, older: try entries(of: previous.id)).unpaired
     }
     return (RankChangeReport(placements: placements, dropOuts: dropOuts, limit: limit), previous)
   }

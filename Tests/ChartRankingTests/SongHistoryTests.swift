@@ -70,11 +70,17 @@ struct SongHistoryTests {
     let entries = [
       ArchivedEntry(entry: songA[1].entry, song: a), ArchivedEntry(entry: songB[0].entry, song: b),
     ]
+    let date = try ChartDate(iso8601: "2024-01-02")
     let placements = SongHistory.placements(
-      of: entries, in: SnapshotID(2), appearances: [a: songA, b: songB])
+      of: entries, in: SnapshotID(2), chartDate: date, appearances: [a: songA, b: songB])
     #expect(placements.map(\.rank) == [1, 2])
     #expect(placements.map(\.movement) == [.up(2), .debut])
     #expect(placements.map(\.weeksOnChart) == [2, 1])
+    // A song whose appearances are missing is placed on its own, at the snapshot's date.
+    let alone = SongHistory.placements(
+      of: entries, in: SnapshotID(2), chartDate: date, appearances: [a: songA])
+    #expect(alone.map(\.movement) == [.up(2), .debut])
+    #expect(alone[1].chartDate == date)
   }
 }
 
