@@ -18,6 +18,8 @@ let package = Package(
     ),
     // libcsv from the system (Debian: libcsv-dev): the RFC 4180 reader under the CSV formats.
     .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
+    // yajl from the system (Debian: libyajl-dev): the streaming JSON parser under the JSON formats.
+    .systemLibrary(name: "CYAJL", providers: [.apt(["libyajl-dev"])]),
     // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
     .target(name: "ChartRanking"),
     // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
@@ -28,7 +30,7 @@ let package = Package(
       resources: [.embedInCode("Migrations")]
     ),
     // Readers for the chart file formats the importer accepts.
-    .target(name: "ChartFormats", dependencies: ["CCSV", "ChartRanking"]),
+    .target(name: "ChartFormats", dependencies: ["CCSV", "CYAJL", "ChartRanking"]),
     // The `chart-archive` command line: argument parsing, subcommands, output.
     .target(
       name: "ChartArchiveCLI", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"]),

@@ -158,15 +158,18 @@ public struct ChartFileReader: Sendable {
   private func decodeJSON(_ data: Data, path: String) throws(ChartFileError)
     -> (ChartFormat, [RawGroup], [ChartFileProblem])
   {
-    let raw: RawFile
-    do {
-      let decoder = JSONDecoder()
-      decoder.userInfo[RawFile.forcedFormatKey] = format?.rawValue
-      raw = try decoder.decode(RawFile.self, from: data)
-    } catch let error as DecodingError {
-      throw ChartFileError(path: path, problems: [problem(from: error, data: data)])
-    } catch {
-      throw ChartFileError(path: path, "not valid JSON (\(error))")
+    let json: JSONValue
+    switch data.withUnsafeBytes({ bytes in
+      Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+    }) {
+    case .success(let value): json = value
+    case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
+    }
+    guard let raw = RawFile(json: json, forced: format) else {
+      throw ChartFileError(
+        path: path,
+        "not a chart file: expected a JSON object or array"
+          + (format.map { " (\($0.rawValue) format)" } ?? ""))
     }
     var problems = raw.problems
     if let snapshots = raw.snapshots, format == nil || format == .native {
@@ -522,61 +525,6 @@ public struct ChartFileReader: Sendable {
     } else if text.unicodeScalars.contains(where: { $0.value == 0 }) {
       problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
     }
-  }
-
-  private func problem(from error: DecodingError, data: Data) -> ChartFileProblem {
-    switch error {
-    case .dataCorrupted(let context):
-      if context.codingPath.isEmpty {
-        return ChartFileProblem(message: "not valid JSON: \(syntaxError(in: data))")
-      }
-      return ChartFileProblem(message: "\(path(context.codingPath)): \(context.debugDescription)")
-    case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      let expectation =
-        context.codingPath.isEmpty ? "expected a JSON object or array" : context.debugDescription
-      return ChartFileProblem(message: "\(path(context.codingPath)): \(expectation)")
-    case .keyNotFound(let key, let context):
-      return ChartFileProblem(message: "\(path(context.codingPath + [key])): missing")
-    @unknown default:
-      return ChartFileProblem(message: "\(error)")
-    }
-  }
-
-  /// What is wrong with text that is not JSON, with its line and column: JSONDecoder does not
-  /// say, JSONSerialization does (as a character offset).
-  private func syntaxError(in data: Data) -> String {
-    do {
-      _ = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-      return "the JSON text is malformed"
-    } catch {
-      var detail =
-        ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String)
-        ?? "the JSON text is malformed"
-      if detail.hasSuffix(".") { detail.removeLast() }
-      detail = detail.replacingOccurrences(of: " during JSON parse", with: "")
-      if let range = detail.range(of: "character "),
-        let offset = Int(detail[range.upperBound...].prefix(while: \.isNumber))
-      {
-        var line = 1
-        var column = 1
-        for byte in data.prefix(offset) {
-          if byte == 0x0A {
-            line += 1
-            column = 1
-          } else if byte & 0xC0 != 0x80 {
-            column += 1
-          }
-        }
-        detail += " (line \(line), column \(column))"
-      }
-      return detail
-    }
-  }
-
-  private func path(_ codingPath: [any CodingKey]) -> String {
-    codingPath.isEmpty
-      ? "top level"
-      : codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".")
   }
 }
 

@@ -1,20 +1,3 @@
-import Foundation
-
-/// A JSON object key given by its text.
-struct AnyKey: CodingKey {
-  let stringValue: String
-  let intValue: Int?
-  init(_ string: String) {
-    stringValue = string
-    intValue = nil
-  }
-  init?(stringValue: String) { self.init(stringValue) }
-  init?(intValue: Int) {
-    stringValue = String(intValue)
-    self.intValue = intValue
-  }
-}
-
 /// The names an entry's fields have in one format (`nil`: the format has no such field).
 struct EntryKeys {
   var rank: String
@@ -57,86 +40,53 @@ struct EntryKeys {
 /// Reads fields of one JSON object, turning a wrong type into a problem instead of failing the
 /// whole file, so that every problem of a file is reported at once.
 struct FieldReader {
-  let container: KeyedDecodingContainer<AnyKey>
+  let object: JSONObject
   var problems: [ChartFileProblem] = []
 
-  init(_ decoder: any Decoder, problems: inout [ChartFileProblem], field: String?) {
-    do {
-      container = try decoder.container(keyedBy: AnyKey.self)
-    } catch {
-      problems.append(ChartFileProblem(field: field, message: "expected a JSON object"))
-      container = KeyedDecodingContainer(EmptyContainer())
+  /// A reader of `value`, or of an empty object (with a problem) when `value` is not an object.
+  /// A key given twice in the object is a problem: which value is meant cannot be told.
+  init(_ value: JSONValue) {
+    if case .object(let object) = value {
+      self.object = object
+      for key in object.repeatedKeys {
+        problems.append(ChartFileProblem(field: key, message: "given more than once"))
+      }
+    } else {
+      object = JSONObject(keys: [], values: [])
+      problems.append(ChartFileProblem(field: nil, message: "expected a JSON object"))
     }
   }
 
-  func has(_ key: String?) -> Bool { key.map { container.contains(AnyKey($0)) } ?? false }
+  func has(_ key: String?) -> Bool { key.map { object[$0] != nil } ?? false }
 
   mutating func int(_ key: String?) -> Int? {
-    guard let key else { return nil }
-    do {
-      return try container.decodeIfPresent(Int.self, forKey: AnyKey(key))
-    } catch {
+    guard let key, let value = object[key] else { return nil }
+    if case .null = value { return nil }
+    guard let integer = value.integer else {
       problems.append(ChartFileProblem(field: key, message: "expected an integer or null"))
       return nil
     }
+    return integer
   }
 
   mutating func string(_ key: String?) -> String? {
-    guard let key else { return nil }
-    do {
-      return try container.decodeIfPresent(String.self, forKey: AnyKey(key))
-    } catch DecodingError.typeMismatch {
+    guard let key, let value = object[key] else { return nil }
+    switch value {
+    case .null: return nil
+    case .string(let text): return text
+    default:
       problems.append(ChartFileProblem(field: key, message: "expected a string or null"))
-      return nil
-    } catch {
-      // JSONDecoder's own error for a string that is not UTF-8 or holds a raw control character.
-      problems.append(
-        ChartFileProblem(
-          field: key, message: "not valid text (invalid UTF-8, or a control character not escaped)")
-      )
       return nil
     }
   }
 
   mutating func entries(_ key: String, keys: EntryKeys) -> [RawEntry]? {
-    guard container.contains(AnyKey(key)) else { return nil }
-    do {
-      if try container.decodeNil(forKey: AnyKey(key)) {
-        problems.append(ChartFileProblem(field: key, message: "expected an array of entries"))
-        return nil
-      }
-      var list = try container.nestedUnkeyedContainer(forKey: AnyKey(key))
-      return try RawEntry.decodeAll(&list, keys: keys)
-    } catch {
+    guard let value = object[key] else { return nil }
+    guard case .array(let list) = value else {
       problems.append(ChartFileProblem(field: key, message: "expected an array of entries"))
       return nil
     }
-  }
-}
-
-/// A keyed container with no keys, standing in for a value that was not an object.
-private struct EmptyContainer: KeyedDecodingContainerProtocol {
-  var codingPath: [any CodingKey] { [] }
-  var allKeys: [AnyKey] { [] }
-  func contains(_ key: AnyKey) -> Bool { false }
-  func decodeNil(forKey key: AnyKey) throws -> Bool { true }
-  func decode<T: Decodable>(_ type: T.Type, forKey key: AnyKey) throws -> T {
-    throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "missing"))
-  }
-  func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: AnyKey)
-    throws -> KeyedDecodingContainer<NestedKey>
-  {
-    throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "missing"))
-  }
-  func nestedUnkeyedContainer(forKey key: AnyKey) throws -> any UnkeyedDecodingContainer {
-    throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "missing"))
-  }
-  func superDecoder() throws -> any Decoder {
-    throw DecodingError.keyNotFound(
-      AnyKey("super"), .init(codingPath: [], debugDescription: "missing"))
-  }
-  func superDecoder(forKey key: AnyKey) throws -> any Decoder {
-    throw DecodingError.keyNotFound(key, .init(codingPath: [], debugDescription: "missing"))
+    return list.map { RawEntry(json: $0, keys: keys) }
   }
 }
 
@@ -169,11 +119,10 @@ struct RawEntry {
     problems = []
   }
 
-  init(from decoder: any Decoder, keys: EntryKeys) {
-    var problems: [ChartFileProblem] = []
-    var reader = FieldReader(decoder, problems: &problems, field: nil)
-    isObject = problems.isEmpty
-    problems = []
+  /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
+  init(json: JSONValue, keys: EntryKeys) {
+    var reader = FieldReader(json)
+    isObject = reader.problems.allSatisfy { $0.field != nil }
     rank = reader.int(keys.rank)
     title = reader.string(keys.title)
     artist = reader.string(keys.artist)
@@ -184,27 +133,12 @@ struct RawEntry {
     imageURL = reader.string(keys.imageURL)
     songURL = reader.string(keys.songURL)
     streams = reader.int(keys.streams)
-    self.problems = problems + reader.problems
-  }
-
-  static func decodeAll(_ list: inout any UnkeyedDecodingContainer, keys: EntryKeys) throws
-    -> [RawEntry]
-  {
-    var entries: [RawEntry] = []
-    if let count = list.count { entries.reserveCapacity(count) }
-    while !list.isAtEnd {
-      entries.append(RawEntry(from: try list.superDecoder(), keys: keys))
-    }
-    return entries
+    problems = reader.problems
   }
 }
 
 /// A whole JSON file as written: every top-level field any JSON format has.
-struct RawFile: Decodable {
-  /// The user-info key that carries a format named with `--format`, so that entries are read
-  /// with its field names.
-  static let forcedFormatKey = CodingUserInfoKey(rawValue: "forcedFormat")!
-
+struct RawFile {
   var chart: String?
   var chartDate: String?
   var date: String?
@@ -223,18 +157,19 @@ struct RawFile: Decodable {
   var isBillboardPy = false
   var problems: [ChartFileProblem] = []
 
-  init(from decoder: any Decoder) throws {
-    let forced = (decoder.userInfo[Self.forcedFormatKey] as? String).flatMap(ChartFormat.init)
-    if var list = try? decoder.unkeyedContainer() {
-      feedEntries = try RawEntry.decodeAll(&list, keys: .appFeed)
+  /// Reads a file's JSON value.
+  ///
+  /// - Parameters:
+  ///   - json: the file's value: an object, or an array of entries (the app-feed format).
+  ///   - forced: the format named with `--format`, whose field names the entries are read with.
+  /// - Returns: `nil` when `json` is neither an object nor an array.
+  init?(json: JSONValue, forced: ChartFormat?) {
+    if case .array(let list) = json {
+      feedEntries = list.map { RawEntry(json: $0, keys: .appFeed) }
       return
     }
-    var problems: [ChartFileProblem] = []
-    var reader = FieldReader(decoder, problems: &problems, field: nil)
-    guard problems.isEmpty else {
-      throw DecodingError.typeMismatch(
-        RawFile.self, .init(codingPath: [], debugDescription: "expected a JSON object or array"))
-    }
+    guard json.isObject else { return nil }
+    var reader = FieldReader(json)
     chart = reader.string("chart")
     chartDate = reader.string("chart_date")
     date = reader.string("date")
@@ -248,14 +183,15 @@ struct RawFile: Decodable {
     if isBillboardPy { name = reader.string("name") }
     entries = reader.entries("entries", keys: isBillboardPy ? .billboardPy : .native)
     billboardEntries = reader.entries("data", keys: .billboardWeekly)
-    if reader.has("snapshots") {
-      do {
-        snapshots = try reader.container.decode([RawFile].self, forKey: AnyKey("snapshots"))
-      } catch {
+    if let value = reader.object["snapshots"] {
+      // Every snapshot must be an object (an array inside would be read as an app feed).
+      if case .array(let list) = value, list.allSatisfy(\.isObject) {
+        snapshots = list.compactMap { RawFile(json: $0, forced: forced) }
+      } else {
         reader.problems.append(
           ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))
       }
     }
-    self.problems = reader.problems
+    problems = reader.problems
   }
 }

@@ -113,7 +113,7 @@ struct ImportTests {
   @Test(arguments: [
     (
       "bad/2024-01-13.json", #"{"date":"2024-01-13","data":[{"song":"A""#,
-      "not valid JSON: Unexpected end of file"
+      "not valid JSON: the text ends before the JSON value is complete (line 1, column 41)"
     ),
     (
       "bad/2024-01-13.json",
