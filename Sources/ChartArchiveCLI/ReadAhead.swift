@@ -1,13 +1,21 @@
 import ChartFormats
+import ChartRanking
 import Foundation
 
+/// A chart file read and checked, with the song keys of its snapshots' entries.
+struct PreparedFile {
+  var file: DecodedChartFile
+  /// ``SongKeys`` of each snapshot's entries, same order as `file.snapshots`.
+  var keys: [[SongKeys]]
+}
+
 /// Reads chart files on a background thread, a few ahead of the import that stores them, so that
-/// parsing (on one core) and SQLite's writing (on the other) overlap. Results come back in file
-/// order.
+/// parsing and folding titles for song identity (on one core) and SQLite's writing (on the other)
+/// overlap. Results come back in file order.
 final class ReadAhead: @unchecked Sendable {
   // Every mutable property is guarded by `condition`.
   private let condition = NSCondition()
-  private var results: [Int: Result<DecodedChartFile, ChartFileError>] = [:]
+  private var results: [Int: Result<PreparedFile, ChartFileError>] = [:]
   private var consumed = 0
   private var cancelled = false
   private let depth: Int
@@ -21,15 +29,21 @@ final class ReadAhead: @unchecked Sendable {
   init(files: [String], reader: ChartFileReader, depth: Int = 16) {
     self.depth = depth
     Thread.detachNewThread { [self] in
+      Thread.current.name = "chart-reader"
+      var recentKeys = RecentKeys()
       for (index, path) in files.enumerated() {
         condition.lock()
         while index - consumed >= depth, !cancelled { condition.wait() }
         let stop = cancelled
         condition.unlock()
         if stop { return }
-        let result: Result<DecodedChartFile, ChartFileError>
+        let result: Result<PreparedFile, ChartFileError>
         do throws(ChartFileError) {
-          result = .success(try reader.read(contentsOf: path))
+          let file = try reader.read(contentsOf: path)
+          result = .success(
+            PreparedFile(
+              file: file,
+              keys: file.snapshots.map { $0.entries.map { recentKeys.keys(of: $0) } }))
         } catch {
           result = .failure(error)
         }
@@ -42,7 +56,7 @@ final class ReadAhead: @unchecked Sendable {
   }
 
   /// The file at `index` (asked for in order, 0 first), waiting until it is read.
-  func file(at index: Int) -> Result<DecodedChartFile, ChartFileError> {
+  func file(at index: Int) -> Result<PreparedFile, ChartFileError> {
     condition.lock()
     defer { condition.unlock() }
     while results[index] == nil { condition.wait() }
@@ -61,4 +75,33 @@ final class ReadAhead: @unchecked Sendable {
   }
 
   deinit { cancel() }
+}
+
+/// The song keys of recent entries, by title, artist and song URL: a chart repeats most of its
+/// entries from one snapshot to the next, and folding their text again is the costliest part of
+/// computing keys. Holds at most two generations of ``generationSize`` entries.
+struct RecentKeys {
+  private struct Text: Hashable {
+    var title: String
+    var artist: String
+    var songURL: String?
+  }
+
+  static let generationSize = 4_096
+  private var current: [Text: SongKeys] = [:]
+  private var older: [Text: SongKeys] = [:]
+
+  /// The keys of `entry`, computed or remembered.
+  mutating func keys(of entry: ChartEntry) -> SongKeys {
+    let text = Text(title: entry.title, artist: entry.artist, songURL: entry.songURL)
+    if let keys = current[text] { return keys }
+    let keys = older[text] ?? SongKeys(entry)
+    if current.count >= Self.generationSize {
+      older = current
+      current = [:]
+      current.reserveCapacity(Self.generationSize)
+    }
+    current[text] = keys
+    return keys
+  }
 }

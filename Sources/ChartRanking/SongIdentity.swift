@@ -61,32 +61,35 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 
   /// ``primaryArtist(_:)`` of a credit already folded (``fold(_:)``).
   static func primaryArtist(folded: String) -> String {
-    // Words of the credit, with a comma or a slash a word of its own.
-    var words: [String] = []
-    var word = String.UnicodeScalarView()
-    func endWord() {
-      if !word.isEmpty { words.append(String(word)) }
-      word = String.UnicodeScalarView()
-    }
-    for scalar in folded.unicodeScalars {
-      if scalar == " " {
-        endWord()
-      } else if scalar == "," || scalar == "/" || scalar == ":" {
-        endWord()
-        words.append(String(scalar))
-      } else {
-        word.append(scalar)
+    // Words of the credit, with a comma, a colon or a slash a word of its own. Every separator is
+    // ASCII, so the credit is split on its UTF-8 bytes.
+    var words: [Substring] = []
+    let utf8 = folded.utf8
+    var start = utf8.startIndex
+    var index = start
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      let next = utf8.index(after: index)
+      if byte == 0x20 || byte == 0x2C || byte == 0x2F || byte == 0x3A {  // space , / :
+        if start != index { words.append(folded[start..<index]) }
+        if byte != 0x20 { words.append(folded[index..<next]) }
+        start = next
       }
+      index = next
     }
-    endWord()
-    var lead: [String] = []
+    if start != utf8.endIndex { words.append(folded[start...]) }
+    var lead: [Substring] = []
     for word in words {
-      if word == "," || word == ":" || (!lead.isEmpty && creditJoiners.contains(word)) { break }
+      if word == "," || word == ":" || (!lead.isEmpty && creditJoiners.contains(String(word))) {
+        break
+      }
       lead.append(word)
     }
     if lead.first == "the", lead.count > 1 { lead.removeFirst() }
     if lead.isEmpty { lead = words }
-    return lettersAndDigits(lead.joined())
+    var kept: [UInt8] = []
+    for word in lead { appendLettersAndDigits(of: word, to: &kept) }
+    return String(decoding: kept, as: UTF8.self)
   }
 
   /// The letters and digits of a title, lowercased: `"Oklahoma Smoke Show"` and `"Oklahoma
@@ -97,7 +100,7 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// ``squashedTitle(_:)`` of a title already folded (``fold(_:)``).
-  static func squashedTitle(folded: String) -> String { lettersAndDigits(folded) }
+  static func squashedTitle(folded: String) -> String { lettersAndDigits(folded[...]) }
 
   /// The letters and digits of a title before its first parenthesis or bracket, lowercased:
   /// `"Soak City (Do It)"` and `"White Christmas (1947)"` give `"soakcity"` and
@@ -108,22 +111,36 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 
   /// ``baseTitle(_:)`` of a title already folded (``fold(_:)``).
   static func baseTitle(folded: String) -> String {
-    let base = folded.prefix { $0 != "(" && $0 != "[" }
-    return lettersAndDigits(base.isEmpty ? folded : String(base))
+    // "(" and "[" are ASCII: the first one's UTF-8 byte is where the base title ends.
+    let end = folded.utf8.firstIndex { $0 == 0x28 || $0 == 0x5B } ?? folded.endIndex
+    return lettersAndDigits(end == folded.startIndex ? folded[...] : folded[..<end])
   }
 
-  private static func lettersAndDigits(_ text: String) -> String {
-    var kept = String.UnicodeScalarView()
+  private static func lettersAndDigits(_ text: some StringProtocol) -> String {
+    var kept: [UInt8] = []
+    appendLettersAndDigits(of: text, to: &kept)
+    return String(decoding: kept, as: UTF8.self)
+  }
+
+  /// Appends the UTF-8 of the letters and digits of folded text (ASCII letters are lowercase).
+  private static func appendLettersAndDigits(of text: some StringProtocol, to kept: inout [UInt8]) {
+    kept.reserveCapacity(kept.count + text.utf8.count)
+    if text.utf8.allSatisfy({ $0 < 0x80 }) {
+      for byte in text.utf8
+      where (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+        kept.append(byte)
+      }
+      return
+    }
     for scalar in text.unicodeScalars {
       if scalar.isASCII {
         if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
-          kept.append(scalar)
+          kept.append(UInt8(scalar.value))
         }
       } else if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-        kept.append(scalar)
+        kept.append(contentsOf: UTF8.encode(scalar)!)
       }
     }
-    return String(kept)
   }
 
   /// Normalizes text for matching: NFC, case folding (locale-independent), runs of white space

@@ -39,6 +39,36 @@ public enum SongLink: Hashable, Sendable {
 ///    parenthesis and the same lead artist that was not on the previous snapshot.
 /// 4. Otherwise a new song.
 public enum SongLinking {
+  /// A chart's previous snapshot as linking reads it: each entry's rank, song and keys, in rank
+  /// order. An import keeps the last one it stored per chart, so that the next snapshot links
+  /// without reading it back.
+  public struct PreviousSnapshot: Sendable {
+    /// The entries' 1-based ranks.
+    public var ranks: [Int]
+    /// The entries' songs.
+    public var songs: [SongID]
+    /// The entries' keys.
+    public var keys: [SongKeys]
+
+    /// No previous snapshot: the chart's first.
+    public static let none = PreviousSnapshot(ranks: [], songs: [], keys: [])
+
+    /// A previous snapshot from its parts, all in the same order and of the same length.
+    public init(ranks: [Int], songs: [SongID], keys: [SongKeys]) {
+      precondition(ranks.count == songs.count && songs.count == keys.count, "one of each per entry")
+      self.ranks = ranks
+      self.songs = songs
+      self.keys = keys
+    }
+
+    /// A previous snapshot from its entries with their songs, computing their keys.
+    public init(_ entries: [ArchivedEntry]) {
+      self.init(
+        ranks: entries.map(\.entry.rank), songs: entries.map(\.song),
+        keys: entries.map { SongKeys($0.entry) })
+    }
+  }
+
   /// Links the entries of one snapshot.
   ///
   /// - Parameters:
@@ -57,81 +87,107 @@ public enum SongLinking {
   ) rethrows -> [SongLink] {
     try link(
       entries, keys: entries.map(SongKeys.init), publishesPreviousRank: publishesPreviousRank,
-      previous: previous, previousKeys: previous.map { SongKeys($0.entry) },
-      songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
+      previous: PreviousSnapshot(previous), songsWithIdentity: songsWithIdentity,
+      songsWithTitle: songsWithTitle)
   }
 
-  /// Links the entries of one snapshot with their keys already computed (an import carries the
-  /// previous snapshot's keys from one snapshot to the next).
+  /// Links the entries of one snapshot with their keys already computed, against the previous
+  /// snapshot as an import keeps it.
   ///
   /// - Parameters:
   ///   - keys: the keys of `entries`, same order.
-  ///   - previousKeys: the keys of `previous`, same order.
+  ///   - previous: the chart's previous snapshot, or ``PreviousSnapshot/none``.
   ///   - others: as in ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsWithTitle:)``.
   public static func link(
     _ entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool,
-    previous: [ArchivedEntry], previousKeys: [SongKeys],
+    previous: PreviousSnapshot,
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
-    var previousByRank: [Int: (entry: ArchivedEntry, keys: SongKeys)] = [:]
-    var previousByIdentity: [SongIdentity: [SongID]] = [:]
-    for (entry, entryKeys) in zip(previous, previousKeys) {
-      if previousByRank[entry.entry.rank] == nil {
-        previousByRank[entry.entry.rank] = (entry, entryKeys)
-      }
-      previousByIdentity[entryKeys.identity, default: []].append(entry.song)
-    }
-    let onPrevious = Set(previous.map(\.song))
-    var taken: Set<SongID> = []
+    var context = Context(previous: previous)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
     for (entry, entryKeys) in zip(entries, keys) {
-      let link = try linkOne(
+      let link = try context.link(
         entry, keys: entryKeys, publishesPreviousRank: publishesPreviousRank,
-        previousByRank: previousByRank, onPrevious: onPrevious,
-        previousByIdentity: previousByIdentity, taken: taken,
         songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
-      if let song = link.song { taken.insert(song) }
+      if let song = link.song { context.taken.insert(song) }
       links.append(link)
     }
     return links
   }
 
-  private static func linkOne(
-    _ entry: ChartEntry, keys: SongKeys, publishesPreviousRank: Bool,
-    previousByRank: [Int: (entry: ArchivedEntry, keys: SongKeys)], onPrevious: Set<SongID>,
-    previousByIdentity: [SongIdentity: [SongID]], taken: Set<SongID>,
-    songsWithIdentity: (SongIdentity) throws -> [SongID],
-    songsWithTitle: (String, String) throws -> [SongID]
-  ) rethrows -> SongLink {
-    // 1. The source's previous rank.
-    if publishesPreviousRank, let rank = entry.publishedPreviousRank,
-      let earlier = previousByRank[rank], !taken.contains(earlier.entry.song),
-      earlier.keys.squashedTitle == keys.squashedTitle
-        || earlier.keys.baseTitle == keys.baseTitle
-          && earlier.keys.primaryArtist == keys.primaryArtist
-    {
-      return .previousRank(earlier.entry.song)
-    }
-    // 2. The identity: on the previous snapshot first, then anywhere in the archive.
-    if entry.publishedWeeksOnChart != 1 {
-      if let song = previousByIdentity[keys.identity]?.first(where: { !taken.contains($0) }) {
-        return .identity(song)
+  /// What linking one snapshot looks up in the previous one; the maps by identity and by song are
+  /// built only when an entry needs them (most entries of a chart that publishes previous ranks
+  /// are linked by rank alone).
+  private struct Context {
+    let previous: PreviousSnapshot
+    /// The index of the first previous entry at each rank.
+    let indexByRank: [Int: Int]
+    var taken: Set<SongID> = []
+    private var songsByIdentity: [SongIdentity: [SongID]]?
+    private var onPrevious: Set<SongID>?
+
+    init(previous: PreviousSnapshot) {
+      self.previous = previous
+      var indexByRank: [Int: Int] = [:]
+      indexByRank.reserveCapacity(previous.ranks.count)
+      for (index, rank) in previous.ranks.enumerated() where indexByRank[rank] == nil {
+        indexByRank[rank] = index
       }
-      if let song = try songsWithIdentity(keys.identity).first(where: { !taken.contains($0) }) {
-        return .identity(song)
+      self.indexByRank = indexByRank
+    }
+
+    mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
+      if songsByIdentity == nil {
+        var map: [SongIdentity: [SongID]] = [:]
+        for (keys, song) in zip(previous.keys, previous.songs) {
+          map[keys.identity, default: []].append(song)
+        }
+        songsByIdentity = map
       }
+      return songsByIdentity?[identity] ?? []
     }
-    // 3. A re-entry under another credit.
-    let noPreviousRank = !publishesPreviousRank || entry.publishedPreviousRank == nil
-    if noPreviousRank, (entry.publishedWeeksOnChart ?? 0) > 1,
-      let song = try songsWithTitle(keys.baseTitle, keys.primaryArtist).first(where: {
-        !taken.contains($0) && !onPrevious.contains($0)
-      })
-    {
-      return .reentry(song)
+
+    mutating func wasOnPrevious(_ song: SongID) -> Bool {
+      if onPrevious == nil { onPrevious = Set(previous.songs) }
+      return onPrevious?.contains(song) ?? false
     }
-    return .newSong
+
+    mutating func link(
+      _ entry: ChartEntry, keys: SongKeys, publishesPreviousRank: Bool,
+      songsWithIdentity: (SongIdentity) throws -> [SongID],
+      songsWithTitle: (String, String) throws -> [SongID]
+    ) rethrows -> SongLink {
+      // 1. The source's previous rank.
+      if publishesPreviousRank, let rank = entry.publishedPreviousRank,
+        let index = indexByRank[rank], !taken.contains(previous.songs[index])
+      {
+        let earlier = previous.keys[index]
+        if earlier.squashedTitle == keys.squashedTitle
+          || earlier.baseTitle == keys.baseTitle && earlier.primaryArtist == keys.primaryArtist
+        {
+          return .previousRank(previous.songs[index])
+        }
+      }
+      // 2. The identity: on the previous snapshot first, then anywhere in the archive.
+      if entry.publishedWeeksOnChart != 1 {
+        if let song = previousSongs(with: keys.identity).first(where: { !taken.contains($0) }) {
+          return .identity(song)
+        }
+        if let song = try songsWithIdentity(keys.identity).first(where: { !taken.contains($0) }) {
+          return .identity(song)
+        }
+      }
+      // 3. A re-entry under another credit.
+      let noPreviousRank = !publishesPreviousRank || entry.publishedPreviousRank == nil
+      if noPreviousRank, (entry.publishedWeeksOnChart ?? 0) > 1 {
+        for song in try songsWithTitle(keys.baseTitle, keys.primaryArtist)
+        where !taken.contains(song) && !wasOnPrevious(song) {
+          return .reentry(song)
+        }
+      }
+      return .newSong
+    }
   }
 }

@@ -128,8 +128,7 @@ public final class ImportBatch {
   private var storedHere: Set<[Int64]> = []
   /// Per chart, the snapshot stored last with its songs and keys: the chart's next snapshot links
   /// to it without reading it back (an import of many charts interleaves them by date).
-  private var lastStored: [Int64: (chartTime: Int64, entries: [ArchivedEntry], keys: [SongKeys])] =
-    [:]
+  private var lastStored: [Int64: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)] = [:]
   private let importedAt = Date.now.formatted(.iso8601)
 
   init(database: Database, path: String) {
@@ -173,6 +172,9 @@ public final class ImportBatch {
   ///
   /// - Parameters:
   ///   - snapshot: the snapshot; its entries in rank order.
+  ///   - keys: the ``SongKeys`` of the snapshot's entries, same order, when already computed (an
+  ///     import computes them on another thread while it stores the previous file); `nil` to
+  ///     compute them here.
   ///   - frequency: how often the chart is published, when known; recorded for a new chart, or for
   ///     a stored chart that had none.
   ///   - replacing: whether a different stored snapshot of the same chart date is replaced.
@@ -183,9 +185,10 @@ public final class ImportBatch {
   ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``.
   @discardableResult
   public func store(
-    _ snapshot: Snapshot, frequency: ChartFrequency? = nil, replacing: Bool = false,
-    source: String? = nil
+    _ snapshot: Snapshot, keys: [SongKeys]? = nil, frequency: ChartFrequency? = nil,
+    replacing: Bool = false, source: String? = nil
   ) throws(ArchiveError) -> ImportOutcome {
+    precondition(keys == nil || keys?.count == snapshot.entries.count, "one key per entry")
     do {
       let chartID = try chartID(named: snapshot.chart, frequency: frequency)
       var outcome = ImportOutcome.imported
@@ -226,7 +229,7 @@ public final class ImportBatch {
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
       storedHere.insert([chartID, snapshot.chartDate.secondsSince1970])
-      let keys = snapshot.entries.map(SongKeys.init)
+      let keys = keys ?? snapshot.entries.map(SongKeys.init)
       let songs = try linkSongs(
         of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
@@ -253,7 +256,8 @@ public final class ImportBatch {
       insert.reset()
       lastStored[chartID] = (
         snapshot.chartDate.secondsSince1970,
-        zip(snapshot.entries, songs).map { ArchivedEntry(entry: $0, song: SongID($1)) }, keys
+        SongLinking.PreviousSnapshot(
+          ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
       )
       try relinkSnapshots(ofChart: chartID, after: snapshot.chartDate.secondsSince1970)
       return outcome
@@ -303,23 +307,21 @@ public final class ImportBatch {
     chartTime: Int64
   ) throws -> [Int64] {
     // The previous snapshot: the one this batch stored last when it is that one, else read back.
-    var previous: [ArchivedEntry] = []
-    var previousKeys: [SongKeys] = []
+    var previous = SongLinking.PreviousSnapshot.none
     if let (id, time) = try database.row(
       "SELECT id, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
         + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
       { ($0.int64(at: 0), $0.int64(at: 1)) })
     {
       if let last = lastStored[chartID], last.chartTime == time {
-        (previous, previousKeys) = (last.entries, last.keys)
+        previous = last.snapshot
       } else {
-        previous = try Archive.entries(of: SnapshotID(id), in: database)
-        previousKeys = previous.map { SongKeys($0.entry) }
+        previous = SongLinking.PreviousSnapshot(
+          try Archive.entries(of: SnapshotID(id), in: database))
       }
     }
     let links = try SongLinking.link(
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
-      previousKeys: previousKeys,
       songsWithIdentity: { identity in
         try database.rows(
           """

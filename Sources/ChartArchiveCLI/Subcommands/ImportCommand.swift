@@ -183,8 +183,9 @@ enum ImportCommand: Subcommand {
         for (index, path) in files.enumerated() {
           progress.update(done: index)
           let file: DecodedChartFile
+          let keys: [[SongKeys]]
           switch readAhead.file(at: index) {
-          case .success(let decoded): file = decoded
+          case .success(let prepared): (file, keys) = (prepared.file, prepared.keys)
           case .failure(let error):
             failures.append(error.description)
             failedFiles.insert(path)
@@ -197,10 +198,10 @@ enum ImportCommand: Subcommand {
           do {
             // One file is stored whole or not at all.
             let fileStored = try batch.inSavepoint {
-              try file.snapshots.map { snapshot in
+              try zip(file.snapshots, keys).map { snapshot, keys in
                 let outcome = try batch.store(
-                  snapshot, frequency: frequency ?? file.frequency, replacing: replacing,
-                  source: path)
+                  snapshot, keys: keys, frequency: frequency ?? file.frequency,
+                  replacing: replacing, source: path)
                 return StoredSnapshot(
                   path: path, chart: snapshot.chart, chartDate: snapshot.chartDate,
                   entryCount: snapshot.entries.count, outcome: outcome)
