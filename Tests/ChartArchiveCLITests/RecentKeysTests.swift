@@ -11,10 +11,10 @@ import Testing
 
   @Test func rememberedKeysAreTheComputedOnes() {
     var recent = RecentKeys()
-    let beyoncé = Self.entry("Crazy In Love (Remix)", "Beyoncé Featuring JAY-Z")
-    let first = recent.keys(of: beyoncé)
-    let again = recent.keys(of: beyoncé)
-    #expect(first == SongKeys(beyoncé))
+    let credit = Self.entry("Crazy In Love (Remix)", "Beyoncé Featuring JAY-Z")
+    let first = recent.keys(of: credit)
+    let again = recent.keys(of: credit)
+    #expect(first == SongKeys(credit))
     #expect(again == first)
     #expect(again.primaryArtist == "beyoncé")
     #expect(again.baseTitle == "crazyinlove")
