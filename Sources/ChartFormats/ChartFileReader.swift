@@ -514,15 +514,20 @@ public struct ChartFileReader: Sendable {
       }
       return
     }
-    if text.allSatisfy(\.isWhitespace) {
+    // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, and a text
+    // of fewer bytes than the limit has fewer scalars too.
+    let hasPrintableASCII = text.utf8.contains { $0 > 0x20 && $0 < 0x7F }
+    if !hasPrintableASCII, text.allSatisfy(\.isWhitespace) {
       problems.append(ChartFileProblem(field: field, message: "blank"))
-    } else if text.unicodeScalars.count > Self.maximumTextLength {
+    } else if text.utf8.count > Self.maximumTextLength,
+      text.unicodeScalars.count > Self.maximumTextLength
+    {
       problems.append(
         ChartFileProblem(
           field: field,
           message: "\(text.unicodeScalars.count) characters long; at most"
             + " \(Self.maximumTextLength) are accepted"))
-    } else if text.unicodeScalars.contains(where: { $0.value == 0 }) {
+    } else if text.utf8.contains(0) {
       problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
     }
   }

@@ -125,7 +125,11 @@ public final class ImportBatch {
   private var chartIDs: [String: Int64] = [:]
   /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
   /// of the same chart date in one batch is a conflict even when replacing.
-  private var storedHere: Set<[Int64]> = []
+  private var storedHere: Set<StoredKey> = []
+  private struct StoredKey: Hashable {
+    var chartID: Int64
+    var chartTime: Int64
+  }
   /// Per chart, the snapshot stored last with its songs and keys: the chart's next snapshot links
   /// to it without reading it back (an import of many charts interleaves them by date).
   private var lastStored: [Int64: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)] = [:]
@@ -204,7 +208,9 @@ public final class ImportBatch {
         if existing.2 == snapshot.publishesPreviousRank, stored.map(\.entry) == snapshot.entries {
           return .unchanged
         }
-        if storedHere.contains([chartID, snapshot.chartDate.secondsSince1970]) {
+        if storedHere.contains(
+          StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
+        {
           throw ArchiveError.conflictingSnapshotsInOneImport(
             chart: snapshot.chart, chartDate: snapshot.chartDate)
         }
@@ -228,7 +234,7 @@ public final class ImportBatch {
         chartID, snapshot.chartDate.iso8601, snapshot.chartDate.secondsSince1970,
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
-      storedHere.insert([chartID, snapshot.chartDate.secondsSince1970])
+      storedHere.insert(StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
       let keys = keys ?? snapshot.entries.map(SongKeys.init)
       let songs = try linkSongs(
         of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,

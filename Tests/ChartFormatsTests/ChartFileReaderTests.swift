@@ -199,6 +199,14 @@ struct ChartFileProblemTests {
     }
   }
 
+  @Test func textOfOnlyWhiteSpaceIsBlankWhateverTheSpaces() {
+    // Tab, no-break space, em space, ideographic space; then a title that is one non-ASCII letter.
+    let json =
+      #"{"date":"2024-01-06","data":[{"song":"\t\u00a0\u2003\u3000","artist":"X","this_week":1},"#
+      + #"{"song":"\u00e9","artist":"Y","this_week":2}]}"#
+    #expect(problems(json) == ["\(Self.path): entry 1 (rank 1), field 'song': blank"])
+  }
+
   @Test func wholeNumbersWrittenWithAFractionOrExponentAreIntegers() throws {
     let file = try ChartFileReader().decode(
       Data(

@@ -96,7 +96,8 @@ enum ImportCommand: Subcommand {
     do {
       outcome = try store(
         files, reader: reader, frequency: frequency, replacing: arguments.flag("--replace"),
-        skipInvalid: arguments.flag("--skip-invalid"), arguments: arguments, console: console)
+        skipInvalid: arguments.flag("--skip-invalid"), listing: !arguments.flag("--quiet"),
+        arguments: arguments, console: console)
     } catch {
       for created in createdPaths.reversed() {
         try? FileManager.default.removeItem(atPath: created)
@@ -108,7 +109,8 @@ enum ImportCommand: Subcommand {
       for item in outcome.stored {
         let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
         console.print(
-          "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount) entries  \(item.path)")
+          "\(action)\(outcome.charts[Int(item.chart)]) \(item.chartDate)  \(item.entryCount)"
+            + " entries  \(files[Int(item.file)])")
       }
     }
     for problem in outcome.skipped { console.printError("skipped: \(problem)") }
@@ -122,18 +124,16 @@ enum ImportCommand: Subcommand {
           + (outcome.trendDisagreements.count == 1 ? " trend disagrees" : " trends disagree")
           + " with the derived movement")
     }
-    let new = outcome.stored.filter { $0.outcome == .imported }
-    let replaced = outcome.stored.filter { $0.outcome == .replaced }
-    let unchanged = outcome.stored.count - new.count - replaced.count
-    let entries = (new + replaced).reduce(0) { $0 + $1.entryCount }
-    if new.isEmpty, replaced.isEmpty {
+    let (new, replaced, unchanged) = (outcome.new, outcome.replaced, outcome.unchanged)
+    let entries = outcome.entries
+    if new == 0, replaced == 0 {
       console.print(
         "Nothing new: all \(unchanged) snapshot\(unchanged == 1 ? " was" : "s were") already"
           + " in \(path).")
     } else {
       console.print(
         "Imported \(files.count) file\(files.count == 1 ? "" : "s") into \(path):"
-          + " \(new.count) new snapshot\(new.count == 1 ? "" : "s"), \(replaced.count) replaced,"
+          + " \(new) new snapshot\(new == 1 ? "" : "s"), \(replaced) replaced,"
           + " \(unchanged) unchanged; \(entries) entries stored.")
     }
     if outcome.skippedFiles > 0 {
@@ -144,17 +144,28 @@ enum ImportCommand: Subcommand {
     return .success
   }
 
-  /// What one snapshot of an import did.
+  /// What one snapshot of an import did, in a few bytes: an import of many files keeps one per
+  /// snapshot until it commits.
   struct StoredSnapshot {
-    var path: String
-    var chart: String
+    /// The index of the file in the import's list.
+    var file: Int32
+    /// The index of the chart's name in ``ImportResult/charts``.
+    var chart: Int32
     var chartDate: ChartDate
-    var entryCount: Int
+    var entryCount: Int32
     var outcome: ImportOutcome
   }
 
   struct ImportResult {
-    var stored: [StoredSnapshot]
+    /// What each snapshot did, when the import lists them (not with --quiet).
+    var stored: [StoredSnapshot] = []
+    /// How many snapshots were new, replaced and unchanged, and how many entries were stored.
+    var new = 0
+    var replaced = 0
+    var unchanged = 0
+    var entries = 0
+    /// The names of the charts of `stored`, each once.
+    var charts: [String]
     /// Entries whose published movement (a charts CSV's trend) disagrees with the derived one.
     var trendDisagreements: [String] = []
     /// The problems of the files skipped with --skip-invalid, and how many files they are.
@@ -168,13 +179,15 @@ enum ImportCommand: Subcommand {
   /// - Throws: ``CommandError`` with ``ExitCode/dataError`` listing the problems on standard error.
   private static func store(
     _ files: [String], reader: ChartFileReader, frequency: ChartFrequency?, replacing: Bool,
-    skipInvalid: Bool, arguments: ParsedArguments, console: Console
+    skipInvalid: Bool, listing: Bool, arguments: ParsedArguments, console: Console
   ) throws -> ImportResult {
     let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
     let progress = Progress(total: files.count, console: console)
     let readAhead = ReadAhead(files: files, reader: reader)
     defer { readAhead.cancel() }
-    var stored: [StoredSnapshot] = []
+    var result = ImportResult(charts: [])
+    var charts: [String] = []
+    var chartIndex: [String: Int32] = [:]
     var trendDisagreements: [String] = []
     var failures: [String] = []
     var failedFiles: Set<String> = []
@@ -202,12 +215,25 @@ enum ImportCommand: Subcommand {
                 let outcome = try batch.store(
                   snapshot, keys: keys, frequency: frequency ?? file.frequency,
                   replacing: replacing, source: path)
+                if chartIndex[snapshot.chart] == nil {
+                  chartIndex[snapshot.chart] = Int32(charts.count)
+                  charts.append(snapshot.chart)
+                }
                 return StoredSnapshot(
-                  path: path, chart: snapshot.chart, chartDate: snapshot.chartDate,
-                  entryCount: snapshot.entries.count, outcome: outcome)
+                  file: Int32(index), chart: chartIndex[snapshot.chart]!,
+                  chartDate: snapshot.chartDate, entryCount: Int32(snapshot.entries.count),
+                  outcome: outcome)
               }
             }
-            stored += fileStored
+            for item in fileStored {
+              switch item.outcome {
+              case .imported: result.new += 1
+              case .replaced: result.replaced += 1
+              case .unchanged: result.unchanged += 1
+              }
+              if item.outcome != .unchanged { result.entries += Int(item.entryCount) }
+            }
+            if listing { result.stored += fileStored }
             withTrends = Array(zip(file.snapshots, file.publishedTrends))
           } catch let error as ArchiveError {
             switch error {
@@ -231,7 +257,9 @@ enum ImportCommand: Subcommand {
           }
         }
         progress.finish()
-        if !failures.isEmpty, !skipInvalid || stored.isEmpty { throw ImportFailed() }
+        if !failures.isEmpty, !skipInvalid || result.new + result.replaced + result.unchanged == 0 {
+          throw ImportFailed()
+        }
       }
     } catch is ImportFailed {
       for failure in failures { console.printError(failure) }
@@ -243,9 +271,11 @@ enum ImportCommand: Subcommand {
       progress.finish()
       throw CommandError(error)
     }
-    return ImportResult(
-      stored: stored, trendDisagreements: trendDisagreements, skipped: failures,
-      skippedFiles: failedFiles.count)
+    result.charts = charts
+    result.trendDisagreements = trendDisagreements
+    result.skipped = failures
+    result.skippedFiles = failedFiles.count
+    return result
   }
 
   /// The file and folders that opening `path` for writing would create (the archive's own files
