@@ -209,8 +209,7 @@ enum ImportCommand: Subcommand {
           guard failures.isEmpty || skipInvalid else { continue }
           var withTrends: [(Snapshot, [PublishedTrend?])] = []
           do {
-            // One file is stored whole or not at all.
-            let fileStored = try batch.inSavepoint {
+            func storeFile() throws -> [StoredSnapshot] {
               try zip(file.snapshots, keys).map { snapshot, keys in
                 let outcome = try batch.store(
                   snapshot, keys: keys, frequency: frequency ?? file.frequency,
@@ -225,6 +224,10 @@ enum ImportCommand: Subcommand {
                   outcome: outcome)
               }
             }
+            // With --skip-invalid one file is stored whole or not at all, in a savepoint. Without,
+            // a failure undoes the whole import, and a savepoint would only cost a copy of each
+            // page the file changes (its journal).
+            let fileStored = skipInvalid ? try batch.inSavepoint(storeFile) : try storeFile()
             for item in fileStored {
               switch item.outcome {
               case .imported: result.new += 1
