@@ -120,7 +120,7 @@ public enum ChartArchiveTool {
     let width = 24
     let padded =
       name.count + 2 < width ? name.padding(toLength: width - 2, withPad: " ", startingAt: 0) : name
-    let separator = name.count + 2 < width ? "" : "\n" + String(repeating: " ", count: width - 2)
+    let separator = name.count + 2 < width ? "" : "\n" + String(repeating: " ", count: width)
     return "  " + padded + separator + help
   }
 

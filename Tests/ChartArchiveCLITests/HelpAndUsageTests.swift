@@ -29,6 +29,15 @@ struct HelpAndUsageTests {
     }
   }
 
+  @Test func anOptionTooLongForItsColumnHasItsHelpOnTheNextLineInTheColumn() throws {
+    let help = try chartArchive(["import", "--help"]).output
+    #expect(
+      help.contains(
+        "\n  --frequency <frequency>\n" + String(repeating: " ", count: 24)
+          + "How often the chart is published:"))
+    #expect(help.contains("\n  --chart <name>        The chart's name for every file.\n"))
+  }
+
   @Test func versionPrintsOnlyTheVersion() throws {
     let run = try chartArchive(["--version"])
     #expect(run.status == 0)
