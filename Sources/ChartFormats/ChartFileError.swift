@@ -1,5 +1,8 @@
 /// One thing wrong with a chart file: where it is and what was expected.
 public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
+  /// The snapshot's 1-based index in a file of many snapshots (an export), when the problem is in
+  /// one of them.
+  public var snapshot: Int?
   /// The entry's 1-based index in a JSON file, when the problem is in one entry.
   public var entry: Int?
   /// The 1-based row of a CSV file (the header is a row), when the problem is in one row.
@@ -13,8 +16,10 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
 
   /// Creates a problem.
   public init(
-    entry: Int? = nil, row: Int? = nil, rank: Int? = nil, field: String? = nil, message: String
+    snapshot: Int? = nil, entry: Int? = nil, row: Int? = nil, rank: Int? = nil,
+    field: String? = nil, message: String
   ) {
+    self.snapshot = snapshot
     self.entry = entry
     self.row = row
     self.rank = rank
@@ -22,10 +27,11 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
-  /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file), or the message alone
-  /// for the whole file.
+  /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file, `snapshot 2, entry 3 …`
+  /// in an export), or the message alone for the whole file.
   public var description: String {
     var location: [String] = []
+    if let snapshot { location.append("snapshot \(snapshot)") }
     if let entry {
       location.append("entry \(entry)" + (rank.map { " (rank \($0))" } ?? ""))
     } else if let row {

@@ -53,6 +53,8 @@ struct RawGroup {
   var publishesPreviousRank: Bool? = nil
   /// The row of the group's first entry, in a CSV file.
   var firstRow: Int? = nil
+  /// The group's 1-based index among the snapshots of an export file.
+  var snapshot: Int? = nil
 }
 
 /// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
@@ -174,21 +176,40 @@ public struct ChartFileReader: Sendable {
     var problems = raw.problems
     if let snapshots = raw.snapshots, format == nil || format == .native {
       // An export: native snapshots one after the other.
-      let groups = snapshots.map { snapshot in
-        RawGroup(
-          chart: chart ?? snapshot.chart ?? folderName(path),
-          chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
-          date: snapshot.chartDate, dateField: "chart_date",
-          dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
-          entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
-          frequency: snapshot.frequency)
+      if snapshots.isEmpty {
+        problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
       }
-      return (.native, groups, problems + snapshots.flatMap(\.problems))
+      var groups: [RawGroup] = []
+      for (index, snapshot) in snapshots.enumerated() {
+        groups.append(
+          RawGroup(
+            chart: chart ?? snapshot.chart ?? folderName(path),
+            chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
+            date: snapshot.chartDate, dateField: "chart_date",
+            dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
+            entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
+            frequency: snapshot.frequency, snapshot: index + 1))
+        var snapshotProblems = snapshot.problems
+        if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
+          snapshotProblems.append(
+            ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
+        }
+        problems += snapshotProblems.map { problem in
+          var problem = problem
+          problem.snapshot = index + 1
+          return problem
+        }
+      }
+      return (.native, groups, problems)
+    }
+    if raw.problems.contains(where: { $0.field == "snapshots" }) {
+      // An export whose list of snapshots is not one.
+      throw ChartFileError(path: path, problems: raw.problems)
     }
     let detected: ChartFormat
     if let format {
       detected = format
-    } else if raw.feedEntries != nil {
+    } else if raw.isFeed {
       detected = .appFeed
     } else if raw.isBillboardPy {
       detected = .billboardPy
@@ -212,10 +233,10 @@ public struct ChartFileReader: Sendable {
     if entries == nil {
       let list = detected == .billboardWeekly ? "data" : "entries"
       let present = detected == .billboardWeekly ? raw.hasDataKey : raw.hasEntriesKey
-      if detected == .appFeed {
+      if detected == .appFeed, !raw.isFeed {
         problems.append(
           ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
-      } else if !present {
+      } else if !present, !raw.isFeed {
         problems.append(
           ChartFileProblem(
             field: list,
@@ -399,7 +420,11 @@ public struct ChartFileReader: Sendable {
             message: format.isCSV ? "the file has a header but no rows" : "the chart has no entries"
           ))
       }
-      problems += groupProblems
+      problems += groupProblems.map { problem in
+        var problem = problem
+        problem.snapshot = group.snapshot
+        return problem
+      }
       guard groupProblems.isEmpty, let date else { continue }
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
@@ -408,10 +433,25 @@ public struct ChartFileReader: Sendable {
           entries: order.map { entries[$0] }))
       trends.append(order.map { entryTrends[$0] })
     }
-    guard problems.isEmpty else { throw ChartFileError(path: path, problems: problems) }
+    guard problems.isEmpty else {
+      throw ChartFileError(path: path, problems: Self.firstProblems(problems))
+    }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [])
+  }
+
+  /// The most problems reported for one file; the rest are counted.
+  public static let maximumProblemsReported = 100
+
+  /// The first ``maximumProblemsReported`` problems, and how many more there are.
+  static func firstProblems(_ problems: [ChartFileProblem]) -> [ChartFileProblem] {
+    guard problems.count > maximumProblemsReported else { return problems }
+    return problems.prefix(maximumProblemsReported)
+      + [
+        ChartFileProblem(
+          message: "… and \(problems.count - maximumProblemsReported) more problems in this file")
+      ]
   }
 
   /// Checks a snapshot's entries and makes chart entries of the valid ones.
@@ -451,6 +491,10 @@ public struct ChartFileReader: Sendable {
       }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
+      if raw.imageURL?.utf8.contains(0) == true {
+        report(keys.imageURL, "contains a NUL character")
+      }
+      if raw.songURL?.utf8.contains(0) == true { report(keys.songURL, "contains a NUL character") }
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {

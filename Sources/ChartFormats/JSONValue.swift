@@ -20,10 +20,70 @@ enum JSONValue {
   /// whose value is a whole number that fits (`1.0`, `1e2`); `nil` for anything else.
   var integer: Int? {
     guard case .number(let text) = self else { return nil }
-    if let value = Int(text) { return value }
-    guard let value = Double(text), value.rounded() == value, let integer = Int(exactly: value)
-    else { return nil }
-    return integer
+    return Int(text) ?? Self.wholeNumber(text)
+  }
+
+  /// The exact value of a JSON number with a fraction or an exponent when it is a whole number
+  /// that fits in an `Int` (`1.0`, `2e0`, `1.5e1`); `nil` otherwise (`1.5`, `1e-400`,
+  /// `0.99999999999999999999`). Computed on the digits, not through a `Double`, which rounds.
+  static func wholeNumber(_ text: String) -> Int? {
+    let bytes = Array(text.utf8)
+    func isDigit(_ index: Int) -> Bool {
+      index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+    }
+    var index = 0
+    let negative = bytes.first == UInt8(ascii: "-")
+    if negative { index += 1 }
+    var digits: [UInt8] = []
+    while isDigit(index) {
+      digits.append(bytes[index] - UInt8(ascii: "0"))
+      index += 1
+    }
+    var fractionDigits = 0
+    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+      index += 1
+      while isDigit(index) {
+        digits.append(bytes[index] - UInt8(ascii: "0"))
+        fractionDigits += 1
+        index += 1
+      }
+    }
+    var exponent = 0
+    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+      index += 1
+      var exponentNegative = false
+      if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")
+      {
+        exponentNegative = bytes[index] == UInt8(ascii: "-")
+        index += 1
+      }
+      while isDigit(index) {
+        // Beyond a million the answer no longer depends on the exponent's exact value.
+        exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000_000)
+        index += 1
+      }
+      if exponentNegative { exponent = -exponent }
+    }
+    guard index == bytes.count, !digits.isEmpty else { return nil }
+    // The value is digits × 10^shift.
+    let shift = exponent - fractionDigits
+    if shift < 0 {
+      // The last -shift digits must be zeros.
+      let kept = digits.count + shift
+      guard digits[max(kept, 0)...].allSatisfy({ $0 == 0 }) else { return nil }
+      digits.removeLast(min(-shift, digits.count))
+    } else if digits.contains(where: { $0 != 0 }) {
+      guard shift <= 19 else { return nil }
+      digits += repeatElement(0, count: shift)
+    }
+    var value = 0
+    for digit in digits {
+      let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflow2) = scaled.addingReportingOverflow(negative ? -Int(digit) : Int(digit))
+      guard !overflow, !overflow2 else { return nil }
+      value = next
+    }
+    return value
   }
 }
 
@@ -38,11 +98,21 @@ struct JSONObject {
     return values[index]
   }
 
-  /// The names given to more than one member, each once, in the order written.
+  /// The names given to more than one member, each once, in the order of their second use.
   var repeatedKeys: [String] {
     var repeated: [String] = []
-    for (index, key) in keys.enumerated() where !repeated.contains(key) {
-      if keys[(index + 1)...].contains(key) { repeated.append(key) }
+    if keys.count <= 16 {
+      // An entry's few keys: comparing them pairwise is cheaper than hashing them.
+      for (index, key) in keys.enumerated().dropFirst()
+      where keys[..<index].contains(key) && !repeated.contains(key) {
+        repeated.append(key)
+      }
+      return repeated
+    }
+    var seen: Set<String> = []
+    var reported: Set<String> = []
+    for key in keys where !seen.insert(key).inserted && reported.insert(key).inserted {
+      repeated.append(key)
     }
     return repeated
   }
@@ -75,7 +145,7 @@ extension JSONValue {
     if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
       text = UnsafeRawBufferPointer(rebasing: text[3...])
     }
-    let builder = TreeBuilder()
+    let builder = TreeBuilder(text: text)
     let context = Unmanaged.passUnretained(builder).toOpaque()
     let result: Result<JSONValue, JSONSyntaxError> = withUnsafePointer(to: TreeBuilder.callbacks) {
       callbacks in
@@ -91,10 +161,24 @@ extension JSONValue {
         status = yajl_complete_parse(handle)
         offset = text.count
       }
-      if status == yajl_status_ok, let root = builder.root { return .success(root) }
-      let message: String
+      if status == yajl_status_ok, let root = builder.root {
+        // yajl decodes a \u escape of a lone UTF-16 surrogate into other text without a word.
+        guard let lone = Self.loneSurrogateEscape(in: text) else { return .success(root) }
+        let (line, column) = Self.position(of: lone, in: text)
+        return .failure(
+          JSONSyntaxError(message: Self.loneSurrogateMessage, line: line, column: column))
+      }
+      var message: String
       if let problem = builder.problem {
         message = problem
+        if let at = builder.problemOffset {
+          offset = at
+        } else if let lone = Self.loneSurrogateEscape(in: text) {
+          // A string with escapes that decoded to bytes that are not UTF-8: yajl's decoding of a
+          // lone low surrogate.
+          message = Self.loneSurrogateMessage
+          offset = lone
+        }
       } else if let error = yajl_get_error(handle, 0, start, text.count) {
         message = Self.tidy(String(cString: error))
         yajl_free_error(handle, error)
@@ -126,6 +210,64 @@ extension JSONValue {
     "invalid character inside string": "a control character not escaped inside a string",
   ]
 
+  static let loneSurrogateMessage = "a \\u escape of a lone UTF-16 surrogate (not a character)"
+
+  /// The offset of the first `\u` escape in a string of a JSON text that is a UTF-16 surrogate
+  /// without its partner (RFC 8259 section 8.2: such a string is not Unicode text), or `nil`.
+  /// The text is valid JSON: only the inside of strings needs following.
+  static func loneSurrogateEscape(in text: UnsafeRawBufferPointer) -> Int? {
+    let backslash = UInt8(ascii: "\\")
+    guard text.contains(backslash) else { return nil }
+    func hexValue(at offset: Int) -> Int? {
+      guard offset + 4 <= text.count else { return nil }
+      var value = 0
+      for byte in text[offset..<offset + 4] {
+        let digit: Int
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
+        default: return nil
+        }
+        value = value * 16 + digit
+      }
+      return value
+    }
+    var inString = false
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      if !inString {
+        if byte == UInt8(ascii: "\"") { inString = true }
+        index += 1
+        continue
+      }
+      if byte == UInt8(ascii: "\"") {
+        inString = false
+        index += 1
+      } else if byte != backslash {
+        index += 1
+      } else if index + 1 < text.count, text[index + 1] == UInt8(ascii: "u"),
+        let unit = hexValue(at: index + 2)
+      {
+        if (0xDC00...0xDFFF).contains(unit) { return index }
+        if (0xD800...0xDBFF).contains(unit) {
+          // A high surrogate must be followed at once by a \u escape of a low one.
+          let next = index + 6
+          guard next + 1 < text.count, text[next] == backslash, text[next + 1] == UInt8(ascii: "u"),
+            let low = hexValue(at: next + 2), (0xDC00...0xDFFF).contains(low)
+          else { return index }
+          index = next + 6
+        } else {
+          index += 6
+        }
+      } else {
+        index += 2  // any other escape: the backslash and the escaped character
+      }
+    }
+    return nil
+  }
+
   /// The 1-based line and column of a byte offset.
   private static func position(of offset: Int, in text: UnsafeRawBufferPointer) -> (Int, Int) {
     var line = 1
@@ -151,8 +293,28 @@ private final class TreeBuilder {
   }
   var levels: [Level] = []
   var root: JSONValue?
-  /// Why the builder stopped the parse, when it did.
+  /// Why the builder stopped the parse, when it did, and where when known.
   var problem: String?
+  var problemOffset: Int?
+  /// The text parsed, to tell where a string the builder refuses is.
+  let text: UnsafeRawBufferPointer
+
+  init(text: UnsafeRawBufferPointer) { self.text = text }
+
+  /// The string of UTF-8 bytes, or `nil` (with the problem noted) when they are not valid UTF-8:
+  /// yajl checks the bytes' pattern only, so overlong forms, encoded surrogates and values above
+  /// U+10FFFF pass it.
+  func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String? {
+    let buffer = UnsafeBufferPointer(start: bytes, count: count)
+    if let text = String(validating: buffer, as: UTF8.self) { return text }
+    problem = "a string that is not valid UTF-8"
+    if let bytes, let base = text.baseAddress,
+      UnsafeRawPointer(bytes) >= base, UnsafeRawPointer(bytes) < base + text.count
+    {
+      problemOffset = UnsafeRawPointer(bytes) - base
+    }
+    return nil
+  }
 
   func add(_ value: JSONValue) -> Int32 {
     if levels.isEmpty {
@@ -183,10 +345,6 @@ private final class TreeBuilder {
     Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
   }
 
-  static func text(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String {
-    String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-  }
-
   static let callbacks = yajl_callbacks(
     yajl_null: { from($0).add(.null) },
     yajl_boolean: { from($0).add(.bool($1 != 0)) },
@@ -199,11 +357,16 @@ private final class TreeBuilder {
             String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self)
           } ?? ""))
     },
-    yajl_string: { from($0).add(.string(text($1, $2))) },
+    yajl_string: { context, bytes, count in
+      let builder = from(context)
+      guard let text = builder.string(bytes, count) else { return 0 }
+      return builder.add(.string(text))
+    },
     yajl_start_map: { from($0).open(isObject: true) },
     yajl_map_key: { context, bytes, count in
       let builder = from(context)
-      builder.levels[builder.levels.count - 1].keys.append(text(bytes, count))
+      guard let key = builder.string(bytes, count) else { return 0 }
+      builder.levels[builder.levels.count - 1].keys.append(key)
       return 1
     },
     yajl_end_map: { from($0).close() },

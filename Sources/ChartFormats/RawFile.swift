@@ -86,7 +86,18 @@ struct FieldReader {
       problems.append(ChartFileProblem(field: key, message: "expected an array of entries"))
       return nil
     }
+    guard list.count <= ChartFileReader.maximumRank else {
+      problems.append(Self.tooManyEntries(list.count, field: key))
+      return nil
+    }
     return list.map { RawEntry(json: $0, keys: keys) }
+  }
+
+  /// A list longer than any chart: refused before its entries are read one by one.
+  static func tooManyEntries(_ count: Int, field: String?) -> ChartFileProblem {
+    ChartFileProblem(
+      field: field,
+      message: "\(count) entries; a chart has at most \(ChartFileReader.maximumRank)")
   }
 }
 
@@ -150,6 +161,8 @@ struct RawFile {
   var feedEntries: [RawEntry]?
   /// An export's snapshots: `{"snapshots": [native snapshot, …]}`.
   var snapshots: [RawFile]?
+  /// Whether the file is an array of entries (the app-feed format).
+  var isFeed = false
   var hasEntriesKey = false
   var hasDataKey = false
   /// Whether the object is billboard.py's: `name` or `previousDate`, entries with `lastPos`, and
@@ -165,7 +178,12 @@ struct RawFile {
   /// - Returns: `nil` when `json` is neither an object nor an array.
   init?(json: JSONValue, forced: ChartFormat?) {
     if case .array(let list) = json {
-      feedEntries = list.map { RawEntry(json: $0, keys: .appFeed) }
+      isFeed = true
+      if list.count > ChartFileReader.maximumRank {
+        problems.append(FieldReader.tooManyEntries(list.count, field: nil))
+      } else {
+        feedEntries = list.map { RawEntry(json: $0, keys: .appFeed) }
+      }
       return
     }
     guard json.isObject else { return nil }
@@ -186,7 +204,8 @@ struct RawFile {
     if let value = reader.object["snapshots"] {
       // Every snapshot must be an object (an array inside would be read as an app feed).
       if case .array(let list) = value, list.allSatisfy(\.isObject) {
-        snapshots = list.compactMap { RawFile(json: $0, forced: forced) }
+        // Each snapshot of an export is in the native format, whatever its fields.
+        snapshots = list.compactMap { RawFile(json: $0, forced: .native) }
       } else {
         reader.problems.append(
           ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))

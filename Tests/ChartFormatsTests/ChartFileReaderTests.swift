@@ -216,6 +216,45 @@ struct ChartFileProblemTests {
     #expect(file.snapshots.first?.entries.first?.publishedWeeksOnChart == 2)
   }
 
+  @Test func aKeyRepeatedAmongManyIsReportedOnce() {
+    let keys = (0..<30).map { #""k\#($0)":0"# }.joined(separator: ",")
+    let json =
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"#
+      + keys + #","k3":1,"k3":2}]}"#
+    #expect(problems(json) == ["\(Self.path): entry 1 (rank 1), field 'k3': given more than once"])
+  }
+
+  @Test func aListLongerThanAnyChartIsRefusedWhole() {
+    let json =
+      #"{"date":"2024-01-06","data":["#
+      + Array(repeating: "0", count: 100_001).joined(separator: ",")
+      + "]}"
+    #expect(
+      problems(json) == [
+        "\(Self.path): field 'data': 100001 entries; a chart has at most 100000"
+      ])
+    let feed = "[" + Array(repeating: "0", count: 100_001).joined(separator: ",") + "]"
+    #expect(problems(feed) == ["\(Self.path): 100001 entries; a chart has at most 100000"])
+  }
+
+  @Test func aFileWithManyProblemsReportsTheFirstHundred() {
+    let entries = (1...150).map { #"{"this_week":\#($0)}"# }.joined(separator: ",")
+    let found = problems(#"{"date":"2024-01-06","data":["# + entries + "]}")
+    #expect(found.count == 101)
+    #expect(found.first == "\(Self.path): entry 1 (rank 1), field 'song': missing")
+    #expect(found.last == "\(Self.path): … and 200 more problems in this file")
+  }
+
+  @Test(arguments: [("1.5e1", 15), ("150e-1", 15), ("1E+2", 100), ("7.000", 7)])
+  func wholeNumbersAreReadExactly(text: String, value: Int) throws {
+    let file = try ChartFileReader().decode(
+      Data(
+        #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"weeks_on_chart":\#(text)}]}"#
+          .utf8),
+      path: "x.json")
+    #expect(file.snapshots.first?.entries.first?.publishedWeeksOnChart == value)
+  }
+
   @Test func aByteOrderMarkBeforeJSONIsSkipped() throws {
     let file = try ChartFileReader().decode(
       Data(
