@@ -38,8 +38,19 @@ final class Statement {
   func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(handle, index, Int64(value)) }
   func bind(_ value: Int64, at index: Int32) { sqlite3_bind_int64(handle, index, value) }
   func bind(_ value: Bool, at index: Int32) { sqlite3_bind_int64(handle, index, value ? 1 : 0) }
+  /// Binds text by its UTF-8 bytes and their count, so that nothing after a NUL is lost.
   func bind(_ value: String, at index: Int32) {
-    sqlite3_bind_text(handle, index, value, -1, sqliteTransient)
+    var text = value
+    text.withUTF8 { bytes in
+      guard let start = bytes.baseAddress else {
+        sqlite3_bind_text(handle, index, "", 0, sqliteTransient)
+        return
+      }
+      start.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+        _ = sqlite3_bind_text64(
+          handle, index, $0, sqlite3_uint64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
+      }
+    }
   }
   func bind(_ value: Int?, at index: Int32) {
     if let value { bind(value, at: index) } else { sqlite3_bind_null(handle, index) }

@@ -354,7 +354,7 @@ struct ImportTests {
     #expect(
       run.output
         == "imported  c 2024-01-13  2 entries  \(good)\n"
-        + "Imported 2 files into \(archive): 1 new snapshot, 0 replaced, 0 unchanged; 2 entries"
+        + "Imported 1 of 2 files into \(archive): 1 new snapshot, 0 replaced, 0 unchanged; 2 entries"
         + " stored.\nSkipped 1 invalid file (listed on standard error).\n")
     // Nothing valid at all: nothing stored, as without the flag.
     let none = try chartArchive(["import", bad, "--chart", "d", "--db", archive, "--skip-invalid"])

@@ -99,6 +99,19 @@ struct ArchiveTests {
     #expect(try archive.entries(of: stored.id).map(\.entry) == first.entries)
   }
 
+  @Test func textIsStoredWholeEvenWithANULInside() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    let entry = ChartEntry(
+      rank: 1, title: "A", artist: "X", imageURL: "https://i.example.com/a\u{0}b",
+      songURL: "https://m.example.com/a\u{0}b")
+    let snapshot = try Snapshot(
+      chart: "c", chartDate: ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: false,
+      entries: [entry])
+    try archive.write { try $0.store(snapshot) }
+    let stored = try archive.snapshot(of: "c", at: nil)
+    #expect(try archive.entries(of: stored.id).map(\.entry) == [entry])
+  }
+
   @Test func anIdenticalSnapshotIsUnchangedAndADifferentOneIsRefusedUnlessReplacing() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     let original = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])

@@ -132,7 +132,11 @@ enum ImportCommand: Subcommand {
           + " in \(path).")
     } else {
       console.print(
-        "Imported \(files.count) file\(files.count == 1 ? "" : "s") into \(path):"
+        "Imported "
+          + (outcome.skippedFiles > 0
+            ? "\(files.count - outcome.skippedFiles) of \(files.count) files"
+            : "\(files.count) file\(files.count == 1 ? "" : "s")")
+          + " into \(path):"
           + " \(new) new snapshot\(new == 1 ? "" : "s"), \(replaced) replaced,"
           + " \(unchanged) unchanged; \(entries) entries stored.")
     }
