@@ -381,7 +381,7 @@ public struct ChartFileReader: Sendable {
         do { date = try ChartDate(iso8601: text) } catch {
           groupProblems.append(
             ChartFileProblem(
-              row: group.firstRow, field: group.dateField, message: error.description))
+              row: group.firstRow, field: group.dateField, message: escaped(error.description)))
         }
       } else if !group.dateFieldProblem {
         date = chartDate ?? ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
@@ -404,7 +404,7 @@ public struct ChartFileReader: Sendable {
               field: "frequency",
               message: "expected one of "
                 + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
-                + ", found '\(text)'"))
+                + ", found '\(escaped(text))'"))
         }
       }
       frequency =
@@ -516,7 +516,7 @@ public struct ChartFileReader: Sendable {
           report(
             "trend",
             "expected one of " + PublishedTrend.allCases.map(\.rawValue).joined(separator: ", ")
-              + ", found '\(text)'")
+              + ", found '\(escaped(text))'")
         }
       }
       if raw.hasPreviousRank { publishes = true }

@@ -361,6 +361,18 @@ struct ImportTests {
     #expect(none.status == 65)
   }
 
+  @Test func historyShowsControlCharactersOfATitleAsReplacements() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "c/2024-01-13.json",
+      #"{"date":"2024-01-13","data":[{"song":"Red\u001b[31m Light","artist":"X","this_week":1}]}"#)
+    #expect(try chartArchive(["import", file, "--chart", "c", "--db", archive]).status == 0)
+    let run = try chartArchive(["history", "red", "--db", archive])
+    #expect(run.status == 0)
+    #expect(run.output.hasPrefix("Red\u{FFFD}[31m Light — X\n"))
+  }
+
   @Test func missingInputExits66() throws {
     let run = try chartArchive(["import", "/nonexistent/charts", "--db", "/tmp/unused.sqlite"])
     #expect(run.status == 66)

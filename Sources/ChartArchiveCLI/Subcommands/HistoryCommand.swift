@@ -142,7 +142,10 @@ enum HistoryCommand: Subcommand {
       document.render(.csv, console: console)
     case .table:
       let style = console.style
-      var blocks = [style.bold("\(song.title) — \(song.artist)")]
+      // Control characters in a title cannot reach the terminal, as in tables.
+      var blocks = [
+        style.bold("\(Cell.text(song.title).display) — \(Cell.text(song.artist).display)")
+      ]
       if recordings.count > 1 {
         blocks[0] +=
           "\n\(recordings.count) recordings with this title and artist charted as separate songs"
