@@ -233,10 +233,13 @@ public struct ChartFileReader: Sendable {
     if entries == nil {
       let list = detected == .billboardWeekly ? "data" : "entries"
       let present = detected == .billboardWeekly ? raw.hasDataKey : raw.hasEntriesKey
-      if detected == .appFeed, !raw.isFeed {
-        problems.append(
-          ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
-      } else if !present, !raw.isFeed {
+      if detected == .appFeed {
+        // A feed too long for a chart is reported already.
+        if !raw.isFeed {
+          problems.append(
+            ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
+        }
+      } else if !present {
         problems.append(
           ChartFileProblem(
             field: list,

@@ -237,6 +237,19 @@ struct ChartFileProblemTests {
     #expect(problems(feed) == ["\(Self.path): 100001 entries; a chart has at most 100000"])
   }
 
+  /// Found by fuzzing: an empty array read as a format whose entries are in an object.
+  @Test func anArrayReadAsAnObjectFormatHasNoEntries() {
+    #expect(
+      problems("[]", reader: ChartFileReader(format: .billboardPy)) == [
+        "\(Self.path): field 'entries': missing: expected an array of entries (billboard-py format)"
+      ])
+    #expect(
+      problems("[]", reader: ChartFileReader(format: .billboardWeekly)) == [
+        "\(Self.path): field 'data': missing: expected an array of entries (billboard-weekly"
+          + " format)"
+      ])
+  }
+
   @Test func aFileWithManyProblemsReportsTheFirstHundred() {
     let entries = (1...150).map { #"{"this_week":\#($0)}"# }.joined(separator: ",")
     let found = problems(#"{"date":"2024-01-06","data":["# + entries + "]}")
