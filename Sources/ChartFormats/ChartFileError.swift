@@ -27,6 +27,14 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// The problem, placed in the `snapshot`th snapshot of an export file (1-based; `nil` for a
+  /// file of one snapshot).
+  func inSnapshot(_ snapshot: Int?) -> ChartFileProblem {
+    var problem = self
+    problem.snapshot = snapshot
+    return problem
+  }
+
   /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file, `snapshot 2, entry 3 …`
   /// in an export), or the message alone for the whole file.
   public var description: String {

@@ -194,11 +194,7 @@ public struct ChartFileReader: Sendable {
           snapshotProblems.append(
             ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
         }
-        problems += snapshotProblems.map { problem in
-          var problem = problem
-          problem.snapshot = index + 1
-          return problem
-        }
+        problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
       }
       return (.native, groups, problems)
     }
@@ -423,11 +419,7 @@ public struct ChartFileReader: Sendable {
             message: format.isCSV ? "the file has a header but no rows" : "the chart has no entries"
           ))
       }
-      problems += groupProblems.map { problem in
-        var problem = problem
-        problem.snapshot = group.snapshot
-        return problem
-      }
+      problems += groupProblems.map { $0.inSnapshot(group.snapshot) }
       guard groupProblems.isEmpty, let date else { continue }
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(

@@ -210,6 +210,7 @@ extension JSONValue {
     "invalid character inside string": "a control character not escaped inside a string",
   ]
 
+  /// What a `\u` escape of an unpaired surrogate is called in messages.
   static let loneSurrogateMessage = "a \\u escape of a lone UTF-16 surrogate (not a character)"
 
   /// The offset of the first `\u` escape in a string of a JSON text that is a UTF-16 surrogate

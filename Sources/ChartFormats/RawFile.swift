@@ -41,6 +41,8 @@ struct EntryKeys {
 /// whole file, so that every problem of a file is reported at once.
 struct FieldReader {
   let object: JSONObject
+  /// Whether the value read is an object (when not, every field is missing).
+  let isObject: Bool
   var problems: [ChartFileProblem] = []
 
   /// A reader of `value`, or of an empty object (with a problem) when `value` is not an object.
@@ -48,11 +50,13 @@ struct FieldReader {
   init(_ value: JSONValue) {
     if case .object(let object) = value {
       self.object = object
+      isObject = true
       for key in object.repeatedKeys {
         problems.append(ChartFileProblem(field: key, message: "given more than once"))
       }
     } else {
       object = JSONObject(keys: [], values: [])
+      isObject = false
       problems.append(ChartFileProblem(field: nil, message: "expected a JSON object"))
     }
   }
@@ -133,7 +137,7 @@ struct RawEntry {
   /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
   init(json: JSONValue, keys: EntryKeys) {
     var reader = FieldReader(json)
-    isObject = reader.problems.allSatisfy { $0.field != nil }
+    isObject = reader.isObject
     rank = reader.int(keys.rank)
     title = reader.string(keys.title)
     artist = reader.string(keys.artist)

@@ -28,6 +28,13 @@ struct ImportTests {
     let again = try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"])
     #expect(again.status == 0)
     #expect(again.output == "Nothing new: all 9 snapshots were already in \(archive).\n")
+    // --quiet keeps no line per snapshot, only the counts of the summary.
+    let quiet = folder.url.appendingPathComponent("quiet.sqlite").path
+    let counted = try chartArchive(["import", "Sample-data", "--db", quiet, "--quiet"])
+    #expect(
+      counted.output
+        == "Imported 9 files into \(quiet): 9 new snapshots, 0 replaced, 0 unchanged; 450 entries"
+        + " stored.\n")
 
     let check = try chartArchive(["check", "--db", archive, "--format", "csv"])
     #expect(check.status == 0)

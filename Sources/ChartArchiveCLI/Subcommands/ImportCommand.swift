@@ -169,7 +169,7 @@ enum ImportCommand: Subcommand {
     var unchanged = 0
     var entries = 0
     /// The names of the charts of `stored`, each once.
-    var charts: [String]
+    var charts: [String] = []
     /// Entries whose published movement (a charts CSV's trend) disagrees with the derived one.
     var trendDisagreements: [String] = []
     /// The problems of the files skipped with --skip-invalid, and how many files they are.
@@ -189,8 +189,7 @@ enum ImportCommand: Subcommand {
     let progress = Progress(total: files.count, console: console)
     let readAhead = ReadAhead(files: files, reader: reader)
     defer { readAhead.cancel() }
-    var result = ImportResult(charts: [])
-    var charts: [String] = []
+    var result = ImportResult()
     var chartIndex: [String: Int32] = [:]
     var trendDisagreements: [String] = []
     var failures: [String] = []
@@ -219,8 +218,8 @@ enum ImportCommand: Subcommand {
                   snapshot, keys: keys, frequency: frequency ?? file.frequency,
                   replacing: replacing, source: path)
                 if chartIndex[snapshot.chart] == nil {
-                  chartIndex[snapshot.chart] = Int32(charts.count)
-                  charts.append(snapshot.chart)
+                  chartIndex[snapshot.chart] = Int32(result.charts.count)
+                  result.charts.append(snapshot.chart)
                 }
                 return StoredSnapshot(
                   file: Int32(index), chart: chartIndex[snapshot.chart]!,
@@ -278,7 +277,6 @@ enum ImportCommand: Subcommand {
       progress.finish()
       throw CommandError(error)
     }
-    result.charts = charts
     result.trendDisagreements = trendDisagreements
     result.skipped = failures
     result.skippedFiles = failedFiles.count
