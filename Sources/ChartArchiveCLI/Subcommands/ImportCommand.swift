@@ -31,7 +31,8 @@ enum ImportCommand: Subcommand {
     """
   static let arguments = [
     ArgumentSpec(
-      name: "path", help: "Chart files, or folders to walk for *.json files.", repeats: true)
+      name: "path", help: "Chart files, or folders to walk for *.json and *.csv files.",
+      repeats: true)
   ]
   static let options = [
     OptionSpec(name: "--chart", valueName: "name", help: "The chart's name for every file."),
@@ -299,8 +300,9 @@ enum ImportCommand: Subcommand {
 
   private struct ImportFailed: Error {}
 
-  /// Expands folders into their `*.json` files (hidden files and folders skipped), keeping the
-  /// files named directly; orders everything by the chart date in the file name, then path.
+  /// Expands folders into their `*.json` and `*.csv` files (hidden files and folders skipped),
+  /// keeping the files named directly; orders everything by the chart date in the file name, then
+  /// path.
   ///
   /// - Throws: ``CommandError`` with ``ExitCode/noInput`` naming every path that does not exist or
   ///   cannot be read: a folder that cannot be listed, a link to nothing.
