@@ -547,7 +547,7 @@ public struct ChartFileReader: Sendable {
   }
 
   private func checkText(_ text: String?, field: String, problems: inout [ChartFileProblem]) {
-    guard let text else {
+    guard var text else {
       if !problems.contains(where: { $0.field == field }) {
         problems.append(ChartFileProblem(field: field, message: "missing"))
       }
@@ -555,7 +555,9 @@ public struct ChartFileReader: Sendable {
     }
     // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, and a text
     // of fewer bytes than the limit has fewer scalars too.
-    let hasPrintableASCII = text.utf8.contains { $0 > 0x20 && $0 < 0x7F }
+    let (hasPrintableASCII, hasNUL) = text.withUTF8 { bytes in
+      (bytes.contains { $0 > 0x20 && $0 < 0x7F }, bytes.contains(0))
+    }
     if !hasPrintableASCII, text.allSatisfy(\.isWhitespace) {
       problems.append(ChartFileProblem(field: field, message: "blank"))
     } else if text.utf8.count > Self.maximumTextLength,
@@ -566,7 +568,7 @@ public struct ChartFileReader: Sendable {
           field: field,
           message: "\(text.unicodeScalars.count) characters long; at most"
             + " \(Self.maximumTextLength) are accepted"))
-    } else if text.utf8.contains(0) {
+    } else if hasNUL {
       problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
     }
   }

@@ -1,5 +1,9 @@
 import CYAJL
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// A JSON value as read from a chart file, with numbers kept as written so that a rank is read as
 /// an exact integer (RFC 8259: <https://www.rfc-editor.org/rfc/rfc8259>).
 enum JSONValue {
@@ -215,10 +219,10 @@ extension JSONValue {
 
   /// The offset of the first `\u` escape in a string of a JSON text that is a UTF-16 surrogate
   /// without its partner (RFC 8259 section 8.2: such a string is not Unicode text), or `nil`.
-  /// The text is valid JSON: only the inside of strings needs following.
+  /// The text is valid JSON up to the first escape that is wrong, so every backslash before it
+  /// starts an escape inside a string.
   static func loneSurrogateEscape(in text: UnsafeRawBufferPointer) -> Int? {
     let backslash = UInt8(ascii: "\\")
-    guard text.contains(backslash) else { return nil }
     func hexValue(at offset: Int) -> Int? {
       guard offset + 4 <= text.count else { return nil }
       var value = 0
@@ -234,21 +238,14 @@ extension JSONValue {
       }
       return value
     }
-    var inString = false
+    // The text parsed, so a backslash is always inside a string and starts an escape: jump from
+    // one backslash to the next.
+    guard let base = text.baseAddress else { return nil }
     var index = 0
-    while index < text.count {
-      let byte = text[index]
-      if !inString {
-        if byte == UInt8(ascii: "\"") { inString = true }
-        index += 1
-        continue
-      }
-      if byte == UInt8(ascii: "\"") {
-        inString = false
-        index += 1
-      } else if byte != backslash {
-        index += 1
-      } else if index + 1 < text.count, text[index + 1] == UInt8(ascii: "u"),
+    while index < text.count, let found = memchr(base + index, Int32(backslash), text.count - index)
+    {
+      index = UnsafeRawPointer(found) - base
+      if index + 1 < text.count, text[index + 1] == UInt8(ascii: "u"),
         let unit = hexValue(at: index + 2)
       {
         if (0xDC00...0xDFFF).contains(unit) { return index }
@@ -307,6 +304,9 @@ private final class TreeBuilder {
   /// U+10FFFF pass it.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String? {
     let buffer = UnsafeBufferPointer(start: bytes, count: count)
+    // ASCII is valid UTF-8 and decodes without repairs; most chart text is ASCII, and the generic
+    // validation costs more than the decoding.
+    if !buffer.contains(where: { $0 >= 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
     if let text = String(validating: buffer, as: UTF8.self) { return text }
     problem = "a string that is not valid UTF-8"
     if let bytes, let base = text.baseAddress,

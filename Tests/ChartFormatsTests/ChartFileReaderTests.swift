@@ -199,6 +199,22 @@ struct ChartFileProblemTests {
     }
   }
 
+  @Test func escapedBackslashesAndSurrogatePairsAreNotLoneSurrogates() throws {
+    // "\\uD800" is a backslash and the letters uD800; "\uD83C\uDFB5" is one character (U+1F3B5).
+    let file = try decode(
+      #"{"date":"2024-01-06","data":[{"song":"a\\uD800","artist":"\uD83C\uDFB5 \" \\","this_week":1}]}"#
+    )
+    #expect(file.snapshots[0].entries[0].title == #"a\uD800"#)
+    #expect(file.snapshots[0].entries[0].artist == "\u{1F3B5} \" \\")
+    // A lone surrogate after other escapes is still found, where it is.
+    #expect(
+      problems(#"{"date":"2024-01-06","data":[{"song":"\\\"\uDC00","artist":"X","this_week":1}]}"#)
+        == [
+          "\(Self.path): not valid JSON: a \\u escape of a lone UTF-16 surrogate (not a character)"
+            + " (line 1, column 43)"
+        ])
+  }
+
   @Test func textOfOnlyWhiteSpaceIsBlankWhateverTheSpaces() {
     // Tab, no-break space, em space, ideographic space; then a title that is one non-ASCII letter.
     let json =
