@@ -104,12 +104,12 @@ public enum SongLinking {
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
-    var context = Context(previous: previous)
+    var context = Context(previous: previous, entryCount: entries.count)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
-    for (entry, entryKeys) in zip(entries, keys) {
+    for index in entries.indices {
       let link = try context.link(
-        entry, keys: entryKeys, publishesPreviousRank: publishesPreviousRank,
+        entries[index], keys: keys[index], publishesPreviousRank: publishesPreviousRank,
         songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
       if let song = link.song { context.taken.insert(song) }
       links.append(link)
@@ -122,23 +122,40 @@ public enum SongLinking {
   /// are linked by rank alone).
   private struct Context {
     let previous: PreviousSnapshot
-    /// The index of the first previous entry at each rank.
-    let indexByRank: [Int: Int]
-    var taken: Set<SongID> = []
+    var taken: Set<SongID>
     private var songsByIdentity: [SongIdentity: [SongID]]?
+    private var identityLookups = 0
+    private static let lookupsBeforeMap = 8
     private var onPrevious: Set<SongID>?
 
-    init(previous: PreviousSnapshot) {
+    init(previous: PreviousSnapshot, entryCount: Int) {
       self.previous = previous
-      var indexByRank: [Int: Int] = [:]
-      indexByRank.reserveCapacity(previous.ranks.count)
-      for (index, rank) in previous.ranks.enumerated() where indexByRank[rank] == nil {
-        indexByRank[rank] = index
+      taken = Set(minimumCapacity: entryCount)
+    }
+
+    /// The index of the first previous entry at `rank`: the ranks are in rank order, so a binary
+    /// search finds it without building a map for each snapshot.
+    func index(ofRank rank: Int) -> Int? {
+      var low = 0
+      var high = previous.ranks.count
+      while low < high {
+        let middle = (low + high) / 2
+        if previous.ranks[middle] < rank { low = middle + 1 } else { high = middle }
       }
-      self.indexByRank = indexByRank
+      return low < previous.ranks.count && previous.ranks[low] == rank ? low : nil
     }
 
     mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
+      // Most snapshots ask for a few identities (debuts, re-entries): a scan costs less than a
+      // map. A chart without previous ranks asks for every entry's, and gets the map.
+      if songsByIdentity == nil, identityLookups < Self.lookupsBeforeMap {
+        identityLookups += 1
+        var songs: [SongID] = []
+        for index in previous.keys.indices where previous.keys[index].identity == identity {
+          songs.append(previous.songs[index])
+        }
+        return songs
+      }
       if songsByIdentity == nil {
         var map: [SongIdentity: [SongID]] = [:]
         for (keys, song) in zip(previous.keys, previous.songs) {
@@ -161,7 +178,7 @@ public enum SongLinking {
     ) rethrows -> SongLink {
       // 1. The source's previous rank.
       if publishesPreviousRank, let rank = entry.publishedPreviousRank,
-        let index = indexByRank[rank], !taken.contains(previous.songs[index])
+        let index = index(ofRank: rank), !taken.contains(previous.songs[index])
       {
         let earlier = previous.keys[index]
         if earlier.squashedTitle == keys.squashedTitle

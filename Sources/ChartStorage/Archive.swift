@@ -134,6 +134,7 @@ public final class ImportBatch {
   /// to it without reading it back (an import of many charts interleaves them by date).
   private var lastStored: [Int64: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)] = [:]
   private let importedAt = Date.now.formatted(.iso8601)
+  private var entryInserts: [Int: Statement] = [:]
 
   init(database: Database, path: String) {
     self.database = database
@@ -239,27 +240,35 @@ public final class ImportBatch {
       let songs = try linkSongs(
         of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
-      let insert = try database.statement(
-        "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
-          + " weeks_on_chart, title, artist, image_url, song_url, streams)"
-          + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-      for (position, (entry, songID)) in zip(snapshot.entries, songs).enumerated() {
-        insert.reset()
-        insert.bind(snapshotID, at: 1)
-        insert.bind(position, at: 2)
-        insert.bind(entry.rank, at: 3)
-        insert.bind(songID, at: 4)
-        insert.bind(entry.publishedPreviousRank, at: 5)
-        insert.bind(entry.publishedPeakPosition, at: 6)
-        insert.bind(entry.publishedWeeksOnChart, at: 7)
-        insert.bind(entry.title, at: 8)
-        insert.bind(entry.artist, at: 9)
-        insert.bind(entry.imageURL, at: 10)
-        insert.bind(entry.songURL, at: 11)
-        insert.bind(entry.streams, at: 12)
-        try insert.run()
+      // Entries go in with one statement for up to `rowsPerInsert` of them: SQLite runs the
+      // statement's setup and its end (foreign key and statement journal bookkeeping) once per
+      // statement, not once per entry.
+      try snapshot.entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
+        var start = 0
+        while start < entries.count {
+          let count = min(Self.rowsPerInsert, entries.count - start)
+          let insert = try entryInsert(count: count)
+          for row in 0..<count {
+            let position = start + row
+            let base = Int32(row * 12)
+            insert.bind(snapshotID, at: base + 1)
+            insert.bind(position, at: base + 2)
+            insert.bind(entries[position].rank, at: base + 3)
+            insert.bind(songs[position], at: base + 4)
+            insert.bind(entries[position].publishedPreviousRank, at: base + 5)
+            insert.bind(entries[position].publishedPeakPosition, at: base + 6)
+            insert.bind(entries[position].publishedWeeksOnChart, at: base + 7)
+            insert.bind(entries[position].title, at: base + 8)
+            insert.bind(entries[position].artist, at: base + 9)
+            insert.bind(entries[position].imageURL, at: base + 10)
+            insert.bind(entries[position].songURL, at: base + 11)
+            insert.bind(entries[position].streams, at: base + 12)
+          }
+          try insert.run()
+          insert.reset()
+          start += count
+        }
       }
-      insert.reset()
       lastStored[chartID] = (
         snapshot.chartDate.secondsSince1970,
         SongLinking.PreviousSnapshot(
@@ -274,6 +283,25 @@ public final class ImportBatch {
     } catch {
       throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
+  }
+
+  /// How many entries one INSERT statement stores at most.
+  static let rowsPerInsert = 100
+
+  /// The statement that inserts `count` entries (1 through ``rowsPerInsert``), prepared once per
+  /// batch and kept here rather than in the connection's cache, which would hash its long SQL for
+  /// every snapshot.
+  private func entryInsert(count: Int) throws(DatabaseError) -> Statement {
+    if let statement = entryInserts[count] { return statement }
+    let statement = try Statement(
+      database: database,
+      sql:
+        "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
+        + " weeks_on_chart, title, artist, image_url, song_url, streams) VALUES "
+        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count)
+        .joined(separator: ", "))
+    entryInserts[count] = statement
+    return statement
   }
 
   private func chartID(named name: String, frequency: ChartFrequency?) throws -> Int64 {
@@ -348,18 +376,34 @@ public final class ImportBatch {
           """, [baseTitle, primaryArtist, chartID, chartTime]
         ) { SongID($0.int64(at: 0)) }
       })
-    return try zip(entries, zip(keys, links)).map { entry, keyed in
-      let (entryKeys, link) = keyed
-      if let song = link.song { return song.rawValue }
-      try database.run(
-        "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
-          + " base_title_key, primary_artist_key) VALUES (?1,"
-          + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
-          + " ?2, ?3, ?4, ?5, ?6, ?7)",
-        entryKeys.identity.key, entry.title, entry.artist, entryKeys.foldedTitle,
-        entryKeys.foldedArtist, entryKeys.baseTitle, entryKeys.primaryArtist)
-      return database.lastInsertedRowID
+    var songs: [Int64] = []
+    songs.reserveCapacity(entries.count)
+    var insertSong: Statement?
+    for (index, link) in links.enumerated() {
+      if let song = link.song {
+        songs.append(song.rawValue)
+        continue
+      }
+      let insert =
+        try insertSong
+        ?? database.statement(
+          "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
+            + " base_title_key, primary_artist_key) VALUES (?1,"
+            + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
+            + " ?2, ?3, ?4, ?5, ?6, ?7)")
+      insertSong = insert
+      insert.rewind()
+      insert.bind(keys[index].identity.key, at: 1)
+      insert.bind(entries[index].title, at: 2)
+      insert.bind(entries[index].artist, at: 3)
+      insert.bind(keys[index].foldedTitle, at: 4)
+      insert.bind(keys[index].foldedArtist, at: 5)
+      insert.bind(keys[index].baseTitle, at: 6)
+      insert.bind(keys[index].primaryArtist, at: 7)
+      try insert.run()
+      songs.append(database.lastInsertedRowID)
     }
+    return songs
   }
 
   /// Links the songs of a chart's snapshots after a chart time again, in chart-date order: a
