@@ -288,9 +288,19 @@ private final class TreeBuilder {
     var isObject: Bool
     var keys: [String] = []
     var values: [JSONValue] = []
+
+    /// A level with room for a chart entry's fields (or the first entries of a list) before
+    /// its arrays grow.
+    init(isObject: Bool) {
+      self.isObject = isObject
+      if isObject { keys.reserveCapacity(8) }
+      values.reserveCapacity(8)
+    }
   }
-  var levels: [Level] = []
-  var root: JSONValue?
+  // yajl calls back for every value: the builder's state is touched only from those calls, one
+  // at a time, so the run-time exclusivity checks on it are skipped.
+  @exclusivity(unchecked) var levels: [Level] = []
+  @exclusivity(unchecked) var root: JSONValue?
   /// Why the builder stopped the parse, when it did, and where when known.
   var problem: String?
   var problemOffset: Int?
