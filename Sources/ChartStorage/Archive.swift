@@ -135,6 +135,7 @@ public final class ImportBatch {
   private var lastStored: [Int64: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)] = [:]
   private let importedAt = Date.now.formatted(.iso8601)
   private var entryInserts: [Int: Statement] = [:]
+  private let texts = TextArena()
 
   init(database: Database, path: String) {
     self.database = database
@@ -243,11 +244,19 @@ public final class ImportBatch {
       // Entries go in with one statement for up to `rowsPerInsert` of them: SQLite runs the
       // statement's setup and its end (foreign key and statement journal bookkeeping) once per
       // statement, not once per entry.
+      // Their texts are bound from one arena, which the reset after each statement releases.
       try snapshot.entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
         var start = 0
         while start < entries.count {
           let count = min(Self.rowsPerInsert, entries.count - start)
           let insert = try entryInsert(count: count)
+          var textBytes = 0
+          for entry in entries[start..<start + count] {
+            textBytes +=
+              entry.title.utf8.count + entry.artist.utf8.count
+              + (entry.imageURL?.utf8.count ?? 0) + (entry.songURL?.utf8.count ?? 0)
+          }
+          texts.clear(reserving: textBytes)
           for row in 0..<count {
             let position = start + row
             let base = Int32(row * 12)
@@ -258,14 +267,15 @@ public final class ImportBatch {
             insert.bind(entries[position].publishedPreviousRank, at: base + 5)
             insert.bind(entries[position].publishedPeakPosition, at: base + 6)
             insert.bind(entries[position].publishedWeeksOnChart, at: base + 7)
-            insert.bind(entries[position].title, at: base + 8)
-            insert.bind(entries[position].artist, at: base + 9)
-            insert.bind(entries[position].imageURL, at: base + 10)
-            insert.bind(entries[position].songURL, at: base + 11)
+            insert.bind(borrowedText: texts.append(entries[position].title), at: base + 8)
+            insert.bind(borrowedText: texts.append(entries[position].artist), at: base + 9)
+            insert.bind(borrowedText: entries[position].imageURL.map(texts.append), at: base + 10)
+            insert.bind(borrowedText: entries[position].songURL.map(texts.append), at: base + 11)
             insert.bind(entries[position].streams, at: base + 12)
           }
+          // Reset even after a failure: the bindings point into the arena.
+          defer { insert.reset() }
           try insert.run()
-          insert.reset()
           start += count
         }
       }

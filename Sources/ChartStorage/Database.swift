@@ -20,6 +20,12 @@ final class Database {
   /// How long a statement waits for a lock held by another connection.
   static let busyTimeoutMilliseconds: Int32 = 10_000
 
+  /// SQLite's process-wide settings, made once before the first connection opens: no memory
+  /// statistics, which nothing here reads and whose mutex every allocation would take.
+  private static let configured: Bool = {
+    chart_archive_sqlite3_disable_memory_statistics() == SQLITE_OK
+  }()
+
   /// How a connection opens its file.
   enum Mode {
     /// Reads only: nothing is ever written to the file (<https://www.sqlite.org/c3ref/open.html>).
@@ -41,6 +47,7 @@ final class Database {
   /// - Throws: ``DatabaseError`` when the file cannot be opened or set up (`SQLITE_CANTOPEN` when it
   ///   does not exist and `mode` is not `.create`, `SQLITE_NOTADB` when it is not an SQLite file).
   init(path: String, mode: Mode) throws(DatabaseError) {
+    _ = Self.configured
     var handle: OpaquePointer?
     let access: Int32 =
       switch mode {

@@ -112,6 +112,26 @@ struct ArchiveTests {
     #expect(try archive.entries(of: stored.id).map(\.entry) == [entry])
   }
 
+  @Test func longTextsOfManyEntriesAreStoredWhole() throws {
+    // 250 entries of 2,000-byte titles and artists: more text than one INSERT's arena holds at
+    // first, in more than one INSERT, with empty texts and URLs among them.
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    let entries = (1...250).map { rank in
+      ChartEntry(
+        rank: rank, title: rank == 7 ? "" : String(repeating: "é\(rank % 10)", count: 667),
+        artist: String(repeating: "a", count: 2_000 - rank),
+        imageURL: rank.isMultiple(of: 3) ? "https://i.example.com/\(rank)" : nil,
+        songURL: rank == 200 ? "" : nil)
+    }
+    let snapshot = try Snapshot(
+      chart: "c", chartDate: ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: false,
+      entries: entries)
+    try archive.write { try $0.store(snapshot) }
+    let stored = try archive.entries(of: try archive.snapshot(of: "c", at: nil).id)
+    #expect(stored.map(\.entry) == entries)
+    #expect(stored[0].entry.title.utf8.count == 2_001)
+  }
+
   @Test func anIdenticalSnapshotIsUnchangedAndADifferentOneIsRefusedUnlessReplacing() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     let original = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])
