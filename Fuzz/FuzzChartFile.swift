@@ -1,7 +1,7 @@
 // libFuzzer entry point for the chart file readers (built by Fuzz/run, not by SwiftPM).
 // CHART_FUZZ_FORMAT names the format to read every input as (see `chart-archive formats`);
 // unset, the format is detected as import does.
-import ChartFormats
+@_spi(Fuzzing) import ChartFormats
 import ChartRanking
 import Foundation
 
@@ -12,6 +12,8 @@ private let reader = ChartFileReader(format: format)
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChartFile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)
+  // The streaming reader of the usual files reads what it takes as the JSON tree does.
+  if format == nil { precondition(ChartFileReader.streamingReaderAgreesWithTheTree(on: data)) }
   do {
     let file = try reader.decode(data, path: "fuzz/2024-01-06.json")
     // What was read must be a valid archive's worth: ranks positive and unique.

@@ -160,18 +160,25 @@ public struct ChartFileReader: Sendable {
   private func decodeJSON(_ data: Data, path: String) throws(ChartFileError)
     -> (ChartFormat, [RawGroup], [ChartFileProblem])
   {
-    let json: JSONValue
-    switch data.withUnsafeBytes({ bytes in
-      Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
-    }) {
-    case .success(let value): json = value
-    case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
-    }
-    guard let raw = RawFile(json: json, forced: format) else {
-      throw ChartFileError(
-        path: path,
-        "not a chart file: expected a JSON object or array"
-          + (format.map { " (\($0.rawValue) format)" } ?? ""))
+    let raw: RawFile
+    // The usual file is read as it streams by; anything else (and every problem) through the tree.
+    if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
+      raw = streamed
+    } else {
+      let json: JSONValue
+      switch data.withUnsafeBytes({ bytes in
+        Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+      }) {
+      case .success(let value): json = value
+      case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
+      }
+      guard let read = RawFile(json: json, forced: format) else {
+        throw ChartFileError(
+          path: path,
+          "not a chart file: expected a JSON object or array"
+            + (format.map { " (\($0.rawValue) format)" } ?? ""))
+      }
+      raw = read
     }
     var problems = raw.problems
     if let snapshots = raw.snapshots, format == nil || format == .native {

@@ -106,7 +106,7 @@ struct FieldReader {
 }
 
 /// One entry as written in a file, before it is checked.
-struct RawEntry {
+struct RawEntry: Equatable {
   /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.
   var row: Int?
   var rank: Int?
@@ -125,6 +125,13 @@ struct RawEntry {
   /// Whether the entry is a JSON object at all (when not, its fields are all missing).
   var isObject: Bool
   var problems: [ChartFileProblem]
+
+  /// An entry of a JSON file with no field read yet, filled by the caller.
+  init() {
+    hasPreviousRank = false
+    isObject = true
+    problems = []
+  }
 
   /// An entry of a CSV row, filled by the caller.
   init(row: Int) {
@@ -153,7 +160,7 @@ struct RawEntry {
 }
 
 /// A whole JSON file as written: every top-level field any JSON format has.
-struct RawFile {
+struct RawFile: Equatable {
   var chart: String?
   var chartDate: String?
   var date: String?
@@ -173,6 +180,9 @@ struct RawFile {
   /// no `chart`.
   var isBillboardPy = false
   var problems: [ChartFileProblem] = []
+
+  /// A file with nothing read yet.
+  init() {}
 
   /// Reads a file's JSON value.
   ///

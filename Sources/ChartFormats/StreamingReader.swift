@@ -1,0 +1,316 @@
+import CYAJL
+public import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Reads the usual chart file straight from yajl's events into a ``RawFile``, without building a
+/// JSON tree first: one object with a chart date and a list of entries whose fields have the
+/// expected types (billboard's weekly `data` or the native `entries`).
+///
+/// It reads only what it is sure of and gives up, returning `nil`, at anything else: a syntax
+/// error, a field it does not know, a key given twice, a value of another type, a number that is
+/// not a plain integer, text that is not UTF-8, a lone surrogate escape, too many entries. The
+/// file is then read again through the tree (``JSONValue/parse(_:)`` and
+/// ``RawFile/init(json:forced:)``), which says what is wrong and where; so for any file the two
+/// readers give the same ``RawFile`` (a test compares them on every sample and malformed file).
+enum StreamingReader {
+  /// The ``RawFile`` of `bytes`, or `nil` when the tree must read it.
+  static func rawFile(_ bytes: UnsafeRawBufferPointer) -> RawFile? {
+    var text = bytes
+    if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
+      text = UnsafeRawBufferPointer(rebasing: text[3...])
+    }
+    let reader = EventReader()
+    let context = Unmanaged.passUnretained(reader).toOpaque()
+    let parsed = withUnsafePointer(to: EventReader.callbacks) { callbacks -> Bool in
+      guard let handle = yajl_alloc(callbacks, nil, context) else { return false }
+      defer { yajl_free(handle) }
+      let start = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
+      return yajl_parse(handle, start, text.count) == yajl_status_ok
+        && yajl_complete_parse(handle) == yajl_status_ok
+    }
+    guard parsed, reader.isDone, JSONValue.loneSurrogateEscape(in: text) == nil else { return nil }
+    return reader.file
+  }
+}
+
+/// The state of one streaming read. yajl calls back for every event, one at a time, so the
+/// run-time exclusivity checks on it are skipped.
+private final class EventReader {
+  /// Where the reader is in the file.
+  enum Place {
+    /// Before the top-level object.
+    case start
+    /// In the top-level object, after the key of `field` when there is one.
+    case top(field: TopField?)
+    /// In the list of entries of `field`.
+    case list(TopField)
+    /// In an entry of that list, after the key of `field` when there is one.
+    case entry(TopField, field: EntryField?)
+    /// After the top-level object.
+    case done
+  }
+
+  /// The top-level fields read.
+  enum TopField: CaseIterable {
+    case chart, chartDate, date, frequency, data, entries
+
+    var name: String {
+      switch self {
+      case .chart: "chart"
+      case .chartDate: "chart_date"
+      case .date: "date"
+      case .frequency: "frequency"
+      case .data: "data"
+      case .entries: "entries"
+      }
+    }
+
+    /// The names of the list's entry fields.
+    var entryKeys: EntryKeys { self == .data ? .billboardWeekly : .native }
+  }
+
+  /// An entry's fields.
+  enum EntryField: Int, CaseIterable {
+    case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
+
+    var isText: Bool { self == .title || self == .artist || self == .imageURL || self == .songURL }
+
+    func name(in keys: EntryKeys) -> String? {
+      switch self {
+      case .rank: keys.rank
+      case .title: keys.title
+      case .artist: keys.artist
+      case .previousRank: keys.previousRank
+      case .peakPosition: keys.peakPosition
+      case .weeksOnChart: keys.weeksOnChart
+      case .imageURL: keys.imageURL
+      case .songURL: keys.songURL
+      case .streams: keys.streams
+      }
+    }
+  }
+
+  /// Each list's field names as UTF-8 bytes, in ``EntryField`` order (`nil`: no such field).
+  static let entryNames: [[[UInt8]?]] = [TopField.data, .entries].map { list in
+    EntryField.allCases.map { $0.name(in: list.entryKeys).map { Array($0.utf8) } }
+  }
+  static let topNames: [[UInt8]] = TopField.allCases.map { Array($0.name.utf8) }
+
+  @exclusivity(unchecked) var place = Place.start
+  @exclusivity(unchecked) var file = RawFile()
+  @exclusivity(unchecked) var topSeen = 0
+  @exclusivity(unchecked) var entry = RawEntry()
+  @exclusivity(unchecked) var entrySeen = 0
+  @exclusivity(unchecked) var entries: [RawEntry] = []
+
+  var isDone: Bool {
+    if case .done = place { true } else { false }
+  }
+
+  /// Whether `bytes` are the same as `name`.
+  static func matches(_ name: [UInt8], _ bytes: UnsafePointer<UInt8>, _ count: Int) -> Bool {
+    name.count == count
+      && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes, count) == 0 }
+  }
+
+  /// A map key. Returns 0 (stop) at a field the reader does not read or one given twice.
+  func key(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    guard let bytes else { return 0 }
+    switch place {
+    case .top(nil):
+      guard let index = Self.topNames.firstIndex(where: { Self.matches($0, bytes, count) }),
+        topSeen & (1 << index) == 0
+      else { return 0 }
+      topSeen |= 1 << index
+      place = .top(field: TopField.allCases[index])
+      return 1
+    case .entry(let list, nil):
+      let names = Self.entryNames[list == .data ? 0 : 1]
+      guard
+        let index = names.firstIndex(where: { name in
+          name.map { Self.matches($0, bytes, count) } ?? false
+        }),
+        entrySeen & (1 << index) == 0
+      else { return 0 }
+      entrySeen |= 1 << index
+      let field = EntryField.allCases[index]
+      if field == .previousRank { entry.hasPreviousRank = true }
+      place = .entry(list, field: field)
+      return 1
+    default:
+      return 0
+    }
+  }
+
+  /// A string value.
+  func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
+    let buffer = UnsafeBufferPointer(start: bytes, count: count)
+    let text: String
+    if !buffer.contains(where: { $0 >= 0x80 }) {
+      text = String(decoding: buffer, as: UTF8.self)
+    } else if let valid = String(validating: buffer, as: UTF8.self) {
+      text = valid
+    } else {
+      return 0
+    }
+    switch place {
+    case .top(.some(let field)):
+      switch field {
+      case .chart: file.chart = text
+      case .chartDate: file.chartDate = text
+      case .date: file.date = text
+      case .frequency: file.frequency = text
+      case .data, .entries: return 0
+      }
+      place = .top(field: nil)
+      return 1
+    case .entry(let list, .some(let field)) where field.isText:
+      switch field {
+      case .title: entry.title = text
+      case .artist: entry.artist = text
+      case .imageURL: entry.imageURL = text
+      default: entry.songURL = text
+      }
+      place = .entry(list, field: nil)
+      return 1
+    default:
+      return 0
+    }
+  }
+
+  /// A number value: only a plain integer that fits, as ``JSONValue/integer`` reads it.
+  func number(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
+    guard case .entry(let list, .some(let field)) = place, !field.isText, let bytes else {
+      return 0
+    }
+    guard
+      let value = Self.integer(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count)
+    else { return 0 }
+    switch field {
+    case .rank: entry.rank = value
+    case .previousRank: entry.previousRank = value
+    case .peakPosition: entry.peakPosition = value
+    case .weeksOnChart: entry.weeksOnChart = value
+    default: entry.streams = value
+    }
+    place = .entry(list, field: nil)
+    return 1
+  }
+
+  /// The integer written as an optional minus and digits, or `nil` (a fraction, an exponent, too
+  /// large).
+  static func integer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+    var index = 0
+    let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+    if negative { index = 1 }
+    guard index < count else { return nil }
+    var value = 0
+    while index < count {
+      let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
+      guard digit >= 0, digit <= 9 else { return nil }
+      let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflow2) = scaled.addingReportingOverflow(negative ? -digit : digit)
+      guard !overflow, !overflow2 else { return nil }
+      value = next
+      index += 1
+    }
+    return value
+  }
+
+  /// A null value: a field without a value (`nil`), as the tree reads it.
+  func null() -> Int32 {
+    switch place {
+    case .top(.some(let field)) where field != .data && field != .entries:
+      place = .top(field: nil)
+      return 1
+    case .entry(let list, .some):
+      place = .entry(list, field: nil)
+      return 1
+    default:
+      return 0
+    }
+  }
+
+  func startMap() -> Int32 {
+    switch place {
+    case .start:
+      place = .top(field: nil)
+      return 1
+    case .list(let list):
+      entry = RawEntry()
+      entrySeen = 0
+      place = .entry(list, field: nil)
+      return 1
+    default:
+      return 0
+    }
+  }
+
+  func endMap() -> Int32 {
+    switch place {
+    case .top(nil):
+      place = .done
+      return 1
+    case .entry(let list, nil):
+      guard entries.count < ChartFileReader.maximumRank else { return 0 }
+      entries.append(entry)
+      place = .list(list)
+      return 1
+    default:
+      return 0
+    }
+  }
+
+  func startArray() -> Int32 {
+    guard case .top(.some(let field)) = place, field == .data || field == .entries else { return 0 }
+    entries = []
+    entries.reserveCapacity(128)
+    place = .list(field)
+    return 1
+  }
+
+  func endArray() -> Int32 {
+    guard case .list(let list) = place else { return 0 }
+    if list == .data {
+      file.billboardEntries = entries
+      file.hasDataKey = true
+    } else {
+      file.entries = entries
+      file.hasEntriesKey = true
+    }
+    place = .top(field: nil)
+    return 1
+  }
+
+  static func from(_ context: UnsafeMutableRawPointer?) -> EventReader {
+    Unmanaged<EventReader>.fromOpaque(context!).takeUnretainedValue()
+  }
+
+  static let callbacks = yajl_callbacks(
+    yajl_null: { from($0).null() },
+    yajl_boolean: { _, _ in 0 },
+    yajl_integer: nil,
+    yajl_double: nil,
+    yajl_number: { from($0).number($1, $2) },
+    yajl_string: { from($0).string($1, $2) },
+    yajl_start_map: { from($0).startMap() },
+    yajl_map_key: { from($0).key($1, $2) },
+    yajl_end_map: { from($0).endMap() },
+    yajl_start_array: { from($0).startArray() },
+    yajl_end_array: { from($0).endArray() })
+}
+
+extension ChartFileReader {
+  /// Whether the streaming reader either leaves `data` to the tree or reads it as the tree does:
+  /// for the fuzzer, which checks it on every input it makes.
+  @_spi(Fuzzing) public static func streamingReaderAgreesWithTheTree(on data: Data) -> Bool {
+    data.withUnsafeBytes { bytes in
+      guard let streamed = StreamingReader.rawFile(bytes) else { return true }
+      let tree = (try? JSONValue.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
+      return streamed == tree
+    }
+  }
+}
