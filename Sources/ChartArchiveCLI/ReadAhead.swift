@@ -17,6 +17,7 @@ final class ReadAhead: @unchecked Sendable {
   private let condition = NSCondition()
   private var results: [Int: Result<PreparedFile, ChartFileError>] = [:]
   private var consumed = 0
+  private var recycled: [PreparedFile] = []
   private var cancelled = false
   private let depth: Int
 
@@ -35,7 +36,11 @@ final class ReadAhead: @unchecked Sendable {
         condition.lock()
         while index - consumed >= depth, !cancelled { condition.wait() }
         let stop = cancelled
+        // Files stored since the last one read are freed here, off the storing thread.
+        var stored: [PreparedFile] = []
+        swap(&stored, &recycled)
         condition.unlock()
+        stored.removeAll()
         if stop { return }
         let result: Result<PreparedFile, ChartFileError>
         do throws(ChartFileError) {
@@ -64,6 +69,14 @@ final class ReadAhead: @unchecked Sendable {
     consumed = index + 1
     condition.broadcast()
     return result
+  }
+
+  /// Takes back a file that was stored, to free its memory on the reading thread: the storing
+  /// thread is the import's bottleneck.
+  func recycle(_ file: consuming PreparedFile) {
+    condition.lock()
+    recycled.append(file)
+    condition.unlock()
   }
 
   /// Stops reading ahead (the import ended early).

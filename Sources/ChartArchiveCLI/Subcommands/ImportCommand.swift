@@ -262,6 +262,9 @@ enum ImportCommand: Subcommand {
                   + " \(placement.movement.kind)")
             }
           }
+          // The file's memory is freed on the reading thread.
+          withTrends = []
+          readAhead.recycle(PreparedFile(file: consume file, keys: consume keys))
         }
         progress.finish()
         if !failures.isEmpty, !skipInvalid || result.new + result.replaced + result.unchanged == 0 {
