@@ -7,7 +7,8 @@ public import Foundation
 
 /// Reads the usual chart file straight from yajl's events into a ``RawFile``, without building a
 /// JSON tree first: one object with a chart date and a list of entries whose fields have the
-/// expected types (billboard's weekly `data` or the native `entries`).
+/// expected types (billboard's weekly `data` or the native `entries`), or an export's list of
+/// such snapshots.
 ///
 /// It reads only what it is sure of and gives up, returning `nil`, at anything else: a syntax
 /// error, a field it does not know, a key given twice, a value of another type, a number that is
@@ -39,23 +40,30 @@ enum StreamingReader {
 /// The state of one streaming read. yajl calls back for every event, one at a time, so the
 /// run-time exclusivity checks on it are skipped.
 private final class EventReader {
+  /// The object whose fields are being read: the file's, or one snapshot of an export's.
+  enum Level {
+    case file, snapshot
+  }
+
   /// Where the reader is in the file.
   enum Place {
-    /// Before the top-level object.
+    /// Before the file's object.
     case start
-    /// In the top-level object, after the key of `field` when there is one.
-    case top(field: TopField?)
-    /// In the list of entries of `field`.
-    case list(TopField)
-    /// In an entry of that list, after the key of `field` when there is one.
-    case entry(TopField, field: EntryField?)
-    /// After the top-level object.
+    /// In an object, after the key of `field` when there is one.
+    case object(Level, field: ObjectField?)
+    /// In the file's list of snapshots (an export).
+    case snapshots
+    /// In a list of entries.
+    case list(Level, ObjectField)
+    /// In an entry of a list, after the key of `field` when there is one.
+    case entry(Level, ObjectField, field: EntryField?)
+    /// After the file's object.
     case done
   }
 
-  /// The top-level fields read.
-  enum TopField: CaseIterable {
-    case chart, chartDate, date, frequency, data, entries
+  /// The fields of a file's object or of a snapshot's that the reader reads.
+  enum ObjectField: Int, CaseIterable {
+    case chart, chartDate, date, frequency, data, entries, snapshots
 
     var name: String {
       switch self {
@@ -65,10 +73,14 @@ private final class EventReader {
       case .frequency: "frequency"
       case .data: "data"
       case .entries: "entries"
+      case .snapshots: "snapshots"
       }
     }
 
-    /// The names of the list's entry fields.
+    /// Whether the field holds text (or null).
+    var isText: Bool { rawValue <= ObjectField.frequency.rawValue }
+
+    /// The names of a list's entry fields.
     var entryKeys: EntryKeys { self == .data ? .billboardWeekly : .native }
   }
 
@@ -94,16 +106,20 @@ private final class EventReader {
   }
 
   /// Each list's field names as UTF-8 bytes, in ``EntryField`` order (`nil`: no such field).
-  static let entryNames: [[[UInt8]?]] = [TopField.data, .entries].map { list in
+  static let entryNames: [[[UInt8]?]] = [ObjectField.data, .entries].map { list in
     EntryField.allCases.map { $0.name(in: list.entryKeys).map { Array($0.utf8) } }
   }
-  static let topNames: [[UInt8]] = TopField.allCases.map { Array($0.name.utf8) }
+  static let objectNames: [[UInt8]] = ObjectField.allCases.map { Array($0.name.utf8) }
 
   @exclusivity(unchecked) var place = Place.start
   @exclusivity(unchecked) var file = RawFile()
-  @exclusivity(unchecked) var topSeen = 0
+  @exclusivity(unchecked) var snapshot = RawFile()
+  @exclusivity(unchecked) var snapshots: [RawFile] = []
+  /// The fields seen in the file's object and in the current snapshot's, one bit each.
+  @exclusivity(unchecked) var fileFieldsSeen = 0
+  @exclusivity(unchecked) var snapshotFieldsSeen = 0
   @exclusivity(unchecked) var entry = RawEntry()
-  @exclusivity(unchecked) var entrySeen = 0
+  @exclusivity(unchecked) var entryFieldsSeen = 0
   @exclusivity(unchecked) var entries: [RawEntry] = []
 
   var isDone: Bool {
@@ -116,29 +132,41 @@ private final class EventReader {
       && name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes, count) == 0 }
   }
 
+  /// Changes the object of `level`.
+  func update(_ level: Level, _ change: (inout RawFile) -> Void) {
+    switch level {
+    case .file: change(&file)
+    case .snapshot: change(&snapshot)
+    }
+  }
+
   /// A map key. Returns 0 (stop) at a field the reader does not read or one given twice.
   func key(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
     guard let bytes else { return 0 }
     switch place {
-    case .top(nil):
-      guard let index = Self.topNames.firstIndex(where: { Self.matches($0, bytes, count) }),
-        topSeen & (1 << index) == 0
+    case .object(let level, nil):
+      guard let index = Self.objectNames.firstIndex(where: { Self.matches($0, bytes, count) })
       else { return 0 }
-      topSeen |= 1 << index
-      place = .top(field: TopField.allCases[index])
+      let field = ObjectField.allCases[index]
+      // A snapshot of an export has no snapshots of its own.
+      if level == .snapshot, field == .snapshots { return 0 }
+      let seen = level == .file ? fileFieldsSeen : snapshotFieldsSeen
+      guard seen & (1 << index) == 0 else { return 0 }
+      if level == .file { fileFieldsSeen |= 1 << index } else { snapshotFieldsSeen |= 1 << index }
+      place = .object(level, field: field)
       return 1
-    case .entry(let list, nil):
+    case .entry(let level, let list, nil):
       let names = Self.entryNames[list == .data ? 0 : 1]
       guard
         let index = names.firstIndex(where: { name in
           name.map { Self.matches($0, bytes, count) } ?? false
         }),
-        entrySeen & (1 << index) == 0
+        entryFieldsSeen & (1 << index) == 0
       else { return 0 }
-      entrySeen |= 1 << index
+      entryFieldsSeen |= 1 << index
       let field = EntryField.allCases[index]
       if field == .previousRank { entry.hasPreviousRank = true }
-      place = .entry(list, field: field)
+      place = .entry(level, list, field: field)
       return 1
     default:
       return 0
@@ -157,24 +185,25 @@ private final class EventReader {
       return 0
     }
     switch place {
-    case .top(.some(let field)):
-      switch field {
-      case .chart: file.chart = text
-      case .chartDate: file.chartDate = text
-      case .date: file.date = text
-      case .frequency: file.frequency = text
-      case .data, .entries: return 0
+    case .object(let level, .some(let field)) where field.isText:
+      update(level) { object in
+        switch field {
+        case .chart: object.chart = text
+        case .chartDate: object.chartDate = text
+        case .date: object.date = text
+        default: object.frequency = text
+        }
       }
-      place = .top(field: nil)
+      place = .object(level, field: nil)
       return 1
-    case .entry(let list, .some(let field)) where field.isText:
+    case .entry(let level, let list, .some(let field)) where field.isText:
       switch field {
       case .title: entry.title = text
       case .artist: entry.artist = text
       case .imageURL: entry.imageURL = text
       default: entry.songURL = text
       }
-      place = .entry(list, field: nil)
+      place = .entry(level, list, field: nil)
       return 1
     default:
       return 0
@@ -183,9 +212,8 @@ private final class EventReader {
 
   /// A number value: only a plain integer that fits, as ``JSONValue/integer`` reads it.
   func number(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
-    guard case .entry(let list, .some(let field)) = place, !field.isText, let bytes else {
-      return 0
-    }
+    guard case .entry(let level, let list, .some(let field)) = place, !field.isText, let bytes
+    else { return 0 }
     guard
       let value = Self.integer(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count)
     else { return 0 }
@@ -196,7 +224,7 @@ private final class EventReader {
     case .weeksOnChart: entry.weeksOnChart = value
     default: entry.streams = value
     }
-    place = .entry(list, field: nil)
+    place = .entry(level, list, field: nil)
     return 1
   }
 
@@ -223,11 +251,11 @@ private final class EventReader {
   /// A null value: a field without a value (`nil`), as the tree reads it.
   func null() -> Int32 {
     switch place {
-    case .top(.some(let field)) where field != .data && field != .entries:
-      place = .top(field: nil)
+    case .object(let level, .some(let field)) where field.isText:
+      place = .object(level, field: nil)
       return 1
-    case .entry(let list, .some):
-      place = .entry(list, field: nil)
+    case .entry(let level, let list, .some):
+      place = .entry(level, list, field: nil)
       return 1
     default:
       return 0
@@ -237,51 +265,72 @@ private final class EventReader {
   func startMap() -> Int32 {
     switch place {
     case .start:
-      place = .top(field: nil)
-      return 1
-    case .list(let list):
+      place = .object(.file, field: nil)
+    case .snapshots:
+      snapshot = RawFile()
+      snapshotFieldsSeen = 0
+      place = .object(.snapshot, field: nil)
+    case .list(let level, let list):
       entry = RawEntry()
-      entrySeen = 0
-      place = .entry(list, field: nil)
-      return 1
+      entryFieldsSeen = 0
+      place = .entry(level, list, field: nil)
     default:
       return 0
     }
+    return 1
   }
 
   func endMap() -> Int32 {
     switch place {
-    case .top(nil):
+    case .object(.file, nil):
       place = .done
-      return 1
-    case .entry(let list, nil):
+    case .object(.snapshot, nil):
+      snapshots.append(snapshot)
+      place = .snapshots
+    case .entry(let level, let list, nil):
       guard entries.count < ChartFileReader.maximumRank else { return 0 }
       entries.append(entry)
-      place = .list(list)
-      return 1
+      place = .list(level, list)
     default:
       return 0
     }
+    return 1
   }
 
   func startArray() -> Int32 {
-    guard case .top(.some(let field)) = place, field == .data || field == .entries else { return 0 }
-    entries = []
-    entries.reserveCapacity(128)
-    place = .list(field)
+    switch place {
+    case .object(.file, .snapshots):
+      snapshots = []
+      place = .snapshots
+    case .object(let level, .some(let field)) where field == .data || field == .entries:
+      entries = []
+      entries.reserveCapacity(128)
+      place = .list(level, field)
+    default:
+      return 0
+    }
     return 1
   }
 
   func endArray() -> Int32 {
-    guard case .list(let list) = place else { return 0 }
-    if list == .data {
-      file.billboardEntries = entries
-      file.hasDataKey = true
-    } else {
-      file.entries = entries
-      file.hasEntriesKey = true
+    switch place {
+    case .snapshots:
+      file.snapshots = snapshots
+      place = .object(.file, field: nil)
+    case .list(let level, let list):
+      update(level) { object in
+        if list == .data {
+          object.billboardEntries = entries
+          object.hasDataKey = true
+        } else {
+          object.entries = entries
+          object.hasEntriesKey = true
+        }
+      }
+      place = .object(level, field: nil)
+    default:
+      return 0
     }
-    place = .top(field: nil)
     return 1
   }
 

@@ -243,8 +243,8 @@ public final class ImportBatch {
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
       // Entries go in with one statement for up to `rowsPerInsert` of them: SQLite runs the
       // statement's setup and its end (foreign key and statement journal bookkeeping) once per
-      // statement, not once per entry.
-      // Their texts are bound from one arena, which the reset after each statement releases.
+      // statement, not once per entry. Their texts are bound in place from one arena, which the
+      // reset after each statement releases.
       try snapshot.entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
         var start = 0
         while start < entries.count {
@@ -402,7 +402,6 @@ public final class ImportBatch {
             + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
             + " ?2, ?3, ?4, ?5, ?6, ?7)")
       insertSong = insert
-      insert.rewind()
       insert.bind(keys[index].identity.key, at: 1)
       insert.bind(entries[index].title, at: 2)
       insert.bind(entries[index].artist, at: 3)
@@ -412,6 +411,7 @@ public final class ImportBatch {
       insert.bind(keys[index].primaryArtist, at: 7)
       try insert.run()
       songs.append(database.lastInsertedRowID)
+      insert.reset()
     }
     return songs
   }

@@ -33,12 +33,6 @@ final class Statement {
     sqlite3_clear_bindings(handle)
   }
 
-  /// Resets the statement and keeps its bindings: for a loop that binds every parameter each time
-  /// (<https://www.sqlite.org/c3ref/reset.html>).
-  func rewind() {
-    sqlite3_reset(handle)
-  }
-
   // MARK: - Binding
 
   func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(handle, index, Int64(value)) }

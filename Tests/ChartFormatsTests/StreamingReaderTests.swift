@@ -54,6 +54,9 @@ struct StreamingReaderTests {
     "\u{FEFF}{\"date\":null,\"data\":[]}",
     #"{"data":[{}],"entries":[{"rank":1}]}"#,
     "{}",
+    // Exports: snapshots of the native format, with billboard's lists too, or none.
+    #"{"snapshots":[{"chart":"c","chart_date":"2024-01-06","frequency":"daily","entries":[{"rank":1,"title":"A","artist":"X","streams":5}]},{"chart":null,"date":"2024-01-07","data":[{"this_week":1}]}]}"#,
+    #"{"chart":"c","snapshots":[]}"#,
   ])
   func takesTheUsualShapes(json: String) {
     let data = Data(json.utf8)
@@ -73,7 +76,10 @@ struct StreamingReaderTests {
     #"{"data":[{"song":"\uDC00"}]}"#,  // a lone surrogate escape
     #"{"data":[{"extra":1}]}"#,  // a field the streaming reader does not know
     #"{"name":"hot-100","entries":[]}"#,  // billboard.py's
-    #"{"snapshots":[]}"#,  // an export
+    #"{"snapshots":[1]}"#,  // a snapshot that is not an object
+    #"{"snapshots":[{"snapshots":[]}]}"#,  // snapshots in a snapshot
+    #"{"snapshots":null}"#,
+    #"{"snapshots":[{"chart":"c","chart":"d"}]}"#,  // a snapshot's key given twice
     #"[{"rank":1}]"#,  // an app feed
     #"{"data":[1]}"#,
     #"{"data":{}}"#,
