@@ -31,7 +31,8 @@ public final class Archive {
   ///   - path: the SQLite file's path, or `:memory:` for a private in-memory archive.
   ///   - createIfMissing: `true` to open for writing and create a missing file (imports); `false`
   ///     to open an existing archive for reading (queries).
-  /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)``,
+  /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)`` (also
+  ///   for an archive whose tables are not those of its schema version),
   ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
   public init(path: String, createIfMissing: Bool) throws(ArchiveError) {
     self.path = path
@@ -71,6 +72,7 @@ public final class Archive {
           database = reader
         }
       }
+      try Migrations.verifySchema(database)
     } catch let error as ArchiveError {
       throw error
     } catch let error as DatabaseError {

@@ -56,6 +56,51 @@ enum Migrations {
     }
   }
 
+  /// The tables and indexes of an archive at ``latestVersion`` as SQLite records them
+  /// (`sqlite_schema`: type, name and the SQL that made them), from the migrations applied to an
+  /// empty database in memory, once per process.
+  private static let expectedSchema: Result<[SchemaObject], DatabaseError> = Result {
+    () throws(DatabaseError) in
+    let database = try Database(path: ":memory:", mode: .create)
+    for migration in all { try database.execute(migration.sql) }
+    return try schema(of: database)
+  }
+
+  /// One table, index, view or trigger of a schema.
+  struct SchemaObject: Equatable {
+    var type: String
+    var name: String
+    var sql: String
+  }
+
+  static func schema(of database: Database) throws(DatabaseError) -> [SchemaObject] {
+    try database.rows(
+      "SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL ORDER BY type, name"
+    ) { SchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), sql: $0.string(at: 2)) }
+  }
+
+  /// Checks that an archive at ``latestVersion`` has the tables and indexes its version stands
+  /// for: a file made by a development build of ChartArchive (whose first migration was not yet
+  /// final) or changed by another program would otherwise fail later with SQL errors.
+  ///
+  /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` naming the first table or index that
+  ///   differs; ``DatabaseError`` when the schema cannot be read.
+  static func verifySchema(_ database: Database) throws {
+    let expected = try expectedSchema.get()
+    let stored = try schema(of: database)
+    guard stored != expected else { return }
+    let differing =
+      expected.first { !stored.contains($0) }.map { "\($0.type) '\($0.name)' is not as expected" }
+      ?? stored.first { !expected.contains($0) }.map {
+        "it has an unexpected \($0.type) '\($0.name)'"
+      }
+      ?? "its tables differ"
+    throw ArchiveError.notAnArchive(
+      path: database.path,
+      reason: "it says schema version \(latestVersion), but \(differing) (an archive made by a"
+        + " development build of ChartArchive, or changed by another program)")
+  }
+
   static func userVersion(_ database: Database) throws(DatabaseError) -> Int {
     try database.row("PRAGMA user_version") { $0.int(at: 0) } ?? 0
   }

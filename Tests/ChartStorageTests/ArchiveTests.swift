@@ -65,6 +65,40 @@ struct ArchiveTests {
         + " versions up to 1")
   }
 
+  @Test func refusesAnArchiveWhoseTablesAreNotThoseOfItsVersion() throws {
+    // An archive of a development build: version 1, but its entries had no streams column.
+    let file = TemporaryArchive()
+    do {
+      let archive = try Archive(path: file.path, createIfMissing: true)
+      _ = archive
+    }
+    try sqlite(file.path, "ALTER TABLE entries DROP COLUMN streams")
+    let reason =
+      "it says schema version 1, but table 'entries' is not as expected (an archive made by a"
+      + " development build of ChartArchive, or changed by another program)"
+    #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
+      try Archive(path: file.path, createIfMissing: false)
+    }
+    #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
+      try Archive(path: file.path, createIfMissing: true)
+    }
+    // A table of another program's beside the archive's.
+    let other = TemporaryArchive()
+    do {
+      let archive = try Archive(path: other.path, createIfMissing: true)
+      _ = archive
+    }
+    try sqlite(other.path, "CREATE TABLE notes (text TEXT)")
+    #expect(
+      throws: ArchiveError.notAnArchive(
+        path: other.path,
+        reason: "it says schema version 1, but it has an unexpected table 'notes' (an archive made"
+          + " by a development build of ChartArchive, or changed by another program)")
+    ) {
+      try Archive(path: other.path, createIfMissing: false)
+    }
+  }
+
   @Test func refusesFilesThatAreNotArchives() throws {
     let file = TemporaryArchive()
     try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
