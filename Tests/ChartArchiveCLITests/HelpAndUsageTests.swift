@@ -75,6 +75,20 @@ struct HelpAndUsageTests {
         + "Usage: chart-archive report <chart> [<date>] [--limit <n>] [--format <format>]"
         + " [--db <path>]\n  See 'chart-archive report --help' for more information.\n"
     ),
+    (
+      ["history", " ", "--db", "/nonexistent"],
+      "Error: <query> is empty: give a title, or part of a title or artist credit\n"
+        + "Usage: chart-archive history <query> [--artist <artist>] [--chart <name>]"
+        + " [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive history --help' for more information.\n"
+    ),
+    (
+      ["audit", "hot-100", "--from", "2024-01-13", "--to", "2024-01-06", "--db", "/nonexistent"],
+      "Error: --from 2024-01-13 is after --to 2024-01-06: give the earlier chart date first\n"
+        + "Usage: chart-archive audit <chart> [--from <date>] [--to <date>] [--summary]"
+        + " [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive audit --help' for more information.\n"
+    ),
   ])
   func usageErrorsExit64WithTheUsage(arguments: [String], expected: String) throws {
     let run = try chartArchive(arguments)

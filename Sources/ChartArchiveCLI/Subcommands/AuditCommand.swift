@@ -40,6 +40,9 @@ enum AuditCommand: Subcommand {
     let format = try SharedOptions.outputFormat(arguments)
     let from = try SharedOptions.chartDate(arguments.option("--from"), argument: "from")
     let to = try SharedOptions.chartDate(arguments.option("--to"), argument: "to")
+    if let from, let to, from > to {
+      throw UsageError("--from \(from) is after --to \(to): give the earlier chart date first")
+    }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
     let snapshots = try query { try archive.auditedSnapshots(of: chart) }

@@ -29,8 +29,11 @@ enum HistoryCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let archive = try SharedOptions.openArchive(arguments, console: console)
     let text = arguments.argument("query")!
+    guard text.contains(where: { !$0.isWhitespace }) else {
+      throw UsageError("<query> is empty: give a title, or part of a title or artist credit")
+    }
+    let archive = try SharedOptions.openArchive(arguments, console: console)
     let artist = arguments.option("--artist")
     let chart = arguments.option("--chart")
     // The songs titled exactly so first (an index lookup); all that match when they are not one.

@@ -129,8 +129,9 @@ enum ImportCommand: Subcommand {
     let entries = outcome.entries
     if new == 0, replaced == 0 {
       console.print(
-        "Nothing new: all \(unchanged) snapshot\(unchanged == 1 ? " was" : "s were") already"
-          + " in \(path).")
+        (unchanged == 1
+          ? "Nothing new: the snapshot was already"
+          : "Nothing new: all \(unchanged) snapshots were already") + " in \(path).")
     } else {
       console.print(
         "Imported "
