@@ -120,6 +120,7 @@ private final class EventReader {
   @exclusivity(unchecked) var snapshotFieldsSeen = 0
   @exclusivity(unchecked) var entry = RawEntry()
   @exclusivity(unchecked) var entryFieldsSeen = 0
+  /// The entries of the list being read; its room is kept from one list to the next.
   @exclusivity(unchecked) var entries: [RawEntry] = []
 
   var isDone: Bool {
@@ -303,8 +304,7 @@ private final class EventReader {
       snapshots = []
       place = .snapshots
     case .object(let level, .some(let field)) where field == .data || field == .entries:
-      entries = []
-      entries.reserveCapacity(128)
+      entries.removeAll(keepingCapacity: true)
       place = .list(level, field)
     default:
       return 0
@@ -318,12 +318,15 @@ private final class EventReader {
       file.snapshots = snapshots
       place = .object(.file, field: nil)
     case .list(let level, let list):
+      // A copy of its own size: the list being read keeps its room for the next one, and an
+      // export of many small snapshots keeps no spare room per snapshot.
+      let read = Array(entries[...])
       update(level) { object in
         if list == .data {
-          object.billboardEntries = entries
+          object.billboardEntries = read
           object.hasDataKey = true
         } else {
-          object.entries = entries
+          object.entries = read
           object.hasEntriesKey = true
         }
       }
