@@ -11,7 +11,8 @@ enum ExportCommand: Subcommand {
     first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
     format). Importing an export into an empty archive gives back the same snapshots, entry for
     entry: ranks, published previous ranks, peaks and weeks on chart, titles, artists, URLs and
-    streams.
+    streams. The JSON also carries the chart's frequency; the CSV has none, so give it again with
+    import --frequency.
 
     EXAMPLES:
       chart-archive export hot-100 > hot-100.json

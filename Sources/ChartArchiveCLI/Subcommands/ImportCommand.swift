@@ -19,8 +19,9 @@ enum ImportCommand: Subcommand {
     The chart's name is --chart when given, else the name in the file (ChartArchive and
     billboard.py formats, a charts CSV's chart column), else the name of the folder that holds the
     file; a CSV with a region column adds "-<region>" (top200-global). The chart date is the
-    file's own, else --date, else a YYYY-MM-DD in the file's name. A charts CSV's published trends
-    are checked against the derived movements, and disagreements are listed as warnings.
+    file's own, else --date, else a YYYY-MM-DD (or YYYY-MM-DDTHH-MM for an hourly chart) in the
+    file's name. A charts CSV's published trends are checked against the derived movements, and
+    disagreements are listed as warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
