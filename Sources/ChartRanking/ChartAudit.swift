@@ -88,8 +88,11 @@ public struct FigureAgreement: Hashable, Sendable {
   /// Entries whose derived figure equals the published one.
   public var agreeing: Int
 
-  /// `agreeing / compared` in percent, 100 when nothing was compared.
-  public var percentage: Double { compared == 0 ? 100 : Double(agreeing) * 100 / Double(compared) }
+  /// `agreeing / compared` in percent, or `nil` when nothing was compared (the source published
+  /// no such figure in the snapshots audited).
+  public var percentage: Double? {
+    compared == 0 ? nil : Double(agreeing) * 100 / Double(compared)
+  }
 }
 
 /// Compares every figure the source published (previous rank, peak position, weeks on chart) with

@@ -50,6 +50,25 @@ struct ChartAuditTests {
     #expect(audit.disagreements.isEmpty)
   }
 
+  @Test func aFigureNothingPublishedHasNoPercentage() throws {
+    // It showed 100 % agreement for a chart that publishes previous ranks only.
+    let snapshots = try (1...2).map { day in
+      AuditedSnapshot(
+        id: SnapshotID(Int64(day)), chartDate: try ChartDate(iso8601: "2024-05-0\(day)"),
+        publishesPreviousRank: true,
+        entries: [
+          ArchivedEntry(
+            entry: ChartEntry(
+              rank: 1, title: "A", artist: "X", publishedPreviousRank: day == 1 ? nil : 1),
+            song: SongID(1))
+        ])
+    }
+    let audit = ChartAudit(snapshots: snapshots)
+    #expect(audit.agreements.map(\.figure) == [.previousRank, .peakPosition, .weeksOnChart])
+    #expect(audit.agreements.map(\.compared) == [2, 0, 0])
+    #expect(audit.agreements.map(\.percentage) == [100, nil, nil])
+  }
+
   @Test func aShortSnapshotIsASourceGap() throws {
     // Week 2 lost its rank-2 row: songs 3 and 4 moved up a rank in the file only.
     let audit = ChartAudit(

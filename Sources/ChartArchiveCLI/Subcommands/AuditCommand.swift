@@ -57,7 +57,7 @@ enum AuditCommand: Subcommand {
     summary.rows = audit.agreements.map {
       [
         .text($0.figure.rawValue), .int($0.compared), .int($0.agreeing),
-        .text(String(format: "%.3f", $0.percentage)),
+        $0.percentage.map { .text(String(format: "%.3f", $0)) } ?? .null,
       ]
     }
     var causes = Table(columns: [
