@@ -145,10 +145,7 @@ extension JSONValue {
   /// - Returns: the value.
   /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
   static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
-    var text = bytes
-    if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
-      text = UnsafeRawBufferPointer(rebasing: text[3...])
-    }
+    let text = withoutByteOrderMark(bytes)
     let builder = TreeBuilder(text: text)
     let context = Unmanaged.passUnretained(builder).toOpaque()
     let result: Result<JSONValue, JSONSyntaxError> = withUnsafePointer(to: TreeBuilder.callbacks) {
@@ -216,6 +213,25 @@ extension JSONValue {
 
   /// What a `\u` escape of an unpaired surrogate is called in messages.
   static let loneSurrogateMessage = "a \\u escape of a lone UTF-16 surrogate (not a character)"
+
+  /// `bytes` without a leading UTF-8 byte order mark.
+  static func withoutByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else {
+      return bytes
+    }
+    return UnsafeRawBufferPointer(rebasing: bytes[3...])
+  }
+
+  /// The text of a string's UTF-8 bytes as yajl gives them, or `nil` when they are not valid
+  /// UTF-8: yajl checks the bytes' pattern only, so overlong forms, encoded surrogates and values
+  /// above U+10FFFF pass it.
+  static func text(ofUTF8 bytes: UnsafePointer<UInt8>?, count: Int) -> String? {
+    let buffer = UnsafeBufferPointer(start: bytes, count: count)
+    // ASCII is valid UTF-8 and decodes without repairs; most chart text is ASCII, and the generic
+    // validation costs more than the decoding.
+    if !buffer.contains(where: { $0 >= 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
+    return String(validating: buffer, as: UTF8.self)
+  }
 
   /// The offset of the first `\u` escape in a string of a JSON text that is a UTF-16 surrogate
   /// without its partner (RFC 8259 section 8.2: such a string is not Unicode text), or `nil`.
@@ -309,15 +325,10 @@ private final class TreeBuilder {
 
   init(text: UnsafeRawBufferPointer) { self.text = text }
 
-  /// The string of UTF-8 bytes, or `nil` (with the problem noted) when they are not valid UTF-8:
-  /// yajl checks the bytes' pattern only, so overlong forms, encoded surrogates and values above
-  /// U+10FFFF pass it.
+  /// The string of UTF-8 bytes (``JSONValue/text(ofUTF8:count:)``), or `nil` with the problem
+  /// noted.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String? {
-    let buffer = UnsafeBufferPointer(start: bytes, count: count)
-    // ASCII is valid UTF-8 and decodes without repairs; most chart text is ASCII, and the generic
-    // validation costs more than the decoding.
-    if !buffer.contains(where: { $0 >= 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
-    if let text = String(validating: buffer, as: UTF8.self) { return text }
+    if let text = JSONValue.text(ofUTF8: bytes, count: count) { return text }
     problem = "a string that is not valid UTF-8"
     if let bytes, let base = text.baseAddress,
       UnsafeRawPointer(bytes) >= base, UnsafeRawPointer(bytes) < base + text.count

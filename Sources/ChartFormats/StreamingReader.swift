@@ -19,10 +19,7 @@ public import Foundation
 enum StreamingReader {
   /// The ``RawFile`` of `bytes`, or `nil` when the tree must read it.
   static func rawFile(_ bytes: UnsafeRawBufferPointer) -> RawFile? {
-    var text = bytes
-    if text.count >= 3, text[0] == 0xEF, text[1] == 0xBB, text[2] == 0xBF {
-      text = UnsafeRawBufferPointer(rebasing: text[3...])
-    }
+    let text = JSONValue.withoutByteOrderMark(bytes)
     let reader = EventReader()
     let context = Unmanaged.passUnretained(reader).toOpaque()
     let parsed = withUnsafePointer(to: EventReader.callbacks) { callbacks -> Bool in
@@ -78,7 +75,12 @@ private final class EventReader {
     }
 
     /// Whether the field holds text (or null).
-    var isText: Bool { rawValue <= ObjectField.frequency.rawValue }
+    var isText: Bool {
+      switch self {
+      case .chart, .chartDate, .date, .frequency: true
+      case .data, .entries, .snapshots: false
+      }
+    }
 
     /// The names of a list's entry fields.
     var entryKeys: EntryKeys { self == .data ? .billboardWeekly : .native }
@@ -176,15 +178,7 @@ private final class EventReader {
 
   /// A string value.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    let buffer = UnsafeBufferPointer(start: bytes, count: count)
-    let text: String
-    if !buffer.contains(where: { $0 >= 0x80 }) {
-      text = String(decoding: buffer, as: UTF8.self)
-    } else if let valid = String(validating: buffer, as: UTF8.self) {
-      text = valid
-    } else {
-      return 0
-    }
+    guard let text = JSONValue.text(ofUTF8: bytes, count: count) else { return 0 }
     switch place {
     case .object(let level, .some(let field)) where field.isText:
       update(level) { object in
@@ -211,13 +205,15 @@ private final class EventReader {
     }
   }
 
-  /// A number value: only a plain integer that fits, as ``JSONValue/integer`` reads it.
+  /// A number value: only a plain integer, as ``JSONValue/integer`` reads it.
   func number(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
     guard case .entry(let level, let list, .some(let field)) = place, !field.isText, let bytes
     else { return 0 }
-    guard
-      let value = Self.integer(UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count)
-    else { return 0 }
+    // A plain integer that fits, as `Int(_:)` reads it: JSON has no leading "+", and a fraction
+    // or an exponent is left to the tree (``JSONValue/wholeNumber(_:)``).
+    let digits = UnsafeBufferPointer(
+      start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
+    guard let value = Int(String(decoding: digits, as: UTF8.self)) else { return 0 }
     switch field {
     case .rank: entry.rank = value
     case .previousRank: entry.previousRank = value
@@ -227,26 +223,6 @@ private final class EventReader {
     }
     place = .entry(level, list, field: nil)
     return 1
-  }
-
-  /// The integer written as an optional minus and digits, or `nil` (a fraction, an exponent, too
-  /// large).
-  static func integer(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int? {
-    var index = 0
-    let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
-    if negative { index = 1 }
-    guard index < count else { return nil }
-    var value = 0
-    while index < count {
-      let digit = Int(bytes[index]) - Int(UInt8(ascii: "0"))
-      guard digit >= 0, digit <= 9 else { return nil }
-      let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (next, overflow2) = scaled.addingReportingOverflow(negative ? -digit : digit)
-      guard !overflow, !overflow2 else { return nil }
-      value = next
-      index += 1
-    }
-    return value
   }
 
   /// A null value: a field without a value (`nil`), as the tree reads it.

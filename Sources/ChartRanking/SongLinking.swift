@@ -53,9 +53,11 @@ public enum SongLinking {
     /// No previous snapshot: the chart's first.
     public static let none = PreviousSnapshot(ranks: [], songs: [], keys: [])
 
-    /// A previous snapshot from its parts, all in the same order and of the same length.
+    /// A previous snapshot from its parts, all in the same order and of the same length, the ranks
+    /// ascending (rank order: linking finds an entry by its rank with a binary search).
     public init(ranks: [Int], songs: [SongID], keys: [SongKeys]) {
       precondition(ranks.count == songs.count && songs.count == keys.count, "one of each per entry")
+      assert(zip(ranks, ranks.dropFirst()).allSatisfy { $0 <= $1 }, "ranks in rank order")
       self.ranks = ranks
       self.songs = songs
       self.keys = keys
