@@ -85,6 +85,16 @@ public final class Archive {
     }
   }
 
+  /// An archive on a connection that is open already, whose schema is migrated by the caller.
+  ///
+  /// - Parameters:
+  ///   - database: the connection.
+  ///   - path: the archive's path as messages name it.
+  init(database: Database, path: String) {
+    self.database = database
+    self.path = path
+  }
+
   /// The schema version stored in the file (`PRAGMA user_version`).
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.

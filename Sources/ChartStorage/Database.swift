@@ -13,6 +13,7 @@ final class Database {
   let handle: OpaquePointer
   let path: String
   private var cache: [String: Statement] = [:]
+  private var isOpen = true
 
   /// The page cache of a writing connection, in KiB (<https://www.sqlite.org/pragma.html#pragma_cache_size>).
   static let writerCacheKibibytes = 8_192
@@ -34,12 +35,17 @@ final class Database {
     case readWrite
     /// Reads and writes, creating the file when it does not exist.
     case create
+    /// Reads and writes a new file that no other connection opens until it is complete (see
+    /// ``NewArchive``): its rollback journal is kept in memory and nothing is written twice, as a
+    /// write-ahead log would (<https://www.sqlite.org/pragma.html#pragma_journal_mode>).
+    case createAlone
   }
 
   /// Opens a database file.
   ///
   /// A writing connection switches the file to write-ahead logging, retrying while another
-  /// connection holds the lock (up to the busy timeout), and syncs fully on commit.
+  /// connection holds the lock (up to the busy timeout), and syncs fully on commit. A connection to
+  /// a file that nothing else opens (`.createAlone`) keeps its rollback journal in memory instead.
   ///
   /// - Parameters:
   ///   - path: the file's path; `:memory:` for a private in-memory database.
@@ -53,7 +59,7 @@ final class Database {
       switch mode {
       case .readOnly: SQLITE_OPEN_READONLY
       case .readWrite: SQLITE_OPEN_READWRITE
-      case .create: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+      case .create, .createAlone: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
       }
     let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
@@ -74,7 +80,9 @@ final class Database {
       // (<https://www.sqlite.org/tempfiles.html>, <https://www.sqlite.org/pragma.html#pragma_temp_store>).
       try execute("PRAGMA temp_store = MEMORY")
       if mode != .readOnly {
-        if path != ":memory:" {
+        if mode == .createAlone {
+          try execute("PRAGMA journal_mode = MEMORY")
+        } else if path != ":memory:" {
           try retryingWhileBusy { () throws(DatabaseError) in
             try execute("PRAGMA journal_mode = WAL")
           }
@@ -109,7 +117,25 @@ final class Database {
 
   deinit {
     cache.removeAll()
-    sqlite3_close_v2(handle)
+    if isOpen { sqlite3_close_v2(handle) }
+  }
+
+  /// Closes the connection now; nothing may use it afterwards. Closing the last connection to a
+  /// file in write-ahead logging mode copies the log into the file and deletes it
+  /// (<https://www.sqlite.org/c3ref/close.html>).
+  ///
+  /// - Throws: ``DatabaseError`` when SQLite cannot close the connection (`SQLITE_BUSY` while a
+  ///   statement prepared elsewhere is still open); the connection is then closed when that
+  ///   statement is finalized.
+  func close() throws(DatabaseError) {
+    precondition(isOpen, "the connection is already closed")
+    cache.removeAll()
+    isOpen = false
+    let code = sqlite3_close(handle)
+    guard code == SQLITE_OK else {
+      sqlite3_close_v2(handle)
+      throw DatabaseError(extendedResultCode: code, message: "the connection could not be closed")
+    }
   }
 
   /// Runs one or more SQL statements that return no rows.

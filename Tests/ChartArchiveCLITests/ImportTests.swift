@@ -232,6 +232,18 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("new").path))
   }
 
+  @Test func aFailedImportIntoANewArchiveLeavesItsFolderAsItWas() throws {
+    let folder = try TemporaryFolder()
+    let other = try folder.write("archives/notes.txt", "kept")
+    let archive = folder.url.appendingPathComponent("archives/a.sqlite").path
+    let bad = try folder.write("bad/2024-01-06.json", #"{"date":"2024-01-06","data":[]}"#)
+    let run = try chartArchive(["import", bad, "--chart", "c", "--db", archive])
+    #expect(run.status == 65)
+    let left = try FileManager.default.contentsOfDirectory(
+      atPath: folder.url.appendingPathComponent("archives").path)
+    #expect(left == [URL(fileURLWithPath: other).lastPathComponent])
+  }
+
   @Test func replacingASnapshotForgetsSongsOnlyItHad() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

@@ -93,19 +93,40 @@ enum ImportCommand: Subcommand {
     }
     // A failed import into an archive that did not exist leaves no archive behind.
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
-    let createdPaths = pathsCreated(byCreating: path)
-    let outcome: ImportResult
+    let createdFolders = foldersCreated(byCreating: path)
+    func store(into archive: Archive) throws -> ImportResult {
+      try Self.store(
+        files, into: archive, reader: reader, frequency: frequency,
+        replacing: arguments.flag("--replace"), skipInvalid: arguments.flag("--skip-invalid"),
+        listing: !arguments.flag("--quiet"), console: console)
+    }
+    var outcome: ImportResult?
+    // Whether the archive is created in place, as when no new archive could be built beside it.
+    var createdInPlace = false
     do {
-      outcome = try store(
-        files, reader: reader, frequency: frequency, replacing: arguments.flag("--replace"),
-        skipInvalid: arguments.flag("--skip-invalid"), listing: !arguments.flag("--quiet"),
-        arguments: arguments, console: console)
-    } catch {
-      for created in createdPaths.reversed() {
-        try? FileManager.default.removeItem(atPath: created)
+      // A new archive is built beside its path and appears there whole (see NewArchive); when
+      // another import created the archive meanwhile, this one is stored into it instead.
+      if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+        if let new = try? NewArchive(at: path) {
+          let result = try store(into: new.archive)
+          if try new.publish() { outcome = result }
+        } else {
+          createdInPlace = true
+        }
       }
+      if outcome == nil {
+        outcome = try store(
+          into: SharedOptions.openArchive(arguments, console: console, create: true))
+      }
+    } catch {
+      if createdInPlace {
+        for created in [path, path + "-wal", path + "-shm", path + "-journal"] { unlink(created) }
+      }
+      // Folders are removed only while empty: another import may have written into them.
+      for folder in createdFolders.reversed() { rmdir(folder) }
       throw error
     }
+    guard let outcome else { preconditionFailure("stored into one archive or the other") }
 
     if !arguments.flag("--quiet") {
       for item in outcome.stored {
@@ -185,10 +206,9 @@ enum ImportCommand: Subcommand {
   ///
   /// - Throws: ``CommandError`` with ``ExitCode/dataError`` listing the problems on standard error.
   private static func store(
-    _ files: [String], reader: ChartFileReader, frequency: ChartFrequency?, replacing: Bool,
-    skipInvalid: Bool, listing: Bool, arguments: ParsedArguments, console: Console
+    _ files: [String], into archive: Archive, reader: ChartFileReader, frequency: ChartFrequency?,
+    replacing: Bool, skipInvalid: Bool, listing: Bool, console: Console
   ) throws -> ImportResult {
-    let archive = try SharedOptions.openArchive(arguments, console: console, create: true)
     let progress = Progress(total: files.count, console: console)
     let readAhead = ReadAhead(files: files, reader: reader)
     defer { readAhead.cancel() }
@@ -289,9 +309,9 @@ enum ImportCommand: Subcommand {
     return result
   }
 
-  /// The file and folders that opening `path` for writing would create (the archive's own files
-  /// and its missing parent folders, outermost first), to remove after a failed import.
-  private static func pathsCreated(byCreating path: String) -> [String] {
+  /// The folders that opening `path` for writing would create (its missing parent folders,
+  /// outermost first), to remove after a failed import.
+  private static func foldersCreated(byCreating path: String) -> [String] {
     let manager = FileManager.default
     guard path != ":memory:", !manager.fileExists(atPath: path) else { return [] }
     var folders: [String] = []
@@ -300,7 +320,7 @@ enum ImportCommand: Subcommand {
       folders.insert(folder.path, at: 0)
       folder = folder.deletingLastPathComponent()
     }
-    return folders + [path, path + "-wal", path + "-shm", path + "-journal"]
+    return folders
   }
 
   private struct ImportFailed: Error {}

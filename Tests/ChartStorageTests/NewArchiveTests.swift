@@ -1,0 +1,87 @@
+import ChartRanking
+import Foundation
+import Testing
+
+@testable import ChartStorage
+
+/// The names in a folder, sorted.
+private func names(in folder: URL) throws -> [String] {
+  try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+}
+
+/// The journal mode recorded in an SQLite file's header: 1 rollback, 2 write-ahead logging
+/// (<https://www.sqlite.org/fileformat2.html#the_database_header>, bytes 18 and 19).
+private func journalModeInHeader(_ path: String) throws -> [UInt8] {
+  Array(try Data(contentsOf: URL(fileURLWithPath: path))[18..<20])
+}
+
+struct NewArchiveTests {
+  @Test func appearsWholeAtItsPathWhenPublished() throws {
+    let file = TemporaryArchive()
+    let new = try NewArchive(at: file.path)
+    let first = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])
+    #expect(try new.archive.write { try $0.store(first) } == .imported)
+    #expect(new.archive.path == file.path)
+    // Until published, the destination does not exist; the archive is in one hidden file.
+    let building = try names(in: file.folder)
+    #expect(building.count == 1)
+    #expect(building.first?.hasPrefix(".archive.sqlite.new-\(getpid())-") == true)
+    // A rollback journal, kept in memory: no journal file beside it.
+    #expect(try journalModeInHeader(new.buildPath) == [1, 1])
+
+    #expect(try new.publish())
+    #expect(try names(in: file.folder) == ["archive.sqlite"])
+    #expect(try journalModeInHeader(file.path) == [2, 2])
+    let archive = try Archive(path: file.path, createIfMissing: false)
+    let stored = try archive.snapshot(of: "c", at: nil)
+    #expect(try archive.entries(of: stored.id).map(\.entry) == first.entries)
+    #expect(try archive.check().allSatisfy(\.passed))
+  }
+
+  @Test func neverOverwritesAnArchiveThatAppearedMeanwhile() throws {
+    let file = TemporaryArchive()
+    let new = try NewArchive(at: file.path)
+    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
+    do {
+      let other = try Archive(path: file.path, createIfMissing: true)
+      try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
+    }
+    #expect(try !new.publish())
+    let left = try names(in: file.folder)
+    #expect(left == ["archive.sqlite"])
+    let archive = try Archive(path: file.path, createIfMissing: false)
+    #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
+  }
+
+  @Test func leavesNothingWhenDroppedUnpublished() throws {
+    let file = TemporaryArchive()
+    let path = file.folder.appendingPathComponent("deeper/archive.sqlite").path
+    do {
+      let new = try NewArchive(at: path)
+      try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    }
+    #expect(try names(in: file.folder.appendingPathComponent("deeper")) == [])
+  }
+
+  @Test func deletesTheBuildFilesOfProcessesThatAreGone() throws {
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    // A killed build: its file and journal, no process holding its lock.
+    for name in [".archive.sqlite.new-1-abc", ".archive.sqlite.new-1-abc-journal"] {
+      #expect(FileManager.default.createFile(atPath: file.folder.path + "/" + name, contents: nil))
+    }
+    // Build files of another destination in the same folder are not this one's to delete.
+    let otherName = ".other.sqlite.new-1-abc"
+    #expect(
+      FileManager.default.createFile(atPath: file.folder.path + "/" + otherName, contents: nil))
+    let running = try NewArchive(at: file.path)
+    let runningName = URL(fileURLWithPath: running.buildPath).lastPathComponent
+    #expect(try names(in: file.folder) == [runningName, otherName].sorted())
+    // A build still running keeps its file.
+    let second = try NewArchive(at: file.path)
+    #expect(
+      try names(in: file.folder)
+        == [runningName, otherName, URL(fileURLWithPath: second.buildPath).lastPathComponent]
+        .sorted())
+  }
+}
