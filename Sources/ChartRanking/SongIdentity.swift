@@ -13,6 +13,10 @@ import Foundation
 public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   /// The identity as text: `url:<song URL>` or `song:<folded title>` + U+001F + `<folded artist>`.
   public let key: String
+  /// The 64-bit FNV-1a hash of the key's UTF-8 bytes, computed once: two identities with different
+  /// fingerprints differ, so that comparing and hashing identities (song linking compares each
+  /// debut's identity with the previous snapshot's) mostly compares two integers.
+  private let fingerprint: UInt64
 
   /// Computes the identity of a song.
   ///
@@ -27,14 +31,26 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   /// The identity from a title and artist already folded (``fold(_:)``).
   init(foldedTitle: String, foldedArtist: String, songURL: String?) {
     if let url = songURL?.trimmingCharacters(in: .whitespacesAndNewlines), !url.isEmpty {
-      key = "url:" + url
+      self.init(key: "url:" + url)
     } else {
-      key = "song:" + foldedTitle + "\u{1F}" + foldedArtist
+      self.init(key: "song:" + foldedTitle + "\u{1F}" + foldedArtist)
     }
   }
 
   /// Creates an identity from its stored ``key``.
-  public init(key: String) { self.key = key }
+  public init(key: String) {
+    self.key = key
+    // FNV-1a, 64 bits (<http://www.isthe.com/chongo/tech/comp/fnv/>).
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    fingerprint = hash
+  }
+
+  public static func == (lhs: SongIdentity, rhs: SongIdentity) -> Bool {
+    lhs.fingerprint == rhs.fingerprint && lhs.key == rhs.key
+  }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
 
   public var description: String { key }
 

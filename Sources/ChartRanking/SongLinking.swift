@@ -127,7 +127,7 @@ public enum SongLinking {
     var taken: Set<SongID>
     private var songsByIdentity: [SongIdentity: [SongID]]?
     private var identityLookups = 0
-    private static let lookupsBeforeMap = 8
+    private static let lookupsBeforeMap = 32
     private var onPrevious: Set<SongID>?
 
     init(previous: PreviousSnapshot, entryCount: Int) {
@@ -148,8 +148,9 @@ public enum SongLinking {
     }
 
     mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
-      // Most snapshots ask for a few identities (debuts, re-entries): a scan costs less than a
-      // map. A chart without previous ranks asks for every entry's, and gets the map.
+      // Most snapshots ask for a few identities (debuts, re-entries): a scan, which mostly
+      // compares fingerprints, costs less than a map. A chart without previous ranks asks for
+      // every entry's, and gets the map.
       if songsByIdentity == nil, identityLookups < Self.lookupsBeforeMap {
         identityLookups += 1
         var songs: [SongID] = []
@@ -160,6 +161,7 @@ public enum SongLinking {
       }
       if songsByIdentity == nil {
         var map: [SongIdentity: [SongID]] = [:]
+        map.reserveCapacity(previous.keys.count)
         for (keys, song) in zip(previous.keys, previous.songs) {
           map[keys.identity, default: []].append(song)
         }

@@ -72,6 +72,35 @@ struct SongLinkingTests {
     #expect(links == [.reentry(SongID(9))])
   }
 
+  @Test func everyEntryOfALongChartWithoutPreviousRanksFindsItsSongOnThePreviousOne() {
+    // 50 songs, two of them with the same identity (two recordings of one title and artist);
+    // the next snapshot has them in reverse order. The first lookups scan the previous snapshot,
+    // the later ones use a map: both give each entry its own song, recordings in rank order.
+    let titles = (1...48).map { "Song \($0)" } + ["Unchained Melody", "Unchained Melody"]
+    let previous = titles.enumerated().map { index, title in
+      ArchivedEntry(entry: entry(index + 1, title, "X"), song: SongID(Int64(100 + index)))
+    }
+    let current = titles.reversed().enumerated().map { index, title in
+      entry(index + 1, title.uppercased(), "x")
+    }
+    let links = SongLinking.link(
+      current, publishesPreviousRank: false, previous: previous,
+      songsWithIdentity: { _ in [SongID(1)] }, songsWithTitle: { _, _ in [] })
+    #expect(
+      links
+        == [.identity(SongID(148)), .identity(SongID(149))]
+        + (0..<48).reversed().map { .identity(SongID(Int64(100 + $0))) })
+  }
+
+  @Test func identitiesAreEqualWhenTheirKeysAre() {
+    let identity = SongIdentity(title: "Blinding  Lights", artist: "the weeknd", songURL: nil)
+    #expect(identity == SongIdentity(key: "song:blinding lights\u{1F}the weeknd"))
+    #expect(identity.hashValue == SongIdentity(key: identity.key).hashValue)
+    #expect(identity != SongIdentity(key: "song:blinding lights\u{1F}the weekend"))
+    #expect(
+      Set([identity, SongIdentity(key: identity.key), SongIdentity(key: "url:x")]).count == 2)
+  }
+
   @Test func theIdentityOnThePreviousSnapshotComesFirst() {
     let previous = [ArchivedEntry(entry: entry(3, "A", "X"), song: SongID(5))]
     let links = SongLinking.link(
