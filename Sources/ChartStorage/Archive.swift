@@ -379,7 +379,13 @@ public final class ImportBatch {
     let links = try SongLinking.link(
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
       songsWithIdentity: { identity in
-        try database.rows(
+        // Most identities have one song or none: only several recordings need the order, whose
+        // subquery reads every entry of each.
+        let songs = try database.rows(
+          "SELECT id FROM songs WHERE identity = ? ORDER BY recording DESC", [identity.key]
+        ) { SongID($0.int64(at: 0)) }
+        guard songs.count > 1 else { return songs }
+        return try database.rows(
           """
           SELECT g.id FROM songs g WHERE g.identity = ?
           ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
