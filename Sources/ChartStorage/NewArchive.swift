@@ -15,8 +15,8 @@ import Glibc
 /// (<https://www.sqlite.org/wal.html>), and links it to the destination path, which fails when
 /// another archive appeared there meanwhile (another import that finished first): an existing
 /// file is never overwritten. A new archive dropped unpublished, after a failed import, leaves
-/// nothing behind; one whose process was killed leaves its hidden file, which the next new archive
-/// in the same folder deletes.
+/// nothing behind; one whose process was killed leaves its hidden file, which the next import
+/// into the same folder deletes.
 ///
 /// ```swift
 /// let new = try NewArchive(at: "archive.sqlite")
@@ -29,7 +29,8 @@ public final class NewArchive {
   public let archive: Archive
   /// Where the archive is published.
   public let destination: String
-  /// The hidden file the archive is built in: `.NAME.new-PID-RANDOM` beside the destination.
+  /// The hidden file the archive is built in: `.chart-archive-build-PID-XXXXXXXX` beside the
+  /// destination.
   let buildPath: String
   /// An open descriptor of the build file holding an exclusive `flock(2)` lock for as long as this
   /// object lives: a build file whose lock can be taken belongs to a process that is gone.
@@ -37,41 +38,58 @@ public final class NewArchive {
   /// Whether ``publish()`` ran: the build file is then at the destination, or deleted.
   private var finished = false
 
-  /// Prefix of the build files of archives published at `destination`.
-  static func buildFilePrefix(_ destination: String) -> String {
-    "." + URL(fileURLWithPath: destination).lastPathComponent + ".new-"
-  }
+  /// The start of every build file's name; the rest is `PID-XXXXXXXX` (8 hexadecimal digits),
+  /// short whatever the archive's name, which may use the whole 255 bytes a name can have.
+  static let buildFilePrefix = ".chart-archive-build-"
 
   /// Starts a new archive for `destination` (which should not exist), creating its missing parent
-  /// folders, and deletes the build files that killed processes left for the same destination.
+  /// folders, and deletes the build files that killed processes left in its folder (see
+  /// ``deleteAbandonedBuildFiles(besides:)``).
   ///
   /// - Parameter destination: the path the archive will be published at; not `:memory:`.
   /// - Throws: ``ArchiveError/database(path:_:)`` naming `destination` when the build file cannot
   ///   be created (`SQLITE_CANTOPEN`, with the system's reason) or set up.
   public init(at destination: String) throws(ArchiveError) {
     precondition(destination != ":memory:", "an in-memory archive has no file to publish")
-    self.destination = destination
-    let folder = URL(fileURLWithPath: destination).deletingLastPathComponent()
+    // `a/../b.sqlite` and `b.sqlite/` name the file SQLite would open (it folds `..` and `.` in
+    // the text of a path): link(2) resolves paths through the file system instead.
+    self.destination = URL(fileURLWithPath: destination).standardizedFileURL.path
+    let folder = URL(fileURLWithPath: self.destination).deletingLastPathComponent()
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let prefix = Self.buildFilePrefix(destination)
-    Self.deleteAbandonedBuildFiles(in: folder.path, prefix: prefix)
-    buildPath =
-      folder.appendingPathComponent(
-        prefix + "\(getpid())-" + String(UInt32.random(in: .min ... .max), radix: 16)
-      ).path
-    lock = open(buildPath, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-    guard lock >= 0, flock(lock, LOCK_EX | LOCK_NB) == 0 else {
-      let reason = String(cString: strerror(errno))
-      if lock >= 0 {
-        Glibc.close(lock)
-        unlink(buildPath)
+    Self.deleteAbandonedBuildFiles(besides: self.destination)
+    var created: (path: String, lock: Int32)?
+    var failure = EEXIST
+    // Another process's cleanup can delete a build file between its creation and its lock:
+    // the file is locked, then checked to be still the one at its path.
+    for _ in 0..<8 where created == nil {
+      let name =
+        Self.buildFilePrefix + "\(getpid())-"
+        + String(UInt32.random(in: .min ... .max), radix: 16).leftPadding(toLength: 8)
+      let path = folder.appendingPathComponent(name).path
+      let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      guard descriptor >= 0 else {
+        failure = errno
+        if failure == EEXIST { continue } else { break }
       }
+      var opened = stat()
+      var named = stat()
+      if flock(descriptor, LOCK_EX | LOCK_NB) == 0, fstat(descriptor, &opened) == 0,
+        stat(path, &named) == 0, opened.st_ino == named.st_ino, opened.st_dev == named.st_dev
+      {
+        created = (path, descriptor)
+      } else {
+        failure = errno
+        Glibc.close(descriptor)
+      }
+    }
+    guard let created else {
       throw .database(
-        path: destination,
+        path: self.destination,
         DatabaseError(
           extendedResultCode: 14,  // SQLITE_CANTOPEN
-          message: "cannot create a file in \(folder.path): \(reason)"))
+          message: "cannot create a file in \(folder.path): \(String(cString: strerror(failure)))"))
     }
+    (buildPath, lock) = created
     do {
       let database = try Database(path: buildPath, mode: .createAlone)
       try Migrations.migrate(database)
@@ -81,7 +99,7 @@ public final class NewArchive {
       Glibc.close(lock)
       unlink(buildPath)
       throw .database(
-        path: destination,
+        path: self.destination,
         error as? DatabaseError ?? DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
   }
@@ -96,10 +114,14 @@ public final class NewArchive {
   /// (<https://man7.org/linux/man-pages/man2/link.2.html>). Call it after the last write; the
   /// archive is closed afterwards.
   ///
-  /// - Returns: `true` when the archive is at the destination now; `false` when the destination
-  ///   could not be linked (another file is there, or the file system has no hard links), in which
-  ///   case the new archive is deleted and the destination left as it is.
-  /// - Throws: ``ArchiveError/database(path:_:)`` when SQLite cannot switch or close the archive.
+  /// On a file system without hard links the file is renamed to the destination instead, when
+  /// nothing is there.
+  ///
+  /// - Returns: `true` when the archive is at the destination now; `false` when another file is
+  ///   there, in which case the new archive is deleted and the destination left as it is.
+  /// - Throws: ``ArchiveError/database(path:_:)`` when SQLite cannot switch or close the archive,
+  ///   or the file cannot be linked there for another reason (`SQLITE_IOERR`, with the system's
+  ///   reason); the new archive is then deleted.
   public func publish() throws(ArchiveError) -> Bool {
     precondition(!finished, "the archive is published already")
     finished = true
@@ -109,11 +131,32 @@ public final class NewArchive {
     } catch {
       throw .database(path: destination, error)
     }
-    guard link(buildPath, destination) == 0 else {
+    if link(buildPath, destination) != 0 {
+      let error = errno
+      // A file system without hard links (FAT, some network file systems): renamed instead, when
+      // nothing is at the destination, which leaves a moment for another process to create it.
+      let noHardLinks = [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(error)
+      if noHardLinks, access(destination, F_OK) != 0, errno == ENOENT,
+        rename(buildPath, destination) == 0
+      {
+        syncFolder()
+        return true
+      }
       deleteBuildFile()
-      return false
+      if error == EEXIST || noHardLinks { return false }
+      throw .database(
+        path: destination,
+        DatabaseError(
+          extendedResultCode: 10,  // SQLITE_IOERR
+          message: "cannot link the new archive there: \(String(cString: strerror(error)))"))
     }
     unlink(buildPath)
+    syncFolder()
+    return true
+  }
+
+  /// Syncs the destination's folder, so that its new name survives a power loss.
+  private func syncFolder() {
     let folder = open(
       URL(fileURLWithPath: destination).deletingLastPathComponent().path,
       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -121,23 +164,28 @@ public final class NewArchive {
       fsync(folder)
       Glibc.close(folder)
     }
-    return true
   }
 
   private func deleteBuildFile() {
     for suffix in ["", "-journal", "-wal", "-shm"] { unlink(buildPath + suffix) }
   }
 
-  /// Deletes the build files in `folder` whose lock can be taken: their processes are gone.
-  private static func deleteAbandonedBuildFiles(in folder: String, prefix: String) {
+  /// Deletes the build files in the folder of `archivePath` whose lock can be taken: the imports
+  /// that made them were killed. Only names of the form `.chart-archive-build-PID-XXXXXXXX`
+  /// (with `-journal`, `-wal` or `-shm` after them) are considered. Every import calls it, so that
+  /// a killed first import leaves its file only until the next import into that folder.
+  ///
+  /// - Parameter archivePath: an archive's path; its folder is searched, not its subfolders.
+  public static func deleteAbandonedBuildFiles(besides archivePath: String) {
+    let folder = URL(fileURLWithPath: archivePath).deletingLastPathComponent().path
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-    for name in names where name.hasPrefix(prefix) && !name.hasSuffix("-journal") {
-      let base = name.hasSuffix("-wal") || name.hasSuffix("-shm") ? String(name.dropLast(4)) : name
+    for name in names {
+      guard let base = buildFileName(in: name) else { continue }
       let path = folder + "/" + base
       let descriptor = open(path, O_RDONLY | O_CLOEXEC)
       if descriptor < 0 {
-        // The build file is gone: its log or shared-memory file is left over.
-        if base != name { unlink(folder + "/" + name) }
+        // The build file is gone, and this is its journal, log or shared memory, left over.
+        if base != name, errno == ENOENT { unlink(folder + "/" + name) }
         continue
       }
       defer { Glibc.close(descriptor) }
@@ -145,4 +193,31 @@ public final class NewArchive {
       for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
     }
   }
+
+  /// The build file's name that `name` is, or is the journal, log or shared memory of; `nil` for
+  /// any other name.
+  static func buildFileName(in name: String) -> String? {
+    guard name.hasPrefix(buildFilePrefix) else { return nil }
+    var base = Substring(name)
+    for suffix in ["-journal", "-wal", "-shm"] where base.hasSuffix(suffix) {
+      base = base.dropLast(suffix.count)
+    }
+    let parts = base.dropFirst(buildFilePrefix.count).split(
+      separator: "-", omittingEmptySubsequences: false)
+    guard parts.count == 2, let pid = parts.first, !pid.isEmpty, pid.allSatisfy(\.isASCIIDigit),
+      let random = parts.last, random.count == 8, random.allSatisfy(\.isHexDigit)
+    else { return nil }
+    return String(base)
+  }
+}
+
+extension String {
+  /// The string with zeros before it up to `length` characters.
+  fileprivate func leftPadding(toLength length: Int) -> String {
+    String(repeating: "0", count: max(0, length - count)) + self
+  }
+}
+
+extension Character {
+  fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
 }

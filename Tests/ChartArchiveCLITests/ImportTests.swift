@@ -244,6 +244,15 @@ struct ImportTests {
     #expect(left == [URL(fileURLWithPath: other).lastPathComponent])
   }
 
+  @Test func anyImportDeletesTheBuildFilesOfKilledFirstImportsInItsFolder() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data/app-daily", "--db", archive]).status == 0)
+    let killed = try folder.write(".chart-archive-build-12-0123abcd", "")
+    #expect(try chartArchive(["import", "Sample-data/hot-100", "--db", archive]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: killed))
+  }
+
   @Test func replacingASnapshotForgetsSongsOnlyItHad() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

@@ -25,7 +25,8 @@ struct NewArchiveTests {
     // Until published, the destination does not exist; the archive is in one hidden file.
     let building = try names(in: file.folder)
     #expect(building.count == 1)
-    #expect(building.first?.hasPrefix(".archive.sqlite.new-\(getpid())-") == true)
+    #expect(building.first?.hasPrefix(".chart-archive-build-\(getpid())-") == true)
+    #expect(building.first?.count == ".chart-archive-build-\(getpid())-".count + 8)
     // A rollback journal, kept in memory: no journal file beside it.
     #expect(try journalModeInHeader(new.buildPath) == [1, 1])
 
@@ -63,25 +64,45 @@ struct NewArchiveTests {
     #expect(try names(in: file.folder.appendingPathComponent("deeper")) == [])
   }
 
-  @Test func deletesTheBuildFilesOfProcessesThatAreGone() throws {
+  @Test func deletesTheBuildFilesOfProcessesThatAreGoneAndNothingElse() throws {
     let file = TemporaryArchive()
     try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
-    // A killed build: its file and journal, no process holding its lock.
-    for name in [".archive.sqlite.new-1-abc", ".archive.sqlite.new-1-abc-journal"] {
+    // A killed build: its file and journal, no process holding its lock; and a log left alone.
+    let killed = [
+      ".chart-archive-build-1-0000abcd", ".chart-archive-build-1-0000abcd-journal",
+      ".chart-archive-build-2-deadbeef-wal",
+    ]
+    // Names that only look alike are someone else's.
+    let others = [
+      ".chart-archive-build-notes.txt", ".chart-archive-build-1-abc", "b.sqlite",
+      ".chart-archive-build-x-0000abcd-wal",
+    ]
+    for name in killed + others {
       #expect(FileManager.default.createFile(atPath: file.folder.path + "/" + name, contents: nil))
     }
-    // Build files of another destination in the same folder are not this one's to delete.
-    let otherName = ".other.sqlite.new-1-abc"
-    #expect(
-      FileManager.default.createFile(atPath: file.folder.path + "/" + otherName, contents: nil))
     let running = try NewArchive(at: file.path)
     let runningName = URL(fileURLWithPath: running.buildPath).lastPathComponent
-    #expect(try names(in: file.folder) == [runningName, otherName].sorted())
-    // A build still running keeps its file.
-    let second = try NewArchive(at: file.path)
-    #expect(
-      try names(in: file.folder)
-        == [runningName, otherName, URL(fileURLWithPath: second.buildPath).lastPathComponent]
-        .sorted())
+    #expect(try names(in: file.folder) == (others + [runningName]).sorted())
+    // A build still running keeps its file, whichever archive it is for.
+    NewArchive.deleteAbandonedBuildFiles(
+      besides: file.folder.appendingPathComponent("b.sqlite").path)
+    #expect(try names(in: file.folder) == (others + [runningName]).sorted())
+  }
+
+  @Test func takesAnArchiveNameOfTheLongestLength() throws {
+    let file = TemporaryArchive()
+    let path = file.folder.appendingPathComponent(String(repeating: "n", count: 250)).path
+    let new = try NewArchive(at: path)
+    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    #expect(try new.publish())
+    #expect(try names(in: file.folder) == [String(repeating: "n", count: 250)])
+  }
+
+  @Test func publishesAtThePathSQLiteWouldOpen() throws {
+    let file = TemporaryArchive()
+    let new = try NewArchive(at: file.folder.path + "/missing/../a.sqlite/")
+    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    #expect(try new.publish())
+    #expect(try names(in: file.folder).filter { $0 != "missing" } == ["a.sqlite"])
   }
 }

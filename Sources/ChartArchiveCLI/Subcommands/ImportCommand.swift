@@ -101,27 +101,27 @@ enum ImportCommand: Subcommand {
         listing: !arguments.flag("--quiet"), console: console)
     }
     var outcome: ImportResult?
-    // Whether the archive is created in place, as when no new archive could be built beside it.
-    var createdInPlace = false
     do {
       // A new archive is built beside its path and appears there whole (see NewArchive); when
       // another import created the archive meanwhile, this one is stored into it instead.
       if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
-        if let new = try? NewArchive(at: path) {
-          let result = try store(into: new.archive)
+        let new: NewArchive
+        do { new = try NewArchive(at: path) } catch { throw CommandError(error) }
+        let result = try store(into: new.archive)
+        do {
           if try new.publish() { outcome = result }
-        } else {
-          createdInPlace = true
+        } catch {
+          throw CommandError(error)
         }
+      } else if path != ":memory:" {
+        // What killed first imports left in the folder.
+        NewArchive.deleteAbandonedBuildFiles(besides: path)
       }
       if outcome == nil {
         outcome = try store(
           into: SharedOptions.openArchive(arguments, console: console, create: true))
       }
     } catch {
-      if createdInPlace {
-        for created in [path, path + "-wal", path + "-shm", path + "-journal"] { unlink(created) }
-      }
       // Folders are removed only while empty: another import may have written into them.
       for folder in createdFolders.reversed() { rmdir(folder) }
       throw error
