@@ -46,10 +46,12 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     fingerprint = hash
   }
 
+  /// Whether two identities are the same: their keys are equal (fingerprints first).
   public static func == (lhs: SongIdentity, rhs: SongIdentity) -> Bool {
     lhs.fingerprint == rhs.fingerprint && lhs.key == rhs.key
   }
 
+  /// Hashes the fingerprint, which equal keys share.
   public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
 
   public var description: String { key }

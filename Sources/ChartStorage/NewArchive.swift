@@ -27,8 +27,12 @@ public final class NewArchive {
   /// The archive to store snapshots in; unusable once published. Its ``Archive/path`` is the
   /// destination.
   public let archive: Archive
-  /// Where the archive is published.
+  /// Where the archive is published, as given (messages name it so).
   public let destination: String
+  /// The destination with `.` and `..` folded and no trailing slash: the file SQLite would open
+  /// (it folds them in the text of a path), which link(2) would otherwise resolve through the
+  /// file system (`a/../b.sqlite` with `a` missing, `b.sqlite/`).
+  private let target: String
   /// The hidden file the archive is built in: `.chart-archive-build-PID-XXXXXXXX` beside the
   /// destination.
   let buildPath: String
@@ -42,6 +46,9 @@ public final class NewArchive {
   /// short whatever the archive's name, which may use the whole 255 bytes a name can have.
   static let buildFilePrefix = ".chart-archive-build-"
 
+  /// What SQLite may write beside a database file: its journal, log and shared memory.
+  private static let companionSuffixes = ["-journal", "-wal", "-shm"]
+
   /// Starts a new archive for `destination` (which should not exist), creating its missing parent
   /// folders, and deletes the build files that killed processes left in its folder (see
   /// ``deleteAbandonedBuildFiles(besides:)``).
@@ -51,12 +58,11 @@ public final class NewArchive {
   ///   be created (`SQLITE_CANTOPEN`, with the system's reason) or set up.
   public init(at destination: String) throws(ArchiveError) {
     precondition(destination != ":memory:", "an in-memory archive has no file to publish")
-    // `a/../b.sqlite` and `b.sqlite/` name the file SQLite would open (it folds `..` and `.` in
-    // the text of a path): link(2) resolves paths through the file system instead.
-    self.destination = URL(fileURLWithPath: destination).standardizedFileURL.path
-    let folder = URL(fileURLWithPath: self.destination).deletingLastPathComponent()
+    self.destination = destination
+    target = URL(fileURLWithPath: destination).standardizedFileURL.path
+    let folder = URL(fileURLWithPath: target).deletingLastPathComponent()
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    Self.deleteAbandonedBuildFiles(besides: self.destination)
+    Self.deleteAbandonedBuildFiles(besides: target)
     var created: (path: String, lock: Int32)?
     var failure = EEXIST
     // Another process's cleanup can delete a build file between its creation and its lock:
@@ -84,7 +90,7 @@ public final class NewArchive {
     }
     guard let created else {
       throw .database(
-        path: self.destination,
+        path: destination,
         DatabaseError(
           extendedResultCode: 14,  // SQLITE_CANTOPEN
           message: "cannot create a file in \(folder.path): \(String(cString: strerror(failure)))"))
@@ -97,15 +103,15 @@ public final class NewArchive {
       archive = Archive(database: database, path: destination)
     } catch {
       Glibc.close(lock)
-      unlink(buildPath)
+      Self.deleteFiles(of: buildPath)
       throw .database(
-        path: self.destination,
+        path: destination,
         error as? DatabaseError ?? DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
   }
 
   deinit {
-    if !finished { deleteBuildFile() }
+    if !finished { Self.deleteFiles(of: buildPath) }
     Glibc.close(lock)
   }
 
@@ -121,7 +127,7 @@ public final class NewArchive {
   ///   there, in which case the new archive is deleted and the destination left as it is.
   /// - Throws: ``ArchiveError/database(path:_:)`` when SQLite cannot switch or close the archive,
   ///   or the file cannot be linked there for another reason (`SQLITE_IOERR`, with the system's
-  ///   reason); the new archive is then deleted.
+  ///   reason); the new archive is deleted in either case.
   public func publish() throws(ArchiveError) -> Bool {
     precondition(!finished, "the archive is published already")
     finished = true
@@ -129,20 +135,19 @@ public final class NewArchive {
       try archive.database.execute("PRAGMA journal_mode = WAL")
       try archive.database.close()
     } catch {
+      Self.deleteFiles(of: buildPath)
       throw .database(path: destination, error)
     }
-    if link(buildPath, destination) != 0 {
+    if link(buildPath, target) != 0 {
       let error = errno
       // A file system without hard links (FAT, some network file systems): renamed instead, when
       // nothing is at the destination, which leaves a moment for another process to create it.
       let noHardLinks = [EPERM, ENOTSUP, EOPNOTSUPP, EMLINK, ENOSYS].contains(error)
-      if noHardLinks, access(destination, F_OK) != 0, errno == ENOENT,
-        rename(buildPath, destination) == 0
-      {
+      if noHardLinks, access(target, F_OK) != 0, errno == ENOENT, rename(buildPath, target) == 0 {
         syncFolder()
         return true
       }
-      deleteBuildFile()
+      Self.deleteFiles(of: buildPath)
       if error == EEXIST || noHardLinks { return false }
       throw .database(
         path: destination,
@@ -158,7 +163,7 @@ public final class NewArchive {
   /// Syncs the destination's folder, so that its new name survives a power loss.
   private func syncFolder() {
     let folder = open(
-      URL(fileURLWithPath: destination).deletingLastPathComponent().path,
+      URL(fileURLWithPath: target).deletingLastPathComponent().path,
       O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if folder >= 0 {
       fsync(folder)
@@ -166,8 +171,9 @@ public final class NewArchive {
     }
   }
 
-  private func deleteBuildFile() {
-    for suffix in ["", "-journal", "-wal", "-shm"] { unlink(buildPath + suffix) }
+  /// Deletes a database file and what SQLite may have written beside it.
+  private static func deleteFiles(of path: String) {
+    for suffix in [""] + companionSuffixes { unlink(path + suffix) }
   }
 
   /// Deletes the build files in the folder of `archivePath` whose lock can be taken: the imports
@@ -190,7 +196,7 @@ public final class NewArchive {
       }
       defer { Glibc.close(descriptor) }
       guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else { continue }
-      for suffix in ["", "-journal", "-wal", "-shm"] { unlink(path + suffix) }
+      deleteFiles(of: path)
     }
   }
 
@@ -199,13 +205,13 @@ public final class NewArchive {
   static func buildFileName(in name: String) -> String? {
     guard name.hasPrefix(buildFilePrefix) else { return nil }
     var base = Substring(name)
-    for suffix in ["-journal", "-wal", "-shm"] where base.hasSuffix(suffix) {
+    for suffix in companionSuffixes where base.hasSuffix(suffix) {
       base = base.dropLast(suffix.count)
     }
     let parts = base.dropFirst(buildFilePrefix.count).split(
       separator: "-", omittingEmptySubsequences: false)
     guard parts.count == 2, let pid = parts.first, !pid.isEmpty, pid.allSatisfy(\.isASCIIDigit),
-      let random = parts.last, random.count == 8, random.allSatisfy(\.isHexDigit)
+      let random = parts.last, random.count == 8, random.allSatisfy(\.isASCIIHexDigit)
     else { return nil }
     return String(base)
   }
@@ -220,4 +226,5 @@ extension String {
 
 extension Character {
   fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
+  fileprivate var isASCIIHexDigit: Bool { isASCII && isHexDigit }
 }

@@ -100,24 +100,17 @@ enum ImportCommand: Subcommand {
         replacing: arguments.flag("--replace"), skipInvalid: arguments.flag("--skip-invalid"),
         listing: !arguments.flag("--quiet"), console: console)
     }
-    var outcome: ImportResult?
+    let outcome: ImportResult
     do {
       // A new archive is built beside its path and appears there whole (see NewArchive); when
       // another import created the archive meanwhile, this one is stored into it instead.
-      if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
-        let new: NewArchive
-        do { new = try NewArchive(at: path) } catch { throw CommandError(error) }
-        let result = try store(into: new.archive)
-        do {
-          if try new.publish() { outcome = result }
-        } catch {
-          throw CommandError(error)
-        }
-      } else if path != ":memory:" {
+      if path != ":memory:", !FileManager.default.fileExists(atPath: path),
+        let published = try storeIntoNewArchive(at: path, store)
+      {
+        outcome = published
+      } else {
         // What killed first imports left in the folder.
-        NewArchive.deleteAbandonedBuildFiles(besides: path)
-      }
-      if outcome == nil {
+        if path != ":memory:" { NewArchive.deleteAbandonedBuildFiles(besides: path) }
         outcome = try store(
           into: SharedOptions.openArchive(arguments, console: console, create: true))
       }
@@ -126,7 +119,6 @@ enum ImportCommand: Subcommand {
       for folder in createdFolders.reversed() { rmdir(folder) }
       throw error
     }
-    guard let outcome else { preconditionFailure("stored into one archive or the other") }
 
     if !arguments.flag("--quiet") {
       for item in outcome.stored {
@@ -307,6 +299,21 @@ enum ImportCommand: Subcommand {
     result.skipped = failures
     result.skippedFiles = failedFiles.count
     return result
+  }
+
+  /// Stores an import into a new archive built for `path` and publishes it there.
+  ///
+  /// - Returns: what the import did, or `nil` when another archive appeared at `path` meanwhile
+  ///   (nothing was published).
+  /// - Throws: what `store` throws, or ``CommandError`` when the new archive cannot be built or
+  ///   published.
+  private static func storeIntoNewArchive(
+    at path: String, _ store: (Archive) throws -> ImportResult
+  ) throws -> ImportResult? {
+    let new: NewArchive
+    do { new = try NewArchive(at: path) } catch { throw CommandError(error) }
+    let result = try store(new.archive)
+    do { return try new.publish() ? result : nil } catch { throw CommandError(error) }
   }
 
   /// The folders that opening `path` for writing would create (its missing parent folders,
