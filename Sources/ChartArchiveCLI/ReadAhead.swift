@@ -98,6 +98,29 @@ struct RecentKeys {
     var title: String
     var artist: String
     var songURL: String?
+    /// FNV-1a of the three texts, computed once: hashing and comparing it first costs far less
+    /// than `Hasher` going over the texts for each lookup.
+    let fingerprint: UInt64
+
+    init(title: String, artist: String, songURL: String?) {
+      self.title = title
+      self.artist = artist
+      self.songURL = songURL
+      // A constant mixed in between the texts hashes ("ab", "c") and ("a", "bc") apart; equal
+      // fingerprints are confirmed by comparing the texts.
+      let separator: UInt64 = 0x1F
+      var hash = SongIdentity.fnv1a(title) ^ separator
+      hash = SongIdentity.fnv1a(artist, continuing: hash)
+      if let songURL { hash = SongIdentity.fnv1a(songURL, continuing: hash ^ separator) }
+      fingerprint = hash
+    }
+
+    static func == (lhs: Text, rhs: Text) -> Bool {
+      lhs.fingerprint == rhs.fingerprint && lhs.title == rhs.title && lhs.artist == rhs.artist
+        && lhs.songURL == rhs.songURL
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
   }
 
   static let generationSize = 4_096

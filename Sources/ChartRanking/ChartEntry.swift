@@ -125,19 +125,19 @@ public struct Snapshot: Hashable, Sendable {
     self.chart = chart
     self.chartDate = chartDate
     self.publishesPreviousRank = publishesPreviousRank
-    var sorted = entries
-    if !entries.isSorted(by: { $0.rank <= $1.rank }) {
-      sorted = entries.enumerated().sorted {
+    // Compares the ranks in place: a `zip` of the entries would copy each one, twice.
+    var inRankOrder = true
+    for index in entries.indices.dropFirst() where entries[index - 1].rank > entries[index].rank {
+      inRankOrder = false
+      break
+    }
+    if inRankOrder {
+      self.entries = entries
+    } else {
+      self.entries = entries.enumerated().sorted {
         ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset)
       }
       .map(\.element)
     }
-    self.entries = sorted
-  }
-}
-
-extension Array {
-  fileprivate func isSorted(by areInIncreasingOrder: (Element, Element) -> Bool) -> Bool {
-    zip(self, dropFirst()).allSatisfy { areInIncreasingOrder($0, $1) }
   }
 }

@@ -28,6 +28,16 @@ import Testing
     #expect(linked.identity.key == "url:https://music.example.com/a")
   }
 
+  @Test func textsSplitOtherwiseBetweenTitleAndArtistAreOtherSongs() {
+    var recent = RecentKeys()
+    let first = recent.keys(of: Self.entry("Ab", "C"))
+    let second = recent.keys(of: Self.entry("A", "Bc"))
+    let third = recent.keys(of: Self.entry("A", "Bc", url: "https://music.example.com/a"))
+    #expect(first.identity.key == "song:ab\u{1F}c")
+    #expect(second.identity.key == "song:a\u{1F}bc")
+    #expect(third.identity.key == "url:https://music.example.com/a")
+  }
+
   @Test func keysStayRightAcrossGenerations() {
     var recent = RecentKeys()
     let count = RecentKeys.generationSize * 2 + 10
