@@ -106,17 +106,77 @@ public enum SongLinking {
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
+    precondition(keys.count == entries.count, "one key per entry")
     var context = Context(previous: previous, entryCount: entries.count)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
-    for index in entries.indices {
-      let link = try context.link(
-        entries[index], keys: keys[index], publishesPreviousRank: publishesPreviousRank,
-        songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
-      if let song = link.song { context.taken.insert(song) }
-      links.append(link)
+    // Through buffers, each entry and its keys are lent to `link` rather than copied (a copy
+    // retains every text of both).
+    try entries.withUnsafeBufferPointer { entries in
+      try keys.withUnsafeBufferPointer { keys in
+        for index in entries.indices {
+          let link = try context.link(
+            entries[index], keys: keys[index], publishesPreviousRank: publishesPreviousRank,
+            songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
+          if let song = link.song { context.taken.insert(song) }
+          links.append(link)
+        }
+      }
     }
     return links
+  }
+
+  /// A set of songs for the few hundred entries of one snapshot: open addressing with a
+  /// multiplicative hash, cheaper than `Set`'s seeded SipHash for integer keys.
+  struct SongSet {
+    private var slots: [Int64]
+    private var used: [Bool]
+    private let shift: UInt64
+
+    /// An empty set with room for `capacity` songs before it grows.
+    init(capacity: Int) {
+      var size = 16
+      while size < capacity * 2 { size *= 2 }
+      slots = Array(repeating: 0, count: size)
+      used = Array(repeating: false, count: size)
+      shift = UInt64(64 - size.trailingZeroBitCount)
+    }
+
+    private func slot(of song: SongID) -> Int {
+      Int(truncatingIfNeeded: (UInt64(bitPattern: song.rawValue) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+    }
+
+    /// Whether `song` is in the set.
+    func contains(_ song: SongID) -> Bool {
+      var index = slot(of: song)
+      while used[index] {
+        if slots[index] == song.rawValue { return true }
+        index = (index + 1) & (slots.count - 1)
+      }
+      return false
+    }
+
+    /// Adds `song`.
+    mutating func insert(_ song: SongID) {
+      var index = slot(of: song)
+      while used[index] {
+        if slots[index] == song.rawValue { return }
+        index = (index + 1) & (slots.count - 1)
+      }
+      slots[index] = song.rawValue
+      used[index] = true
+      count += 1
+      if count * 2 > slots.count { grow() }
+    }
+
+    /// How many songs the set holds.
+    private(set) var count = 0
+
+    private mutating func grow() {
+      var larger = SongSet(capacity: slots.count)
+      for index in slots.indices where used[index] { larger.insert(SongID(slots[index])) }
+      self = larger
+    }
   }
 
   /// What linking one snapshot looks up in the previous one; the maps by identity and by song are
@@ -124,7 +184,7 @@ public enum SongLinking {
   /// are linked by rank alone).
   private struct Context {
     let previous: PreviousSnapshot
-    var taken: Set<SongID>
+    var taken: SongSet
     private var songsByIdentity: [SongIdentity: [SongID]]?
     private var identityLookups = 0
     private static let lookupsBeforeMap = 32
@@ -132,7 +192,7 @@ public enum SongLinking {
 
     init(previous: PreviousSnapshot, entryCount: Int) {
       self.previous = previous
-      taken = Set(minimumCapacity: entryCount)
+      taken = SongSet(capacity: entryCount)
     }
 
     /// The index of the first previous entry at `rank`: the ranks are in rank order, so a binary
@@ -184,9 +244,10 @@ public enum SongLinking {
       if publishesPreviousRank, let rank = entry.publishedPreviousRank,
         let index = index(ofRank: rank), !taken.contains(previous.songs[index])
       {
-        let earlier = previous.keys[index]
-        if earlier.squashedTitle == keys.squashedTitle
-          || earlier.baseTitle == keys.baseTitle && earlier.primaryArtist == keys.primaryArtist
+        // Field by field: a copy of the previous entry's keys would retain all their texts.
+        if previous.keys[index].squashedTitle == keys.squashedTitle
+          || previous.keys[index].baseTitle == keys.baseTitle
+            && previous.keys[index].primaryArtist == keys.primaryArtist
         {
           return .previousRank(previous.songs[index])
         }

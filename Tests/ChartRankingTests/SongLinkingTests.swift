@@ -1,5 +1,6 @@
-import ChartRanking
 import Testing
+
+@testable import ChartRanking
 
 private func entry(
   _ rank: Int, _ title: String, _ artist: String, previous: Int? = nil, weeks: Int? = nil
@@ -124,5 +125,15 @@ struct SongLinkingTests {
     #expect(history.creditChanges.first?.chartDate.iso8601 == "2023-12-30")
     #expect(history.creditChanges.first?.from == "Nat King Cole")
     #expect(history.creditChanges.first?.to == "Nat \"King\" Cole")
+  }
+
+  @Test func theSetOfTakenSongsGrowsAndHoldsAnyID() {
+    var songs = SongLinking.SongSet(capacity: 2)
+    let ids: [Int64] = [0, -1, 7, .max, .min, 1 << 40] + (100..<140).map { $0 * 64 }
+    for id in ids { songs.insert(SongID(id)) }
+    for id in ids { songs.insert(SongID(id)) }
+    #expect(songs.count == ids.count)
+    #expect(ids.allSatisfy { songs.contains(SongID($0)) })
+    #expect(![1, 8, 64, 141 * 64, -2].contains { songs.contains(SongID($0)) })
   }
 }
