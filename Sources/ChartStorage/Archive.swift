@@ -109,11 +109,23 @@ public final class Archive {
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws, or ``ArchiveError/database(path:_:)`` when the transaction cannot
   ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
+  ///
+  /// Foreign keys are not enforced row by row while `body` runs: the batch checks the songs,
+  /// snapshots and charts its rows refer to once, before the commit, and throws SQLite's
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY` error (787) when one is missing (see ``References``).
   @discardableResult
   public func write<Result>(_ body: (ImportBatch) throws -> Result) throws -> Result {
     let batch = ImportBatch(database: database, path: path)
     do {
-      return try database.inTransaction { try body(batch) }
+      // The setting can change only outside a transaction
+      // (<https://www.sqlite.org/pragma.html#pragma_foreign_keys>).
+      try database.execute("PRAGMA foreign_keys = OFF")
+      defer { try? database.execute("PRAGMA foreign_keys = ON") }
+      return try database.inTransaction {
+        let result = try body(batch)
+        try batch.checkReferences()
+        return result
+      }
     } catch let error as DatabaseError {
       throw ArchiveError.database(path: path, error)
     }
@@ -148,6 +160,10 @@ public final class ImportBatch {
   private let importedAt = Date.now.formatted(.iso8601)
   private var entryInserts: [Int: Statement] = [:]
   private let texts = TextArena()
+  /// The songs and snapshots of the entries this batch wrote, and the charts of its snapshots.
+  private var referencedSongs = References()
+  private var referencedSnapshots = References()
+  private var referencedCharts = References()
 
   init(database: Database, path: String) {
     self.database = database
@@ -167,6 +183,10 @@ public final class ImportBatch {
     } catch {
       throw ArchiveError.database(path: path, error)
     }
+    let referenceCounts = (
+      referencedSongs.members.count, referencedSnapshots.members.count,
+      referencedCharts.members.count
+    )
     do {
       let result = try body()
       try database.execute("RELEASE file")
@@ -178,6 +198,9 @@ public final class ImportBatch {
       chartIDs = [:]
       storedHere = []
       lastStored = [:]
+      referencedSongs.removeMembers(after: referenceCounts.0)
+      referencedSnapshots.removeMembers(after: referenceCounts.1)
+      referencedCharts.removeMembers(after: referenceCounts.2)
       throw error
     }
   }
@@ -232,6 +255,8 @@ public final class ImportBatch {
           throw ArchiveError.conflictingSnapshot(
             chart: snapshot.chart, chartDate: snapshot.chartDate)
         }
+        // Its entries explicitly: foreign keys, and so `ON DELETE CASCADE`, are off in a batch.
+        try database.run("DELETE FROM entries WHERE snapshot_id = ?", existing.0)
         try database.run("DELETE FROM snapshots WHERE id = ?", existing.0)
         // Songs that only the replaced snapshot had are gone with it.
         let replacedSongs = Set(stored.map(\.song.rawValue))
@@ -248,6 +273,8 @@ public final class ImportBatch {
         chartID, snapshot.chartDate.iso8601, snapshot.chartDate.secondsSince1970,
         snapshot.publishesPreviousRank, source, importedAt)
       let snapshotID = database.lastInsertedRowID
+      referencedCharts.insert(chartID)
+      referencedSnapshots.insert(snapshotID)
       storedHere.insert(StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
       let keys = keys ?? snapshot.entries.map(SongKeys.init)
       let songs = try linkSongs(
@@ -407,6 +434,7 @@ public final class ImportBatch {
     var songs: [Int64] = []
     songs.reserveCapacity(entries.count)
     var insertSong: Statement?
+    defer { for song in songs { referencedSongs.insert(song) } }
     for (index, link) in links.enumerated() {
       if let song = link.song {
         songs.append(song.rawValue)
@@ -432,6 +460,36 @@ public final class ImportBatch {
       insert.reset()
     }
     return songs
+  }
+
+  /// Checks that every song, snapshot and chart that this batch's rows refer to is in the archive,
+  /// as foreign-key enforcement would have at each row (see ``References``). An ID that is gone
+  /// (a song deleted when its last entry moved to another) is a failure only when a row still
+  /// refers to it.
+  ///
+  /// - Throws: ``DatabaseError`` with `SQLITE_CONSTRAINT_FOREIGNKEY` (787), naming the missing row.
+  func checkReferences() throws(DatabaseError) {
+    let checks = [
+      (referencedSongs, "songs", "entries", "song_id", "an entry", "song"),
+      (referencedSnapshots, "snapshots", "entries", "snapshot_id", "an entry", "snapshot"),
+      (referencedCharts, "charts", "snapshots", "chart_id", "a snapshot", "chart"),
+    ]
+    for (references, table, referrer, column, row, noun) in checks {
+      let exists = try database.statement("SELECT 1 FROM \(table) WHERE id = ?")
+      for id in references.members {
+        exists.bind(id, at: 1)
+        defer { exists.reset() }
+        guard try !exists.step() else { continue }
+        guard
+          try database.row(
+            "SELECT 1 FROM \(referrer) WHERE \(column) = ? LIMIT 1", [id], { _ in true }) != nil
+        else { continue }
+        throw DatabaseError(
+          extendedResultCode: 787,
+          message: "FOREIGN KEY constraint failed: \(row) refers to \(noun) \(id), which is not in"
+            + " the archive")
+      }
+    }
   }
 
   /// Links the songs of a chart's snapshots after a chart time again, in chart-date order: a

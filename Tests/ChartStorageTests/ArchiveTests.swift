@@ -185,6 +185,51 @@ struct ArchiveTests {
       try archive.entries(of: archive.snapshot(of: "c", at: nil).id).map(\.entry.title) == [
         "B", "A",
       ])
+    // The replaced snapshot's entries went with it (a batch deletes them itself: foreign keys,
+    // and their cascade, are off while it writes).
+    #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 2)
+    #expect(try archive.database.rows("PRAGMA foreign_key_check", [], { $0.string(at: 0) }) == [])
+  }
+
+  @Test func aBatchChecksWhatItsRowsReferToBeforeItCommits() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
+    // A song deleted under the batch's entries: what a fault in linking could do.
+    #expect(
+      throws: ArchiveError.database(
+        path: ":memory:",
+        DatabaseError(
+          extendedResultCode: 787,
+          message:
+            "FOREIGN KEY constraint failed: an entry refers to song 3, which is not in the archive")
+      )
+    ) {
+      try archive.write { batch in
+        try batch.store(snapshot("2024-01-13", [(1, "C", "Z"), (2, "A", "X")]))
+        try archive.database.run("DELETE FROM songs WHERE id = 3")
+      }
+    }
+    // Nothing of that batch is kept, and enforcement is on again outside a batch.
+    #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-06"])
+    #expect(try archive.database.row("SELECT count(*) FROM songs", [], { $0.int(at: 0) }) == 2)
+    #expect(try archive.database.row("PRAGMA foreign_keys", [], { $0.int(at: 0) }) == 1)
+    // A song deleted once no row refers to it is no failure.
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-13", [(1, "C", "Z"), (2, "A", "X")]))
+      try archive.database.run("DELETE FROM entries WHERE song_id = 3")
+      try archive.database.run("DELETE FROM songs WHERE id = 3")
+    }
+    #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 3)
+  }
+
+  @Test func referencesKeepEachIDOnceAndForgetAnUndoneSavepoint() {
+    var references = References()
+    for id: Int64 in [5, 1, 5, 1 << 24, -2, 1 << 24, 70] { references.insert(id) }
+    #expect(references.members == [5, 1, 1 << 24, -2, 70])
+    references.removeMembers(after: 2)
+    #expect(references.members == [5, 1])
+    for id: Int64 in [70, 1 << 24, -2, 5] { references.insert(id) }
+    #expect(references.members == [5, 1, 70, 1 << 24, -2])
   }
 
   @Test func aWriteThatThrowsStoresNothing() throws {
