@@ -464,9 +464,13 @@ public struct ChartFileReader: Sendable {
     var trends: [PublishedTrend?] = []
     var problems: [ChartFileProblem] = []
     chartEntries.reserveCapacity(entries.count)
-    var firstEntryAtRank: [Int: Int] = [:]
+    // The first entry at each rank: ranks up to the number of entries (a whole chart's) by
+    // index, any other in a dictionary, which costs a hash per entry.
+    var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
+    var firstEntryAtOtherRank: [Int: Int] = [:]
     var publishes = publishesPreviousRank ?? (format != .native && format != .nativeCSV)
-    for (offset, raw) in entries.enumerated() {
+    for offset in entries.indices {
+      let raw = entries[offset]
       let index = raw.row ?? offset + 1
       let noun = raw.row == nil ? "entry" : "row"
       let rank = format == .appFeed ? offset + 1 : raw.rank
@@ -483,10 +487,14 @@ public struct ChartFileReader: Sendable {
           report(keys.rank, "rank must be 1 or more, found \(rank)")
         } else if rank > Self.maximumRank {
           report(keys.rank, "rank \(rank) is larger than \(Self.maximumRank)")
-        } else if let first = firstEntryAtRank[rank] {
+        } else if let first = rank < firstEntryAtRank.count
+          ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
+        {
           report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
-        } else {
+        } else if rank < firstEntryAtRank.count {
           firstEntryAtRank[rank] = index
+        } else {
+          firstEntryAtOtherRank[rank] = index
         }
       } else if !entryProblems.contains(where: { $0.field == keys.rank }) {
         report(keys.rank, "missing")

@@ -123,6 +123,11 @@ struct ChartFileProblemTests {
       ["entry 2 (rank 1), field 'this_week': rank 1 is also the rank of entry 1"]
     ),
     (
+      // Ranks above the number of entries are kept apart otherwise: found all the same.
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":7},{"song":"B","artist":"Y","this_week":2},{"song":"C","artist":"Z","this_week":7}]}"#,
+      ["entry 3 (rank 7), field 'this_week': rank 7 is also the rank of entry 1"]
+    ),
+    (
       #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":0}]}"#,
       ["entry 1 (rank 0), field 'this_week': rank must be 1 or more, found 0"]
     ),
