@@ -92,7 +92,10 @@ final class ReadAhead: @unchecked Sendable {
 
 /// The song keys of recent entries, by title, artist and song URL: a chart repeats most of its
 /// entries from one snapshot to the next, and folding their text again is the costliest part of
-/// computing keys. Holds at most two generations of ``generationSize`` entries.
+/// computing keys. Holds at most two generations of ``generationSize`` entries: an entry seen
+/// again after fewer than ``generationSize`` others is still there, so that charts imported
+/// together, interleaved by date, hit as long as one date's entries of all of them number fewer
+/// (40 daily top 200s).
 struct RecentKeys {
   private struct Text: Hashable {
     var title: String
@@ -123,7 +126,7 @@ struct RecentKeys {
     func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
   }
 
-  static let generationSize = 4_096
+  static let generationSize = 8_192
   private var current: [Text: SongKeys] = [:]
   private var older: [Text: SongKeys] = [:]
 
