@@ -3,7 +3,7 @@
 ///
 /// An import writes with SQLite's foreign-key enforcement off: enforced, it looks each entry's
 /// song and snapshot up as the entry goes in, opening and closing a cursor on both tables each
-/// time, which is about a sixth of what storing an entry costs. The import checks what it referred
+/// time, about 15 % of the storing thread's work on the Hot 100. The import checks what it referred
 /// to once instead, before its commit, and fails as the enforcement would have
 /// (<https://www.sqlite.org/foreignkeys.html>).
 struct References {
