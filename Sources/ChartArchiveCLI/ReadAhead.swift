@@ -48,7 +48,10 @@ final class ReadAhead: @unchecked Sendable {
           result = .success(
             PreparedFile(
               file: file,
-              keys: file.snapshots.map { $0.entries.map { recentKeys.keys(of: $0) } }))
+              keys: file.snapshots.map { snapshot in
+                recentKeys.startSnapshot(of: snapshot.chart, entryCount: snapshot.entries.count)
+                return snapshot.entries.map { recentKeys.keys(of: $0) }
+              }))
         } catch {
           result = .failure(error)
         }
@@ -92,10 +95,13 @@ final class ReadAhead: @unchecked Sendable {
 
 /// The song keys of recent entries, by title, artist and song URL: a chart repeats most of its
 /// entries from one snapshot to the next, and folding their text again is the costliest part of
-/// computing keys. Holds at most two generations of ``generationSize`` entries: an entry seen
-/// again after fewer than ``generationSize`` others is still there, so that charts imported
-/// together, interleaved by date, hit as long as one date's entries of all of them number fewer
-/// (40 daily top 200s).
+/// computing keys.
+///
+/// Holds at most two generations of ``generationSize`` entries: an entry seen again after fewer
+/// than ``generationSize`` others is still there. The generation grows to the entries read
+/// between two snapshots of one chart (told by ``startSnapshot(of:entryCount:)``), so that charts
+/// imported together, interleaved by date, keep hitting (30 daily top 200s read 6,000 entries
+/// between two days of one chart), while a single weekly top 100 keeps a few thousand entries.
 struct RecentKeys {
   private struct Text: Hashable {
     var title: String
@@ -126,19 +132,45 @@ struct RecentKeys {
     func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }
   }
 
-  static let generationSize = 8_192
+  /// The smallest and largest ``generationSize``.
+  static let generationSizes = 2_048...65_536
+  /// How many entries a generation holds before the older one is dropped.
+  private(set) var generationSize = generationSizes.lowerBound
   private var current: [Text: SongKeys] = [:]
   private var older: [Text: SongKeys] = [:]
+  /// Entries read so far, and that count when each chart's last snapshot began.
+  private var entriesRead = 0
+  private var snapshotStarts: [String: Int] = [:]
+  /// How many entries' keys were computed rather than remembered.
+  private(set) var computed = 0
+
+  /// Notes that the entries of a snapshot of `chart` come next: the generation grows to hold, with
+  /// a quarter to spare, every entry read since the chart's previous snapshot began.
+  mutating func startSnapshot(of chart: String, entryCount: Int) {
+    if let start = snapshotStarts[chart] {
+      let window = entriesRead - start
+      generationSize = min(
+        max(generationSize, window + window / 4), Self.generationSizes.upperBound)
+    }
+    snapshotStarts[chart] = entriesRead
+    entriesRead += entryCount
+  }
 
   /// The keys of `entry`, computed or remembered.
   mutating func keys(of entry: ChartEntry) -> SongKeys {
     let text = Text(title: entry.title, artist: entry.artist, songURL: entry.songURL)
     if let keys = current[text] { return keys }
-    let keys = older[text] ?? SongKeys(entry)
-    if current.count >= Self.generationSize {
+    let keys: SongKeys
+    if let remembered = older[text] {
+      keys = remembered
+    } else {
+      keys = SongKeys(entry)
+      computed += 1
+    }
+    if current.count >= generationSize {
       older = current
       current = [:]
-      current.reserveCapacity(Self.generationSize)
+      current.reserveCapacity(generationSize)
     }
     current[text] = keys
     return keys

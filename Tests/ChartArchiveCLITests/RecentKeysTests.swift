@@ -40,11 +40,49 @@ import Testing
 
   @Test func keysStayRightAcrossGenerations() {
     var recent = RecentKeys()
-    let count = RecentKeys.generationSize * 2 + 10
+    let count = recent.generationSize * 2 + 10
     for number in 0..<count { _ = recent.keys(of: Self.entry("Song \(number)", "Artist")) }
-    for number in [0, RecentKeys.generationSize, count - 1] {
+    for number in [0, recent.generationSize, count - 1] {
       let entry = Self.entry("Song \(number)", "Artist")
       #expect(recent.keys(of: entry) == SongKeys(entry))
     }
+  }
+
+  @Test func theGenerationGrowsToHoldChartsReadTogether() {
+    var recent = RecentKeys()
+    #expect(recent.generationSize == 2_048)
+    // Thirty charts of 200 entries, three days, interleaved by date: every chart repeats its
+    // entries from one day to the next.
+    for _ in 0..<3 {
+      for chart in 0..<30 {
+        recent.startSnapshot(of: "region-\(chart)", entryCount: 200)
+        for rank in 0..<200 {
+          _ = recent.keys(of: Self.entry("Song \(rank) of region \(chart)", "Artist \(rank)"))
+        }
+      }
+    }
+    // 6,000 entries between two days of one chart, and a quarter to spare.
+    #expect(recent.generationSize == 7_500)
+    // The first day computed every entry's keys (6,000), with generations of 2,048; the second
+    // again those of the first 2,048, dropped before the generation grew; the third none.
+    let afterTwoDays = recent.computed
+    #expect(afterTwoDays == 8_048)
+    for chart in 0..<30 {
+      recent.startSnapshot(of: "region-\(chart)", entryCount: 200)
+      for rank in 0..<200 {
+        _ = recent.keys(of: Self.entry("Song \(rank) of region \(chart)", "Artist \(rank)"))
+      }
+    }
+    #expect(recent.computed == afterTwoDays)
+  }
+
+  @Test func aSingleChartKeepsTheSmallestGeneration() {
+    var recent = RecentKeys()
+    for week in 0..<10 {
+      recent.startSnapshot(of: "hot-100", entryCount: 100)
+      for rank in 0..<100 { _ = recent.keys(of: Self.entry("Song \(rank + week)", "Artist")) }
+    }
+    #expect(recent.generationSize == 2_048)
+    #expect(recent.computed == 109)
   }
 }
