@@ -123,6 +123,7 @@ public final class Archive {
       defer { try? database.execute("PRAGMA foreign_keys = ON") }
       return try database.inTransaction {
         let result = try body(batch)
+        try batch.relinkWaitingSnapshots(before: nil)
         try batch.checkReferences()
         return result
       }
@@ -164,6 +165,13 @@ public final class ImportBatch {
   private var referencedSongs = References()
   private var referencedSnapshots = References()
   private var referencedCharts = References()
+  /// Per chart whose stored snapshots come after one this batch stored, the chart time after which
+  /// they wait to be linked again (see ``relinkSnapshots(ofChart:after:before:)``). A batch that
+  /// stores a run of earlier snapshots (a chart's history imported after its recent weeks) links
+  /// the later ones once, not once per snapshot it stores.
+  private var relinkWaiting: [Int64: Int64] = [:]
+  /// How many snapshots this batch linked again (for tests).
+  private(set) var relinkedSnapshotCount = 0
 
   init(database: Database, path: String) {
     self.database = database
@@ -187,6 +195,7 @@ public final class ImportBatch {
       referencedSongs.members.count, referencedSnapshots.members.count,
       referencedCharts.members.count
     )
+    let waiting = relinkWaiting
     do {
       let result = try body()
       try database.execute("RELEASE file")
@@ -201,6 +210,7 @@ public final class ImportBatch {
       referencedSongs.removeMembers(after: referenceCounts.0)
       referencedSnapshots.removeMembers(after: referenceCounts.1)
       referencedCharts.removeMembers(after: referenceCounts.2)
+      relinkWaiting = waiting
       throw error
     }
   }
@@ -232,6 +242,9 @@ public final class ImportBatch {
     precondition(keys == nil || keys?.count == snapshot.entries.count, "one key per entry")
     do {
       let chartID = try chartID(named: snapshot.chart, frequency: frequency)
+      // Stored snapshots before this one that wait to be linked again, of any chart, first:
+      // linking looks songs up across the archive.
+      try relinkWaitingSnapshots(before: snapshot.chartDate.secondsSince1970)
       var outcome = ImportOutcome.imported
       if let existing = try database.row(
         "SELECT id, chart_date, publishes_previous_rank FROM snapshots"
@@ -323,7 +336,16 @@ public final class ImportBatch {
         SongLinking.PreviousSnapshot(
           ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
       )
-      try relinkSnapshots(ofChart: chartID, after: snapshot.chartDate.secondsSince1970)
+      // The chart's later snapshots, if any, are linked again once, before the batch stores a
+      // snapshot after them or when it ends (see `relinkWaiting`).
+      if try database.row(
+        "SELECT 1 FROM snapshots WHERE chart_id = ? AND chart_time > ? LIMIT 1",
+        [chartID, snapshot.chartDate.secondsSince1970], { _ in true }) != nil
+      {
+        relinkWaiting[chartID] = snapshot.chartDate.secondsSince1970
+      } else {
+        relinkWaiting[chartID] = nil
+      }
       return outcome
     } catch let error as ArchiveError {
       throw error
@@ -492,16 +514,36 @@ public final class ImportBatch {
     }
   }
 
-  /// Links the songs of a chart's snapshots after a chart time again, in chart-date order: a
-  /// snapshot stored before others of its chart (an import out of order, a replacement) can change
-  /// which songs the later ones continue. Songs left without entries are deleted.
-  private func relinkSnapshots(ofChart chartID: Int64, after chartTime: Int64) throws {
+  /// Links again the snapshots that wait for it (``relinkWaiting``), chart by chart: those before
+  /// `chartTime`, or all of them when it is `nil` (the batch's end).
+  func relinkWaitingSnapshots(before chartTime: Int64?) throws {
+    for (chartID, after) in relinkWaiting.sorted(by: { $0.key < $1.key }) {
+      if let chartTime {
+        guard after < chartTime - 1 else { continue }
+        try relinkSnapshots(ofChart: chartID, after: after, before: chartTime)
+        // Those from `chartTime` on still wait.
+        relinkWaiting[chartID] = chartTime - 1
+      } else {
+        try relinkSnapshots(ofChart: chartID, after: after, before: nil)
+        relinkWaiting[chartID] = nil
+      }
+    }
+  }
+
+  /// Links the songs of a chart's snapshots after a chart time (and before another, if given)
+  /// again, in chart-date order: a snapshot stored before others of its chart (an import out of
+  /// order, a replacement) can change which songs the later ones continue. Songs left without
+  /// entries are deleted.
+  private func relinkSnapshots(ofChart chartID: Int64, after chartTime: Int64, before end: Int64?)
+    throws
+  {
     let later = try database.rows(
       "SELECT id, chart_time, publishes_previous_rank FROM snapshots"
-        + " WHERE chart_id = ? AND chart_time > ? ORDER BY chart_time",
-      [chartID, chartTime]
+        + " WHERE chart_id = ? AND chart_time > ? AND chart_time < ? ORDER BY chart_time",
+      [chartID, chartTime, end ?? .max]
     ) { ($0.int64(at: 0), $0.int64(at: 1), $0.bool(at: 2)) }
     guard !later.isEmpty else { return }
+    relinkedSnapshotCount += later.count
     var touched: Set<Int64> = []
     for (snapshotID, time, publishes) in later {
       let stored = try Archive.entries(of: SnapshotID(snapshotID), in: database)

@@ -357,6 +357,49 @@ struct ArchiveTests {
       try archive.history(of: song)[0].history.creditChanges.map(\.to) == ["Ann & Bo", "Ann, Bo"])
   }
 
+  @Test func aBatchOfEarlierSnapshotsRelinksTheLaterOnesOnceAsSeparateBatchesWould() throws {
+    let later = [
+      try snapshot(
+        "2024-01-27", [(1, "Hit", "Ann, Bo"), (2, "Tune", "Cy")], previousRanks: [2, 1]),
+      try snapshot(
+        "2024-02-03", [(1, "Hit", "Ann, Bo"), (2, "Tune", "Cy")], previousRanks: [1, 2]),
+      try snapshot(
+        "2024-02-10", [(1, "Tune", "Cy"), (2, "Hit", "Ann, Bo")], previousRanks: [2, 1]),
+    ]
+    let earlier = [
+      try snapshot("2024-01-06", [(1, "Hit", "Ann")], previousRanks: [nil]),
+      try snapshot("2024-01-13", [(1, "Tune", "Cy"), (2, "Hit", "Ann")], previousRanks: [nil, 1]),
+      try snapshot(
+        "2024-01-20", [(1, "Tune", "Cy"), (2, "Hit", "Ann & Bo")], previousRanks: [1, 2]),
+    ]
+    // Each entry's song, numbered by first appearance in chart-date order.
+    func songsByDate(_ archive: Archive) throws -> [[Int]] {
+      var numbers: [SongID: Int] = [:]
+      return try archive.snapshots(of: "c").map { summary in
+        try archive.entries(of: summary.id).map { entry in
+          if numbers[entry.song] == nil { numbers[entry.song] = numbers.count }
+          return numbers[entry.song]!
+        }
+      }
+    }
+    let together = try Archive(path: ":memory:", createIfMissing: true)
+    try together.write { batch in for snapshot in later { try batch.store(snapshot) } }
+    let batch = try together.write { batch in
+      for snapshot in earlier { try batch.store(snapshot) }
+      return batch
+    }
+    // The three later snapshots once each, at the end: not three times each.
+    #expect(batch.relinkedSnapshotCount == 3)
+    let apart = try Archive(path: ":memory:", createIfMissing: true)
+    try apart.write { batch in for snapshot in later { try batch.store(snapshot) } }
+    for snapshot in earlier { try apart.write { try $0.store(snapshot) } }
+    // "Hit" is one song through its credit changes, and so is "Tune".
+    #expect(try songsByDate(together) == [[0], [1, 0], [1, 0], [0, 1], [0, 1], [1, 0]])
+    #expect(try songsByDate(apart) == songsByDate(together))
+    #expect(try together.songs(matching: "hit").map(\.entryCount) == [6])
+    #expect(try together.check().allSatisfy(\.passed))
+  }
+
   @Test func findsSongsAndTheirHistory() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in
