@@ -151,6 +151,8 @@ public final class ImportBatch {
   /// The snapshots stored by this batch, by chart ID and chart time: a second, different snapshot
   /// of the same chart date in one batch is a conflict even when replacing.
   private var storedHere: Set<StoredKey> = []
+  /// The keys that `storedHere` gained, in order: a rolled-back savepoint removes its own.
+  private var storedHereLog: [StoredKey] = []
   private struct StoredKey: Hashable {
     var chartID: Int64
     var chartTime: Int64
@@ -196,6 +198,7 @@ public final class ImportBatch {
       referencedCharts.members.count
     )
     let waiting = relinkWaiting
+    let storedCount = storedHereLog.count
     do {
       let result = try body()
       try database.execute("RELEASE file")
@@ -205,8 +208,10 @@ public final class ImportBatch {
       try? database.execute("RELEASE file")
       // What the savepoint created is gone: forget it.
       chartIDs = [:]
-      storedHere = []
       lastStored = [:]
+      // The snapshots stored before the savepoint stay in conflict with other files' snapshots.
+      for key in storedHereLog[storedCount...] { storedHere.remove(key) }
+      storedHereLog.removeSubrange(storedCount...)
       referencedSongs.removeMembers(after: referenceCounts.0)
       referencedSnapshots.removeMembers(after: referenceCounts.1)
       referencedCharts.removeMembers(after: referenceCounts.2)
@@ -255,12 +260,14 @@ public final class ImportBatch {
         let stored = try Archive.entries(of: SnapshotID(existing.0), in: database)
         // The same instant written another way (2024-01-06 or 2024-01-06T00:00:00Z) is the same
         // chart date.
+        let key = StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
         if existing.2 == snapshot.publishesPreviousRank, stored.map(\.entry) == snapshot.entries {
+          // Another file of this import with a different snapshot of that date conflicts with
+          // this one, whichever comes first and whatever the archive held.
+          noteStoredHere(key)
           return .unchanged
         }
-        if storedHere.contains(
-          StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
-        {
+        if storedHere.contains(key) {
           throw ArchiveError.conflictingSnapshotsInOneImport(
             chart: snapshot.chart, chartDate: snapshot.chartDate)
         }
@@ -288,7 +295,7 @@ public final class ImportBatch {
       let snapshotID = database.lastInsertedRowID
       referencedCharts.insert(chartID)
       referencedSnapshots.insert(snapshotID)
-      storedHere.insert(StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
+      noteStoredHere(StoredKey(chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970))
       let keys = keys ?? snapshot.entries.map(SongKeys.init)
       let songs = try linkSongs(
         of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
@@ -354,6 +361,10 @@ public final class ImportBatch {
     } catch {
       throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
     }
+  }
+
+  private func noteStoredHere(_ key: StoredKey) {
+    if storedHere.insert(key).inserted { storedHereLog.append(key) }
   }
 
   /// How many entries one INSERT statement stores at most.

@@ -289,6 +289,52 @@ struct ImportTests {
         + "Error: 1 of 2 files could not be imported; nothing was stored\n")
   }
 
+  @Test func aFileLeftUnchangedStillConflictsWithAnotherOfTheSameDate() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let one = try folder.write(
+      "a/2024-01-06.json",
+      #"{"chart":"t","chart_date":"2024-01-06","entries":[{"rank":1,"title":"One","artist":"A"}]}"#)
+    let two = try folder.write(
+      "b/2024-01-06.json",
+      #"{"chart":"t","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Two","artist":"B"}]}"#)
+    #expect(try chartArchive(["import", one, "--db", archive, "--quiet"]).status == 0)
+    // `one` is left as it is; `two` is another snapshot of that date in the same import, refused
+    // as it is when the archive does not hold `one` yet.
+    for _ in 0..<2 {
+      let run = try chartArchive(["import", one, two, "--db", archive, "--replace"])
+      #expect(run.status == 65)
+      #expect(
+        run.error
+          == "\(two): another file of this import holds a different snapshot of t 2024-01-06\n"
+          + "Error: 1 of 2 files could not be imported; nothing was stored\n")
+    }
+    #expect(
+      try chartArchive(["show", "t", "2024-01-06", "--db", archive]).output.contains("One"))
+  }
+
+  @Test func aSkippedFileDoesNotLetALaterOneReplaceWhatTheImportStored() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let files = try ["a", "b", "c"].map { name in
+      try folder.write(
+        "\(name)/2024-01-06.json",
+        #"{"chart":"t","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Song "#
+          + name + #"","artist":"Art"}]}"#)
+    }
+    let run = try chartArchive(
+      ["import", folder.url.path, "--db", archive, "--replace", "--skip-invalid", "--quiet"])
+    #expect(run.status == 0)
+    #expect(run.output.contains("1 new snapshot, 0 replaced, 0 unchanged"))
+    #expect(
+      run.error
+        == "skipped: \(files[1]): another file of this import holds a different snapshot of t"
+        + " 2024-01-06\nskipped: \(files[2]): another file of this import holds a different"
+        + " snapshot of t 2024-01-06\n")
+    #expect(
+      try chartArchive(["show", "t", "2024-01-06", "--db", archive]).output.contains("Song a"))
+  }
+
   @Test func theSameInstantWrittenAnotherWayIsUnchanged() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
