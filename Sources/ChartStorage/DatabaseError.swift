@@ -30,9 +30,18 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     self.init(extendedResultCode: extended, message: text, sql: sql)
   }
 
+  /// How much of the statement ``description`` quotes: an import's INSERT of 100 entries is
+  /// some 7,000 characters of placeholders.
+  static let quotedStatementLength = 120
+
   public var description: String {
     var text = "SQLite error \(resultCode): \(message)"
-    if let sql { text += " - while executing `\(sql)`" }
+    if let sql {
+      let quoted =
+        sql.count > Self.quotedStatementLength
+        ? sql.prefix(Self.quotedStatementLength) + " …" : Substring(sql)
+      text += " - while executing `\(quoted)`"
+    }
     return text
   }
 }

@@ -58,4 +58,16 @@ struct MigrationTests {
           == "SQLite error 1: no such table: nowhere - while executing `SELECT * FROM nowhere`")
     }
   }
+
+  @Test func aLongStatementIsQuotedInPart() {
+    let placeholders = Array(repeating: "(?, ?, ?)", count: 100).joined(separator: ", ")
+    let error = DatabaseError(
+      extendedResultCode: 13, message: "database or disk is full",
+      sql: "INSERT INTO entries (snapshot_id, position, rank) VALUES " + placeholders)
+    #expect(
+      error.description
+        == "SQLite error 13: database or disk is full - while executing `INSERT INTO entries"
+        + " (snapshot_id, position, rank) VALUES (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?, ?), (?, ?,"
+        + " ?), (?, ?, ? …`")
+  }
 }
