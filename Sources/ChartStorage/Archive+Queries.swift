@@ -273,19 +273,28 @@ extension Archive {
   {
     let olderEntries = try entries(of: older.id)
     let newerEntries = try entries(of: newer.id)
-    let seen = try reading {
-      try database.rows(
-        """
-        SELECT cur.song_id
-        FROM (SELECT DISTINCT song_id FROM entries WHERE snapshot_id = ?1) cur
-        WHERE EXISTS (
+    // Only arrivals (entries the older snapshot has no entry of their song for) need to be looked
+    // up, and of those only the ones the source does not already say have charted before: a few a
+    // week, not every entry.
+    let olderRanks = RankPairing(newer: newerEntries, older: olderEntries).olderRanks
+    let arrivals = zip(newerEntries, olderRanks).filter { entry, olderRank in
+      olderRank == nil && (entry.entry.publishedWeeksOnChart ?? 0) <= 1
+    }.map(\.0)
+    var seen: Set<SongID> = []
+    try reading {
+      for arrival in arrivals {
+        let charted = try database.row(
+          """
           SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE e.song_id = cur.song_id AND s.chart_time < ?3
-            AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2))
-        """, [newer.id.rawValue, newer.id.rawValue, newer.chartDate.secondsSince1970]
-      ) { SongID($0.int64(at: 0)) }
+          WHERE e.song_id = ?1 AND s.chart_time < ?3
+            AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2)
+          LIMIT 1
+          """, [arrival.song.rawValue, newer.id.rawValue, newer.chartDate.secondsSince1970],
+          { _ in true })
+        if charted != nil { seen.insert(arrival.song) }
+      }
     }
-    return SnapshotDiff(older: olderEntries, newer: newerEntries, songsSeenBeforeNewer: Set(seen))
+    return SnapshotDiff(older: olderEntries, newer: newerEntries, songsSeenBeforeNewer: seen)
   }
 
   // MARK: - Songs

@@ -330,6 +330,11 @@ struct ArchiveTests {
     #expect(diff.moves.map(\.movement) == [.up(2), .unchanged])
     #expect(diff.arrivals.map(\.entry.entry.title) == ["E"])
     #expect(diff.dropOuts.map(\.entry.title) == ["A"])
+    // Week to week, the archive is asked about the arrivals only: C was on the first week.
+    let middle = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-13"))
+    let weekly = try archive.diff(from: middle, to: last)
+    #expect(weekly.arrivals.map(\.entry.entry.title) == ["C", "E"])
+    #expect(weekly.arrivals.map(\.movement) == [.reentry, .debut])
   }
 
   @Test func aSnapshotImportedOutOfOrderRelinksTheLaterOnes() throws {
