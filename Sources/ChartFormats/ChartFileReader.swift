@@ -469,8 +469,7 @@ public struct ChartFileReader: Sendable {
     var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
     var firstEntryAtOtherRank: [Int: Int] = [:]
     var publishes = publishesPreviousRank ?? (format != .native && format != .nativeCSV)
-    for offset in entries.indices {
-      let raw = entries[offset]
+    for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
       let noun = raw.row == nil ? "entry" : "row"
       let rank = format == .appFeed ? offset + 1 : raw.rank
