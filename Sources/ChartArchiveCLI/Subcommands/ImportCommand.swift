@@ -14,7 +14,8 @@ enum ImportCommand: Subcommand {
     and the exit status is 65. With --skip-invalid the valid files are stored (each whole) and the
     invalid ones listed; the exit status is 65 only when no file could be stored. A snapshot already stored with the same entries is left as it is
     ("unchanged"); a different snapshot of the same chart and chart date is refused unless
-    --replace is given.
+    --replace is given. Two different files for one chart and chart date in one import are
+    refused even with --replace.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
     billboard.py formats, a charts CSV's chart column), else the name of the folder that holds the
