@@ -238,7 +238,10 @@ public final class ImportBatch {
   /// - Returns: what was done.
   /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
   ///   ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)``,
-  ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``.
+  ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``. The
+  ///   conflicts and an invalid name are found before the snapshot's rows are written; after a
+  ///   database error part of them can be written, so let it end the ``Archive/write(_:)`` or
+  ///   ``inSavepoint(_:)`` it happened in, which undoes it.
   @discardableResult
   public func store(
     _ snapshot: Snapshot, keys: [SongKeys]? = nil, frequency: ChartFrequency? = nil,
@@ -301,9 +304,8 @@ public final class ImportBatch {
         of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
         chartID: chartID, chartTime: snapshot.chartDate.secondsSince1970)
       // Entries go in with one statement for up to `rowsPerInsert` of them: SQLite runs the
-      // statement's setup and its end (foreign key and statement journal bookkeeping) once per
-      // statement, not once per entry. Their texts are bound in place from one arena, which the
-      // reset after each statement releases.
+      // statement's setup and its end once per statement, not once per entry. Their texts are
+      // bound in place from one arena, which the reset after each statement releases.
       try snapshot.entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
         var start = 0
         while start < entries.count {
@@ -373,13 +375,21 @@ public final class ImportBatch {
   /// The statement that inserts `count` entries (1 through ``rowsPerInsert``), prepared once per
   /// batch and kept here rather than in the connection's cache, which would hash its long SQL for
   /// every snapshot.
+  ///
+  /// It is `INSERT OR FAIL`: a row that breaks a constraint stops the statement and leaves the
+  /// rows before it in, where the default (`ABORT`) takes them out again
+  /// (<https://www.sqlite.org/lang_conflict.html>). To do that, SQLite keeps a statement journal,
+  /// a copy of every page the statement changes that was there before it
+  /// (<https://www.sqlite.org/tempfiles.html#statement_journals>): the leaves of the index of
+  /// entries by song, one per entry in a large archive. A failed `store` always ends its
+  /// transaction or savepoint, which takes the rows out.
   private func entryInsert(count: Int) throws(DatabaseError) -> Statement {
     if let statement = entryInserts[count] { return statement }
     let statement = try Statement(
       database: database,
       sql:
-        "INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,"
-        + " weeks_on_chart, title, artist, image_url, song_url, streams) VALUES "
+        "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id, previous_rank,"
+        + " peak_position, weeks_on_chart, title, artist, image_url, song_url, streams) VALUES "
         + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count)
         .joined(separator: ", "))
     entryInserts[count] = statement

@@ -265,6 +265,62 @@ struct ArchiveTests {
     #expect(try archive.snapshots(of: "gone").map(\.chartDate.iso8601) == ["2024-01-13"])
   }
 
+  /// 150 entries of chart `c` whose 51st breaks a CHECK constraint (previous rank 0) in the
+  /// middle of the first INSERT statement, after 50 rows of it are in.
+  func snapshotFailingMidStatement(_ date: String) throws -> Snapshot {
+    var previousRanks = [Int?](repeating: nil, count: 150)
+    previousRanks[50] = 0
+    return try snapshot(
+      date, (1...150).map { ($0, "T\($0)", "A") }, previousRanks: previousRanks)
+  }
+
+  /// Whether `error` is SQLite's refusal of that entry.
+  static func isFailedCheck(_ error: (any Error)?) -> Bool {
+    guard case .database(":memory:", let failure) = error as? ArchiveError else { return false }
+    return failure.extendedResultCode == 275  // SQLITE_CONSTRAINT_CHECK
+      && failure.message == "CHECK constraint failed: previous_rank >= 1"
+  }
+
+  @Test func anEntryThatBreaksAConstraintUndoesTheWholeWrite() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    let failing = try snapshotFailingMidStatement("2024-01-20")
+    #expect {
+      try archive.write { batch in
+        try batch.store(snapshot("2024-01-13", [(1, "B", "Y")]))
+        try batch.store(failing)
+      }
+    } throws: {
+      Self.isFailedCheck($0)
+    }
+    // Neither the snapshot before it nor the 50 rows its statement wrote (INSERT OR FAIL keeps
+    // them until the transaction is rolled back).
+    #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-06"])
+    #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 1)
+    #expect(try archive.database.row("SELECT count(*) FROM songs", [], { $0.int(at: 0) }) == 1)
+  }
+
+  @Test func anEntryThatBreaksAConstraintInASavepointUndoesOnlyItsFile() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    let failing = try snapshotFailingMidStatement("2024-01-13")
+    var failure: (any Error)?
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-06", [(1, "A", "X")]))
+      do {
+        try batch.inSavepoint { try batch.store(failing) }
+      } catch {
+        failure = error
+      }
+      // The transaction is still open: the batch goes on and commits.
+      try batch.inSavepoint { try batch.store(snapshot("2024-01-20", [(1, "B", "Y")])) }
+    }
+    #expect(Self.isFailedCheck(failure))
+    #expect(
+      try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-06", "2024-01-20"])
+    #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 2)
+    #expect(try archive.database.row("SELECT count(*) FROM songs", [], { $0.int(at: 0) }) == 2)
+  }
+
   @Test func songIdentityFoldsTitleAndArtistButKeepsBothEntriesOfOneSnapshot() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in
