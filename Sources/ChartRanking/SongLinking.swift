@@ -110,13 +110,13 @@ public enum SongLinking {
     var context = Context(previous: previous, entryCount: entries.count)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
-    // Through buffers, each entry and its keys are lent to `link` rather than copied (a copy
-    // retains every text of both).
+    // Through buffers, `link` reads each entry's and its keys' fields in place: an entry or keys
+    // passed as a value, even `borrowing`, is copied, which retains every text of both.
     try entries.withUnsafeBufferPointer { entries in
       try keys.withUnsafeBufferPointer { keys in
         for index in entries.indices {
           let link = try context.link(
-            entries[index], keys: keys[index], publishesPreviousRank: publishesPreviousRank,
+            entryAt: index, of: entries, keys: keys, publishesPreviousRank: publishesPreviousRank,
             songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
           if let song = link.song { context.taken.insert(song) }
           links.append(link)
@@ -235,36 +235,41 @@ public enum SongLinking {
       return onPrevious?.contains(song) ?? false
     }
 
+    /// Links `entries[position]`, whose keys are `keys[position]`.
     mutating func link(
-      _ entry: ChartEntry, keys: SongKeys, publishesPreviousRank: Bool,
+      entryAt position: Int, of entries: UnsafeBufferPointer<ChartEntry>,
+      keys: UnsafeBufferPointer<SongKeys>, publishesPreviousRank: Bool,
       songsWithIdentity: (SongIdentity) throws -> [SongID],
       songsWithTitle: (String, String) throws -> [SongID]
     ) rethrows -> SongLink {
+      let previousRank = entries[position].publishedPreviousRank
+      let weeksOnChart = entries[position].publishedWeeksOnChart
       // 1. The source's previous rank.
-      if publishesPreviousRank, let rank = entry.publishedPreviousRank,
-        let index = index(ofRank: rank), !taken.contains(previous.songs[index])
+      if publishesPreviousRank, let rank = previousRank, let index = index(ofRank: rank),
+        !taken.contains(previous.songs[index])
       {
         // Field by field: a copy of the previous entry's keys would retain all their texts.
-        if previous.keys[index].squashedTitle == keys.squashedTitle
-          || previous.keys[index].baseTitle == keys.baseTitle
-            && previous.keys[index].primaryArtist == keys.primaryArtist
+        if previous.keys[index].squashedTitle == keys[position].squashedTitle
+          || previous.keys[index].baseTitle == keys[position].baseTitle
+            && previous.keys[index].primaryArtist == keys[position].primaryArtist
         {
           return .previousRank(previous.songs[index])
         }
       }
       // 2. The identity: on the previous snapshot first, then anywhere in the archive.
-      if entry.publishedWeeksOnChart != 1 {
-        if let song = previousSongs(with: keys.identity).first(where: { !taken.contains($0) }) {
+      if weeksOnChart != 1 {
+        let identity = keys[position].identity
+        if let song = previousSongs(with: identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
         }
-        if let song = try songsWithIdentity(keys.identity).first(where: { !taken.contains($0) }) {
+        if let song = try songsWithIdentity(identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
         }
       }
       // 3. A re-entry under another credit.
-      let noPreviousRank = !publishesPreviousRank || entry.publishedPreviousRank == nil
-      if noPreviousRank, (entry.publishedWeeksOnChart ?? 0) > 1 {
-        for song in try songsWithTitle(keys.baseTitle, keys.primaryArtist)
+      let noPreviousRank = !publishesPreviousRank || previousRank == nil
+      if noPreviousRank, (weeksOnChart ?? 0) > 1 {
+        for song in try songsWithTitle(keys[position].baseTitle, keys[position].primaryArtist)
         where !taken.contains(song) && !wasOnPrevious(song) {
           return .reentry(song)
         }
