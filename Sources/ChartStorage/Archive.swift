@@ -381,8 +381,8 @@ public final class ImportBatch {
   /// (<https://www.sqlite.org/lang_conflict.html>). To do that, SQLite keeps a statement journal,
   /// a copy of every page the statement changes that was there before it
   /// (<https://www.sqlite.org/tempfiles.html#statement_journals>): the leaves of the index of
-  /// entries by song, one per entry in a large archive. A failed `store` always ends its
-  /// transaction or savepoint, which takes the rows out.
+  /// entries by song, one per entry in a large archive. A failed `store` ends the transaction or
+  /// savepoint it ran in (as its documentation asks), which takes the rows out.
   private func entryInsert(count: Int) throws(DatabaseError) -> Statement {
     if let statement = entryInserts[count] { return statement }
     let statement = try Statement(
