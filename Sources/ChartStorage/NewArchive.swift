@@ -14,7 +14,8 @@ import Glibc
 /// ``publish()`` switches the file to write-ahead logging, as every archive is
 /// (<https://www.sqlite.org/wal.html>), and links it to the destination path, which fails when
 /// another archive appeared there meanwhile (another import that finished first): an existing
-/// file is never overwritten. A new archive dropped unpublished, after a failed import, leaves
+/// file is never overwritten. A log or journal left at the destination by an archive deleted
+/// without it is deleted first. A new archive dropped unpublished, after a failed import, leaves
 /// nothing behind; one whose process was killed leaves its hidden file, which the next import
 /// into the same folder deletes.
 ///
@@ -137,6 +138,13 @@ public final class NewArchive {
     } catch {
       Self.deleteFiles(of: buildPath)
       throw .database(path: destination, error)
+    }
+    // A log, shared memory or journal at the destination with no archive there was left by one
+    // deleted without them, or by a process killed while it had one open. SQLite would take the
+    // log or a hot journal for the new archive's and play it into it, corrupting it
+    // (<https://www.sqlite.org/howtocorrupt.html>, "mispairing database files and hot journals").
+    if access(target, F_OK) != 0, errno == ENOENT {
+      for suffix in Self.companionSuffixes { unlink(target + suffix) }
     }
     if link(buildPath, target) != 0 {
       let error = errno

@@ -39,6 +39,28 @@ struct NewArchiveTests {
     #expect(try archive.check().allSatisfy(\.passed))
   }
 
+  @Test func takesNoLogLeftBesideADeletedArchive() throws {
+    let file = TemporaryArchive()
+    // An archive whose last import is still in its write-ahead log: that log, left at the
+    // destination, is what deleting an archive without its -wal (or killing a process that had
+    // it open) leaves.
+    let deleted = file.folder.appendingPathComponent("deleted.sqlite").path
+    do {
+      let archive = try Archive(path: deleted, createIfMissing: true)
+      try archive.database.execute("PRAGMA wal_autocheckpoint = 0")
+      try archive.write { try $0.store(snapshot("2024-01-06", [(1, "Stale", "X")])) }
+      for suffix in ["-wal", "-shm"] {
+        try FileManager.default.copyItem(atPath: deleted + suffix, toPath: file.path + suffix)
+      }
+    }
+    let new = try NewArchive(at: file.path)
+    try new.archive.write { try $0.store(snapshot("2024-02-03", [(1, "New", "Y")])) }
+    #expect(try new.publish())
+    let archive = try Archive(path: file.path, createIfMissing: false)
+    #expect(try archive.check().allSatisfy(\.passed))
+    #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-02-03"])
+  }
+
   @Test func neverOverwritesAnArchiveThatAppearedMeanwhile() throws {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.path)
