@@ -334,8 +334,10 @@ public final class ImportBatch {
             insert.bind(borrowedText: entries[position].songURL.map(texts.append), at: base + 11)
             insert.bind(entries[position].streams, at: base + 12)
           }
-          // Reset even after a failure: the bindings point into the arena.
-          defer { insert.reset() }
+          // Reset even after a failure, before the arena is reused: a statement that ran may
+          // hold on to the texts bound in place until it is reset. Every parameter is bound again
+          // before it runs again.
+          defer { insert.resetKeepingBindings() }
           try insert.run()
           start += count
         }

@@ -33,6 +33,15 @@ final class Statement {
     sqlite3_clear_bindings(handle)
   }
 
+  /// Resets the statement and keeps its bindings, for a statement whose every parameter is bound
+  /// again before it runs again: clearing them is a pass over every parameter, 1,200 for 100
+  /// entries. SQLite reads bindings only when the statement runs
+  /// (<https://www.sqlite.org/c3ref/reset.html>), so text bound in place may meanwhile point at
+  /// memory that is reused or gone.
+  func resetKeepingBindings() {
+    sqlite3_reset(handle)
+  }
+
   // MARK: - Binding
 
   func bind(_ value: Int, at index: Int32) { sqlite3_bind_int64(handle, index, Int64(value)) }
