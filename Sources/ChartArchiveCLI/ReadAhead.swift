@@ -18,6 +18,7 @@ final class ReadAhead: @unchecked Sendable {
   private var results: [Int: Result<PreparedFile, ChartFileError>] = [:]
   private var consumed = 0
   private var recycled: [PreparedFile] = []
+  private var recycledSnapshots: [SongLinking.PreviousSnapshot] = []
   private var cancelled = false
   private let depth: Int
 
@@ -38,9 +39,12 @@ final class ReadAhead: @unchecked Sendable {
         let stop = cancelled
         // Files stored since the last one read are freed here, off the storing thread.
         var stored: [PreparedFile] = []
+        var linked: [SongLinking.PreviousSnapshot] = []
         swap(&stored, &recycled)
+        swap(&linked, &recycledSnapshots)
         condition.unlock()
         stored.removeAll()
+        linked.removeAll()
         if stop { return }
         let result: Result<PreparedFile, ChartFileError>
         do throws(ChartFileError) {
@@ -79,6 +83,14 @@ final class ReadAhead: @unchecked Sendable {
   func recycle(_ file: consuming PreparedFile) {
     condition.lock()
     recycled.append(file)
+    condition.unlock()
+  }
+
+  /// Takes back a snapshot that song linking no longer needs (see ``ImportBatch/retire``), to
+  /// free its keys on the reading thread.
+  func recycle(_ snapshot: consuming SongLinking.PreviousSnapshot) {
+    condition.lock()
+    recycledSnapshots.append(snapshot)
     condition.unlock()
   }
 

@@ -174,6 +174,10 @@ public final class ImportBatch {
   private var relinkWaiting: [Int64: Int64] = [:]
   /// How many snapshots this batch linked again (for tests).
   private(set) var relinkedSnapshotCount = 0
+  /// Where the batch hands a chart's previous snapshot, with its entries' keys, once it stores the
+  /// chart's next one; `nil` frees it here. An import hands it to its reading thread: releasing
+  /// the texts of a few hundred keys costs time on the storing thread, the import's bottleneck.
+  public var retire: ((consuming SongLinking.PreviousSnapshot) -> Void)?
 
   init(database: Database, path: String) {
     self.database = database
@@ -342,11 +346,13 @@ public final class ImportBatch {
           start += count
         }
       }
-      lastStored[chartID] = (
-        snapshot.chartDate.secondsSince1970,
-        SongLinking.PreviousSnapshot(
-          ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
-      )
+      let replaced = lastStored.updateValue(
+        (
+          snapshot.chartDate.secondsSince1970,
+          SongLinking.PreviousSnapshot(
+            ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
+        ), forKey: chartID)
+      if let replaced, let retire { retire(replaced.snapshot) }
       // The chart's later snapshots, if any, are linked again once, before the batch stores a
       // snapshot after them or when it ends (see `relinkWaiting`).
       if try database.row(

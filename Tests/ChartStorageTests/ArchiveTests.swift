@@ -321,6 +321,26 @@ struct ArchiveTests {
     #expect(try archive.database.row("SELECT count(*) FROM songs", [], { $0.int(at: 0) }) == 2)
   }
 
+  @Test func aBatchRetiresAChartsPreviousSnapshotWhenItStoresTheNext() throws {
+    let archive = try Archive(path: ":memory:", createIfMissing: true)
+    var retired: [(ranks: [Int], songs: [Int64], titles: [String])] = []
+    try archive.write { batch in
+      batch.retire = { snapshot in
+        retired.append(
+          (snapshot.ranks, snapshot.songs.map(\.rawValue), snapshot.keys.map(\.foldedTitle)))
+      }
+      try batch.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")]))
+      try batch.store(snapshot("2024-01-06", [(1, "C", "Z")], chart: "other"))
+      #expect(retired.isEmpty)
+      try batch.store(snapshot("2024-01-13", [(1, "B", "Y"), (2, "D", "W")]))
+    }
+    // Chart c's first week, once its second is stored; the other chart's only week stays.
+    #expect(retired.count == 1)
+    #expect(retired.first?.ranks == [1, 2])
+    #expect(retired.first?.songs == [1, 2])
+    #expect(retired.first?.titles == ["a", "b"])
+  }
+
   @Test func songIdentityFoldsTitleAndArtistButKeepsBothEntriesOfOneSnapshot() throws {
     let archive = try Archive(path: ":memory:", createIfMissing: true)
     try archive.write { batch in

@@ -212,6 +212,7 @@ enum ImportCommand: Subcommand {
     var failedFiles: Set<String> = []
     do {
       try archive.write { batch in
+        batch.retire = { readAhead.recycle($0) }
         for (index, path) in files.enumerated() {
           progress.update(done: index)
           let file: DecodedChartFile
