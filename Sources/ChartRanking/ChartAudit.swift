@@ -98,8 +98,9 @@ public struct FigureAgreement: Hashable, Sendable {
 /// Compares every figure the source published (previous rank, peak position, weeks on chart) with
 /// the one the archive derives (``SongHistory``), and finds the cause of each disagreement.
 ///
-/// A disagreement carried over from an earlier one (a weeks-on-chart count that stays one off for
-/// the rest of a run) has the cause of the entry where the difference first appeared.
+/// A disagreement carried over from an earlier one has the cause of the entry where it first
+/// appeared: a weeks-on-chart count that stays off by as much for the rest of a run, or a peak
+/// position the source keeps giving while the archive's, still short of it, changes.
 public struct ChartAudit: Sendable {
   /// Agreement per figure, in ``AuditFigure`` order.
   public let agreements: [FigureAgreement]
@@ -185,7 +186,7 @@ public struct ChartAudit: Sendable {
     }
     for (song, list, placements) in histories {
       // SongHistory keeps the order of the list (chart date, then rank).
-      var carried: [AuditFigure: (difference: Int, cause: DisagreementCause)] = [:]
+      var carried: [AuditFigure: (difference: Int, published: Int?, cause: DisagreementCause)] = [:]
       var previousIndex: Int?
       for (item, placement) in zip(list, placements) {
         let index = item.index
@@ -210,8 +211,11 @@ public struct ChartAudit: Sendable {
           }
           let difference = (published ?? 0) - (derived ?? 0)
           let cause: DisagreementCause
-          if figure != .previousRank, let earlier = carried[figure],
-            earlier.difference == difference
+          // The same disagreement goes on: weeks on chart off by as much as before, or a peak
+          // the source still gives as before while the archive's climbs towards it.
+          if let earlier = carried[figure],
+            figure == .weeksOnChart && earlier.difference == difference
+              || figure == .peakPosition && earlier.published == published
           {
             cause = earlier.cause
           } else {
@@ -219,7 +223,7 @@ public struct ChartAudit: Sendable {
               of: entry, trueRank: item.appearance.trueRank, song: song, at: index,
               since: previousIndex, figure: figure)
           }
-          if figure != .previousRank { carried[figure] = (difference, cause) }
+          if figure != .previousRank { carried[figure] = (difference, published, cause) }
           if audited(index) {
             found.append(
               (

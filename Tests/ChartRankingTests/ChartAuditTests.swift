@@ -230,6 +230,23 @@ struct ChartAuditTests {
     #expect(audit.causeCounts == [.unexplained: 2])
   }
 
+  @Test func aPeakFromBeforeTheArchiveKeepsItsCauseWhileTheSongClimbs() throws {
+    // A re-issue whose published peak of 6 dates from before the archive: the derived peak
+    // improves from 12 to 9 to 8, the published one stays 6, for the same reason each week.
+    let audit = ChartAudit(
+      snapshots: try chart([
+        [Line(song: 1, rank: 12, previous: nil, peak: 6, weeks: 20)],
+        [Line(song: 1, rank: 9, previous: 12, peak: 6, weeks: 21)],
+        [Line(song: 1, rank: 8, previous: 9, peak: 6, weeks: 22)],
+      ]))
+    #expect(
+      audit.disagreements.map(\.figure) == [
+        .peakPosition, .weeksOnChart, .peakPosition, .weeksOnChart, .peakPosition, .weeksOnChart,
+      ])
+    #expect(audit.disagreements.map(\.derived) == [12, 1, 9, 2, 8, 3])
+    #expect(audit.causeCounts == [.sourceGap: 6])
+  }
+
   @Test func onlyTheChosenDatesAreAudited() throws {
     let audit = ChartAudit(
       snapshots: try chart([

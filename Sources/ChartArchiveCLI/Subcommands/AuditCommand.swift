@@ -22,7 +22,8 @@ enum AuditCommand: Subcommand {
       unexplained     none of the above
 
     A disagreement carried over from an earlier one (weeks on chart one off for the rest of a
-    run) has the cause of the entry where it first appeared.
+    run, or a peak the source keeps giving while the archive's climbs towards it) has the cause
+    of the entry where it first appeared.
 
     EXAMPLE:
       chart-archive audit hot-100 --from 1976-01-01 --to 1977-12-31
