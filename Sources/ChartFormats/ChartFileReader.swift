@@ -256,7 +256,7 @@ public struct ChartFileReader: Sendable {
       default: nil
       }
     if detected == .native, chart == nil, raw.chart == nil {
-      problems.append(ChartFileProblem(field: "chart", message: "missing"))
+      problems.append(ChartFileProblem(field: "chart", message: "missing: pass --chart NAME"))
     }
     let dateField = detected == .native ? "chart_date" : "date"
     let fileDate = detected == .native ? raw.chartDate : detected == .appFeed ? nil : raw.date

@@ -109,7 +109,7 @@ struct FormatDetectionTests {
       problems(#"{"date":"2024-01-06","data":[]}"#, reader: reader) == [
         "charts/hot-100/2024-01-06.json: field 'entries': missing: expected an array of entries"
           + " (chart-archive format)",
-        "charts/hot-100/2024-01-06.json: field 'chart': missing",
+        "charts/hot-100/2024-01-06.json: field 'chart': missing: pass --chart NAME",
       ])
   }
 }
