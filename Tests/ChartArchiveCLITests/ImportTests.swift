@@ -46,6 +46,19 @@ struct ImportTests {
         + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,weekly,4,2023-12-23,2024-01-13\r\n")
   }
 
+  @Test func oneEntryIsCountedInTheSingular() throws {
+    let folder = try TemporaryFolder()
+    let file = try folder.write(
+      "solo/2024-01-06.json",
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"last_week":null}]}"#)
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try chartArchive(["import", file, "--db", archive])
+    #expect(
+      run.output
+        == "imported  solo 2024-01-06  1 entry  \(file)\nImported 1 file into \(archive): 1 new"
+        + " snapshot, 0 replaced, 0 unchanged; 1 entry stored.\n")
+  }
+
   @Test func theReportOfTheSampleWeekIsExact() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

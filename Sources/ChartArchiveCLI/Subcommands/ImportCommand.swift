@@ -126,7 +126,7 @@ enum ImportCommand: Subcommand {
         let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
         console.print(
           "\(action)\(outcome.charts[Int(item.chart)]) \(item.chartDate)  \(item.entryCount)"
-            + " entries  \(files[Int(item.file)])")
+            + (item.entryCount == 1 ? " entry  " : " entries  ") + files[Int(item.file)])
       }
     }
     for problem in outcome.skipped { console.printError("skipped: \(problem)") }
@@ -155,7 +155,7 @@ enum ImportCommand: Subcommand {
             : "\(files.count) file\(files.count == 1 ? "" : "s")")
           + " into \(path):"
           + " \(new) new snapshot\(new == 1 ? "" : "s"), \(replaced) replaced,"
-          + " \(unchanged) unchanged; \(entries) entries stored.")
+          + " \(unchanged) unchanged; \(entries) \(entries == 1 ? "entry" : "entries") stored.")
     }
     if outcome.skippedFiles > 0 {
       console.print(
