@@ -432,17 +432,25 @@ struct ImportTests {
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     let good = try folder.write("c/2024-01-13.json", validWeek)
     let bad = try folder.write("c/2024-01-20.json", #"{"date":"2024-01-20","data":[]}"#)
+    let worse = try folder.write(
+      "c/2024-01-27.json",
+      #"{"date":"2024-01-27","data":[{"song":"","artist":"X","this_week":0,"last_week":null}]}"#)
     let run = try chartArchive([
       "import", folder.url.appendingPathComponent("c").path, "--chart", "c", "--db", archive,
       "--skip-invalid",
     ])
     #expect(run.status == 0)
-    #expect(run.error == "skipped: \(bad): the chart has no entries\n")
+    // Every problem of a skipped file says it was skipped.
+    #expect(
+      run.error
+        == "skipped: \(bad): the chart has no entries\n"
+        + "skipped: \(worse): entry 1 (rank 0), field 'this_week': rank must be 1 or more, found 0\n"
+        + "skipped: \(worse): entry 1 (rank 0), field 'song': blank\n")
     #expect(
       run.output
         == "imported  c 2024-01-13  2 entries  \(good)\n"
-        + "Imported 1 of 2 files into \(archive): 1 new snapshot, 0 replaced, 0 unchanged; 2 entries"
-        + " stored.\nSkipped 1 invalid file (listed on standard error).\n")
+        + "Imported 1 of 3 files into \(archive): 1 new snapshot, 0 replaced, 0 unchanged; 2 entries"
+        + " stored.\nSkipped 2 invalid files (listed on standard error).\n")
     // Nothing valid at all: nothing stored, as without the flag.
     let none = try chartArchive(["import", bad, "--chart", "d", "--db", archive, "--skip-invalid"])
     #expect(none.status == 65)

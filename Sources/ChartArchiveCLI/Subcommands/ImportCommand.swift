@@ -129,7 +129,12 @@ enum ImportCommand: Subcommand {
             + (item.entryCount == 1 ? " entry  " : " entries  ") + files[Int(item.file)])
       }
     }
-    for problem in outcome.skipped { console.printError("skipped: \(problem)") }
+    // Each line of a skipped file's problems says so, not only its first.
+    for problem in outcome.skipped {
+      for line in problem.split(separator: "\n", omittingEmptySubsequences: false) {
+        console.printError("skipped: \(line)")
+      }
+    }
     if !outcome.trendDisagreements.isEmpty {
       for line in outcome.trendDisagreements.prefix(20) { console.printError("warning: \(line)") }
       if outcome.trendDisagreements.count > 20 {
