@@ -162,9 +162,10 @@ public enum ChartArchiveTool {
       The archive is --db PATH, else $CHART_ARCHIVE_DB, else
       $XDG_DATA_HOME/chart-archive/archive.sqlite (~/.local/share/chart-archive/archive.sqlite).
 
-      EXIT STATUS: 0 done; 1 not found (no such chart, snapshot or song, or several songs
-      match a search); 64 usage error; 65 invalid input data (nothing stored); 66 no such input
-      file or archive; 74 archive I/O error; 75 archive locked by another process.
+      EXIT STATUS: 0 done; 1 the answer is no (no such chart, snapshot or song, several songs
+      match a search, or a check failed); 64 usage error; 65 invalid input data (nothing stored);
+      66 no such input file or archive; 74 archive I/O error; 75 archive locked by another
+      process.
 
       See 'chart-archive help <subcommand>' for detailed help.
 
