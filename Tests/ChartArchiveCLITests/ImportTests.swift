@@ -397,7 +397,7 @@ struct ImportTests {
     let run = try chartArchive(["import", "Tests/ChartFormatsTests/Samples", "--db", archive])
     #expect(run.status == 0)
     #expect(
-      run.output.components(separatedBy: "\n").map { $0.components(separatedBy: " entries").first! }
+      run.output.components(separatedBy: "\n").map { $0.components(separatedBy: " entr").first! }
         == [
           // Files in chart-date order of their names, then by path; snapshots in file order.
           "imported  Samples 2017-01-01  5", "imported  hot-100 2024-01-13  4",
