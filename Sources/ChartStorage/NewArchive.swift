@@ -139,6 +139,15 @@ public final class NewArchive {
       Self.deleteFiles(of: buildPath)
       throw .database(path: destination, error)
     }
+    // Every publish holds an exclusive lock on the destination's folder from its check that no
+    // archive is there to its link: another import's archive appears there before the check or
+    // after the link, never between, so nothing an archive in use has beside it is deleted.
+    // Closing the descriptor releases the lock.
+    let folderLock = open(
+      URL(fileURLWithPath: target).deletingLastPathComponent().path,
+      O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderLock >= 0 { flock(folderLock, LOCK_EX) }
+    defer { if folderLock >= 0 { Glibc.close(folderLock) } }
     // A log, shared memory or journal at the destination with no archive there was left by one
     // deleted without them, or by a process killed while it had one open. SQLite would take the
     // log or a hot journal for the new archive's and play it into it, corrupting it

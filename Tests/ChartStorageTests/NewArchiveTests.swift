@@ -61,6 +61,39 @@ struct NewArchiveTests {
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-02-03"])
   }
 
+  @Test func leavesTheLogOfAnArchiveThatAppearedWhileItWaitedForTheFolder() throws {
+    let file = TemporaryArchive()
+    let new = try NewArchive(at: file.path)
+    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
+    // Another import holds the folder's lock while its archive appears at the destination, and
+    // a connection keeps it open with its last import still in the log.
+    let folderLock = open(file.folder.path, O_RDONLY | O_DIRECTORY)
+    #expect(flock(folderLock, LOCK_EX) == 0)
+    final class Publishing: @unchecked Sendable {
+      let new: NewArchive
+      var published: Result<Bool, ArchiveError>?
+      let done = DispatchSemaphore(value: 0)
+      init(_ new: NewArchive) { self.new = new }
+    }
+    let publishing = Publishing(new)
+    Thread.detachNewThread {
+      publishing.published = Result { () throws(ArchiveError) in try publishing.new.publish() }
+      publishing.done.signal()
+    }
+    let other = try Archive(path: file.path, createIfMissing: true)
+    try other.database.execute("PRAGMA wal_autocheckpoint = 0")
+    try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
+    let waited = publishing.done.wait(timeout: .now() + 0.2) == .timedOut
+    #expect(waited)
+    close(folderLock)
+    if waited { publishing.done.wait() }
+    #expect(try publishing.published?.get() == false)
+    #expect(FileManager.default.fileExists(atPath: file.path + "-wal"))
+    #expect(try other.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
+    let reader = try Archive(path: file.path, createIfMissing: false)
+    #expect(try reader.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
+  }
+
   @Test func neverOverwritesAnArchiveThatAppearedMeanwhile() throws {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.path)
