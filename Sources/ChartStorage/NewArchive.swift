@@ -14,8 +14,8 @@ import Glibc
 /// ``publish()`` switches the file to write-ahead logging, as every archive is
 /// (<https://www.sqlite.org/wal.html>), and links it to the destination path, which fails when
 /// another archive appeared there meanwhile (another import that finished first): an existing
-/// file is never overwritten. A log or journal left at the destination by an archive deleted
-/// without it is deleted first. A new archive dropped unpublished, after a failed import, leaves
+/// file is never overwritten. A log or journal left at the destination by an archive deleted or
+/// moved without it is renamed aside first (see ``setAside``). A new archive dropped unpublished, after a failed import, leaves
 /// nothing behind; one whose process was killed leaves its hidden file, which the next import
 /// into the same folder deletes.
 ///
@@ -42,6 +42,10 @@ public final class NewArchive {
   private let lock: Int32
   /// Whether ``publish()`` ran: the build file is then at the destination, or deleted.
   private var finished = false
+  /// The write-ahead log and rollback journal that ``publish()`` found at the destination with no
+  /// archive there, and renamed to `NAME-wal.orphaned-SECONDS` (seconds since 1970): they belong
+  /// to an archive deleted or moved without them, and may hold its last imports.
+  public private(set) var setAside: [String] = []
 
   /// The start of every build file's name; the rest is `PID-XXXXXXXX` (8 hexadecimal digits),
   /// short whatever the archive's name, which may use the whole 255 bytes a name can have.
@@ -149,11 +153,21 @@ public final class NewArchive {
     if folderLock >= 0 { flock(folderLock, LOCK_EX) }
     defer { if folderLock >= 0 { Glibc.close(folderLock) } }
     // A log, shared memory or journal at the destination with no archive there was left by one
-    // deleted without them, or by a process killed while it had one open. SQLite would take the
-    // log or a hot journal for the new archive's and play it into it, corrupting it
+    // deleted or moved without them, or by a process killed while it had one open. SQLite would
+    // take the log or a hot journal for the new archive's and play it into it, corrupting it
     // (<https://www.sqlite.org/howtocorrupt.html>, "mispairing database files and hot journals").
+    // The log and journal are renamed, not deleted: they may hold that archive's last imports.
     if access(target, F_OK) != 0, errno == ENOENT {
-      for suffix in Self.companionSuffixes { unlink(target + suffix) }
+      let seconds = Int(Date().timeIntervalSince1970)
+      for suffix in Self.companionSuffixes where access(target + suffix, F_OK) == 0 {
+        if suffix == "-shm" {
+          unlink(target + suffix)
+        } else if rename(target + suffix, target + suffix + ".orphaned-\(seconds)") == 0 {
+          setAside.append(destination + suffix + ".orphaned-\(seconds)")
+        } else {
+          unlink(target + suffix)
+        }
+      }
     }
     if link(buildPath, target) != 0 {
       let error = errno

@@ -59,6 +59,25 @@ struct ImportTests {
         + " snapshot, 0 replaced, 0 unchanged; 1 entry stored.\n")
   }
 
+  @Test func aLogLeftWhereNoArchiveIsIsRenamedAsideAndSaidSo() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try folder.write("a.sqlite-wal", "the log of an archive moved away without it")
+    let run = try chartArchive(["import", "Sample-data/hot-100", "--db", archive, "--quiet"])
+    #expect(run.status == 0)
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
+    #expect(names.count == 2)
+    #expect(names.first == "a.sqlite")
+    let aside = try #require(names.last)
+    #expect(aside.hasPrefix("a.sqlite-wal.orphaned-"))
+    #expect(
+      run.error
+        == "warning: renamed \(folder.url.appendingPathComponent(aside).path): it was beside no"
+        + " archive, left by one deleted or moved without it, and may hold that archive's last"
+        + " imports; put it back beside that archive, named as the archive with -wal (or -journal)"
+        + " after it, before opening it\n")
+  }
+
   @Test func theReportOfTheSampleWeekIsExact() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

@@ -53,12 +53,18 @@ struct NewArchiveTests {
         try FileManager.default.copyItem(atPath: deleted + suffix, toPath: file.path + suffix)
       }
     }
+    let leftLog = try Data(contentsOf: URL(fileURLWithPath: file.path + "-wal"))
     let new = try NewArchive(at: file.path)
     try new.archive.write { try $0.store(snapshot("2024-02-03", [(1, "New", "Y")])) }
     #expect(try new.publish())
     let archive = try Archive(path: file.path, createIfMissing: false)
     #expect(try archive.check().allSatisfy(\.passed))
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-02-03"])
+    // The log is renamed aside whole, not deleted: it may hold the last imports of its archive.
+    #expect(new.setAside.count == 1)
+    let log = try #require(new.setAside.first)
+    #expect(log.hasPrefix(file.path + "-wal.orphaned-"))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == leftLog)
   }
 
   @Test func leavesTheLogOfAnArchiveThatAppearedWhileItWaitedForTheFolder() throws {

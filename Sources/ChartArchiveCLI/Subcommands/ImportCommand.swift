@@ -130,6 +130,12 @@ enum ImportCommand: Subcommand {
       }
     }
     // Each line of a skipped file's problems says so, not only its first.
+    for file in outcome.setAside {
+      console.printError(
+        "warning: renamed \(file): it was beside no archive, left by one deleted or moved without"
+          + " it, and may hold that archive's last imports; put it back beside that archive, named"
+          + " as the archive with -wal (or -journal) after it, before opening it")
+    }
     for problem in outcome.skipped {
       for line in problem.split(separator: "\n", omittingEmptySubsequences: false) {
         console.printError("skipped: \(line)")
@@ -197,6 +203,8 @@ enum ImportCommand: Subcommand {
     /// The problems of the files skipped with --skip-invalid, and how many files they are.
     var skipped: [String] = []
     var skippedFiles = 0
+    /// What a new archive found at its path and renamed aside (see `NewArchive.setAside`).
+    var setAside: [String] = []
   }
 
   /// Reads every file and stores its snapshots in one transaction; after the first bad file the
@@ -319,8 +327,14 @@ enum ImportCommand: Subcommand {
   ) throws -> ImportResult? {
     let new: NewArchive
     do { new = try NewArchive(at: path) } catch { throw CommandError(error) }
-    let result = try store(new.archive)
-    do { return try new.publish() ? result : nil } catch { throw CommandError(error) }
+    var result = try store(new.archive)
+    do {
+      guard try new.publish() else { return nil }
+    } catch {
+      throw CommandError(error)
+    }
+    result.setAside = new.setAside
+    return result
   }
 
   /// The folders that opening `path` for writing would create (its missing parent folders,
