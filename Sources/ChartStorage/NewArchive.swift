@@ -43,8 +43,9 @@ public final class NewArchive {
   /// Whether ``publish()`` ran: the build file is then at the destination, or deleted.
   private var finished = false
   /// The write-ahead log and rollback journal that ``publish()`` found at the destination with no
-  /// archive there, and renamed to `NAME-wal.orphaned-SECONDS` (seconds since 1970): they belong
-  /// to an archive deleted or moved without them, and may hold its last imports.
+  /// archive there, holding data, and renamed to `NAME-wal.orphaned-SECONDS` (seconds since 1970):
+  /// they belong to an archive deleted or moved without them, and may hold its last imports. Empty
+  /// ones are deleted.
   public private(set) var setAside: [String] = []
 
   /// The start of every build file's name; the rest is `PID-XXXXXXXX` (8 hexadecimal digits),
@@ -156,13 +157,17 @@ public final class NewArchive {
     // deleted or moved without them, or by a process killed while it had one open. SQLite would
     // take the log or a hot journal for the new archive's and play it into it, corrupting it
     // (<https://www.sqlite.org/howtocorrupt.html>, "mispairing database files and hot journals").
-    // The log and journal are renamed, not deleted: they may hold that archive's last imports.
+    // A log with frames after its 32-byte header, or a journal that is not empty, is renamed, not
+    // deleted: it may hold that archive's last imports (<https://www.sqlite.org/fileformat2.html>).
+    // Queries leave an empty log behind, which holds nothing and is deleted.
     if access(target, F_OK) != 0, errno == ENOENT {
       let seconds = Int(Date().timeIntervalSince1970)
-      for suffix in Self.companionSuffixes where access(target + suffix, F_OK) == 0 {
-        if suffix == "-shm" {
-          unlink(target + suffix)
-        } else if rename(target + suffix, target + suffix + ".orphaned-\(seconds)") == 0 {
+      for suffix in Self.companionSuffixes {
+        var status = stat()
+        guard stat(target + suffix, &status) == 0 else { continue }
+        let holdsData =
+          suffix == "-wal" ? status.st_size > 32 : suffix == "-journal" && status.st_size > 0
+        if holdsData, rename(target + suffix, target + suffix + ".orphaned-\(seconds)") == 0 {
           setAside.append(destination + suffix + ".orphaned-\(seconds)")
         } else {
           unlink(target + suffix)

@@ -63,6 +63,8 @@ struct ImportTests {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     _ = try folder.write("a.sqlite-wal", "the log of an archive moved away without it")
+    // An empty journal holds nothing: deleted.
+    _ = try folder.write("a.sqlite-journal", "")
     let run = try chartArchive(["import", "Sample-data/hot-100", "--db", archive, "--quiet"])
     #expect(run.status == 0)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).sorted()
