@@ -15,9 +15,9 @@ import Glibc
 /// (<https://www.sqlite.org/wal.html>), and links it to the destination path, which fails when
 /// another archive appeared there meanwhile (another import that finished first): an existing
 /// file is never overwritten. A log or journal left at the destination by an archive deleted or
-/// moved without it is renamed aside first (see ``setAside``). A new archive dropped unpublished, after a failed import, leaves
-/// nothing behind; one whose process was killed leaves its hidden file, which the next import
-/// into the same folder deletes.
+/// moved without it is renamed aside first (see ``setAside``). A new archive dropped unpublished,
+/// after a failed import, leaves nothing behind; one whose process was killed leaves its hidden
+/// file, which the next import into the same folder deletes.
 ///
 /// ```swift
 /// let new = try NewArchive(at: "archive.sqlite")

@@ -129,13 +129,13 @@ enum ImportCommand: Subcommand {
             + (item.entryCount == 1 ? " entry  " : " entries  ") + files[Int(item.file)])
       }
     }
-    // Each line of a skipped file's problems says so, not only its first.
     for file in outcome.setAside {
       console.printError(
         "warning: renamed \(file): it was beside no archive, left by one deleted or moved without"
           + " it, and may hold that archive's last imports; put it back beside that archive, named"
           + " as the archive with -wal (or -journal) after it, before opening it")
     }
+    // Each line of a skipped file's problems says so, not only its first.
     for problem in outcome.skipped {
       for line in problem.split(separator: "\n", omittingEmptySubsequences: false) {
         console.printError("skipped: \(line)")
