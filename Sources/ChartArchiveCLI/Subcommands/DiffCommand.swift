@@ -8,9 +8,9 @@ enum DiffCommand: Subcommand {
   static let discussion = """
     Without dates, compares the chart's last two snapshots; with one date, the snapshot of that
     date against the one before it; with two, those two, in either order (they need not be
-    consecutive). Movements are the
-    difference between the two ranks; arrivals are debuts (NEW) or re-entries (RE, the song was on
-    an earlier snapshot of the chart); drop-outs were on the older snapshot only.
+    consecutive). Movements are the difference between the two ranks; arrivals are debuts (NEW)
+    or re-entries (RE, the song was on an earlier snapshot of the chart); drop-outs were on the
+    older snapshot only.
 
     EXAMPLE:
       chart-archive diff hot-100 2023-12-30 2024-01-06

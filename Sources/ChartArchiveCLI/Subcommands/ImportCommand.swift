@@ -9,20 +9,20 @@ enum ImportCommand: Subcommand {
   static let abstract = "Import chart files (or folders of them) into the archive."
   static let discussion = """
     Each file's format is detected from its content (see FORMATS below); folders are walked for
-    *.json and *.csv files, which are imported in chart-date order. Every file is read and checked before
-    the import is committed: if any file is invalid, every problem is listed, nothing is stored,
-    and the exit status is 65. With --skip-invalid the valid files are stored (each whole) and the
-    invalid ones listed; the exit status is 65 only when no file could be stored. A snapshot already stored with the same entries is left as it is
-    ("unchanged"); a different snapshot of the same chart and chart date is refused unless
-    --replace is given. Two different files for one chart and chart date in one import are
-    refused even with --replace.
+    *.json and *.csv files, which are imported in chart-date order. Every file is read and checked
+    before the import is committed: if any file is invalid, every problem is listed, nothing is
+    stored, and the exit status is 65. With --skip-invalid the valid files are stored (each whole)
+    and the invalid ones listed; the exit status is 65 only when no file could be stored. A
+    snapshot already stored with the same entries is left as it is ("unchanged"); a different
+    snapshot of the same chart and chart date is refused unless --replace is given. Two different
+    files for one chart and chart date in one import are refused even with --replace.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
-    billboard.py formats, a charts CSV's chart column), else the name of the folder that holds the
-    file; a CSV with a region column adds "-<region>" (top200-global). The chart date is the
-    file's own, else --date, else a YYYY-MM-DD (or YYYY-MM-DDTHH-MM for an hourly chart) in the
-    file's name. A charts CSV's published trends are checked against the derived movements, and
-    disagreements are listed as warnings.
+    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one), else
+    the name of the folder that holds the file; a CSV with a region column adds "-<region>"
+    (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
+    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. A charts CSV's published trends are
+    checked against the derived movements, and disagreements are listed as warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
