@@ -67,8 +67,8 @@ struct Table {
     .array(rows.map { row in .object(zip(columns, row).map { ($0.key, $1.json) }) })
   }
 
-  /// Aligned columns with a heading line, two spaces between columns; the last column is not
-  /// padded. Movement markers are coloured when `style` says so.
+  /// Aligned columns with a heading line, two spaces between columns; no line ends in spaces.
+  /// Movement markers are coloured when `style` says so.
   func text(style: Style) -> String {
     let shown = columns.indices.filter { index in
       columns[index].shownInTable
@@ -93,6 +93,8 @@ struct Table {
         }
         if !isLast { output += "  " }
       }
+      // Empty cells at the end of a row leave no spaces behind.
+      while output.hasSuffix(" ") { output.removeLast() }
       return output
     }
     let headings = shown.map { columns[$0].heading }
