@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartStorage
 
 /// The exit statuses of `chart-archive`, from BSD's sysexits.h where one fits.
@@ -31,6 +32,8 @@ struct CommandError: Error {
     self.message = message
   }
 
+  /// The error's exit status and its message in the command line's words: what to run or pass
+  /// to mend it, where there is something.
   init(_ error: ArchiveError) {
     let code: ExitCode =
       switch error {
@@ -41,6 +44,29 @@ struct CommandError: Error {
       case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
       }
-    self.init(code, error.description)
+    let hint: String? =
+      switch error {
+      case .notFound: "import charts first: chart-archive import PATH…"
+      case .conflictingSnapshot: "use --replace to replace it"
+      default: nil
+      }
+    self.init(code, error.description + (hint.map { " (\($0))" } ?? ""))
+  }
+}
+
+/// The command line's words for what mends a chart file's problem.
+enum Remedies {
+  /// `pass --chart NAME`, `pass --date YYYY-MM-DD …`.
+  static func wording(_ remedy: ChartFileProblem.Remedy) -> String {
+    switch remedy {
+    case .nameTheChart: "pass --chart NAME"
+    case .dateTheChart:
+      "pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)"
+    }
+  }
+
+  /// A chart file's problems, one line each, in the command line's words.
+  static func describe(_ error: ChartFileError) -> String {
+    error.description(wordingRemedy: wording)
   }
 }

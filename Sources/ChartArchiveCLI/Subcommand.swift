@@ -152,7 +152,7 @@ struct Document {
     case .json:
       let members =
         fields.map { ($0.key, $0.value.json) } + sections.map { ($0.key, $0.table.json) }
-      console.print(JSONValue.object(members).serialized())
+      console.print(JSONValue.object(members).encoded())
     case .csv:
       var columns: [String] = fields.map(\.key)
       if sections.count > 1 { columns.append("section") }

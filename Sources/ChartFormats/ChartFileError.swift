@@ -13,11 +13,32 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   public var field: String?
   /// What is wrong, as a short lowercase sentence.
   public var message: String
+  /// What would mend it when the file lacks something the user can give beside it, `nil`
+  /// otherwise. Each front end words it in its own terms (a command-line option, a request
+  /// parameter).
+  public var remedy: Remedy?
+
+  /// Something a user can give beside a file that lacks it.
+  public enum Remedy: Hashable, Sendable {
+    /// The chart's name: the file names none, or the folder's name is not a valid one.
+    case nameTheChart
+    /// The chart date: neither the file nor its name carries one.
+    case dateTheChart
+
+    /// The remedy in words that name no front end's options.
+    public var neutralWording: String {
+      switch self {
+      case .nameTheChart: "give the chart's name"
+      case .dateTheChart:
+        "give the chart date or name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)"
+      }
+    }
+  }
 
   /// Creates a problem.
   public init(
     snapshot: Int? = nil, entry: Int? = nil, row: Int? = nil, rank: Int? = nil,
-    field: String? = nil, message: String
+    field: String? = nil, message: String, remedy: Remedy? = nil
   ) {
     self.snapshot = snapshot
     self.entry = entry
@@ -25,6 +46,7 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     self.rank = rank
     self.field = field
     self.message = message
+    self.remedy = remedy
   }
 
   /// The problem, placed in the `snapshot`th snapshot of an export file (1-based; `nil` for a
@@ -36,8 +58,19 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file, `snapshot 2, entry 3 …`
-  /// in an export), or the message alone for the whole file.
-  public var description: String {
+  /// in an export), or the message alone for the whole file; the remedy, when there is one, in
+  /// words that name no front end's options.
+  public var description: String { description(wordingRemedy: \.neutralWording) }
+
+  /// The problem as ``description`` gives it, with the remedy in a front end's words: after the
+  /// message and a colon (a semicolon when the message ends with a parenthesis).
+  ///
+  /// - Parameter wordingRemedy: the front end's words for a remedy (`pass --chart NAME`).
+  public func description(wordingRemedy: (Remedy) -> String) -> String {
+    var message = self.message
+    if let remedy {
+      message += (message.hasSuffix(")") ? "; " : ": ") + wordingRemedy(remedy)
+    }
     var location: [String] = []
     if let snapshot { location.append("snapshot \(snapshot)") }
     if let entry {
@@ -69,8 +102,12 @@ public struct ChartFileError: Error, Hashable, Sendable, CustomStringConvertible
   }
 
   /// One line per problem, each starting with the path: `charts/2024-01-06.json: entry 3 (rank 3),
-  /// field 'title': missing`.
-  public var description: String {
-    problems.map { "\(path): \($0)" }.joined(separator: "\n")
+  /// field 'title': missing`; remedies in words that name no front end's options.
+  public var description: String { description(wordingRemedy: \.neutralWording) }
+
+  /// One line per problem as ``description`` gives them, with remedies in a front end's words.
+  public func description(wordingRemedy: (ChartFileProblem.Remedy) -> String) -> String {
+    problems.map { "\(path): \($0.description(wordingRemedy: wordingRemedy))" }
+      .joined(separator: "\n")
   }
 }

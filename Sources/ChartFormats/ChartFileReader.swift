@@ -165,9 +165,9 @@ public struct ChartFileReader: Sendable {
     if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
       raw = streamed
     } else {
-      let json: JSONValue
+      let json: JSONTree
       switch data.withUnsafeBytes({ bytes in
-        Result { () throws(JSONSyntaxError) in try JSONValue.parse(bytes) }
+        Result { () throws(JSONSyntaxError) in try JSONTree.parse(bytes) }
       }) {
       case .success(let value): json = value
       case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
@@ -256,7 +256,7 @@ public struct ChartFileReader: Sendable {
       default: nil
       }
     if detected == .native, chart == nil, raw.chart == nil {
-      problems.append(ChartFileProblem(field: "chart", message: "missing: pass --chart NAME"))
+      problems.append(ChartFileProblem(field: "chart", message: "missing", remedy: .nameTheChart))
     }
     let dateField = detected == .native ? "chart_date" : "date"
     let fileDate = detected == .native ? raw.chartDate : detected == .appFeed ? nil : raw.date
@@ -369,7 +369,7 @@ public struct ChartFileReader: Sendable {
       if !Snapshot.isValidChartName(group.chart) {
         let source =
           switch group.chartSource {
-          case .option: "--chart"
+          case .option: "the chart name given"
           case .file: "the file's"
           case .folder: "the folder's name"
           }
@@ -378,8 +378,8 @@ public struct ChartFileReader: Sendable {
             row: group.firstRow, field: group.chartSource == .file && !format.isCSV ? "chart" : nil,
             message:
               "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
-              + " no control characters)"
-              + (group.chartSource == .folder ? "; pass --chart NAME" : "")))
+              + " no control characters)",
+            remedy: group.chartSource == .folder ? .nameTheChart : nil))
       }
       // Chart date.
       var date: ChartDate?
@@ -396,9 +396,7 @@ public struct ChartFileReader: Sendable {
           groupProblems.append(
             ChartFileProblem(
               field: bare ? nil : group.dateField,
-              message: "no chart date" + (bare ? "" : " in the file")
-                + ": pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
-                + " (or YYYY-MM-DDTHH-MM.json)"))
+              message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
         }
       }
       // Frequency.

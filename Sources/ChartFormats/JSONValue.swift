@@ -1,397 +1,144 @@
-import CYAJL
+import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#endif
-
-/// A JSON value as read from a chart file, with numbers kept as written so that a rank is read as
-/// an exact integer (RFC 8259: <https://www.rfc-editor.org/rfc/rfc8259>).
-enum JSONValue {
+/// A JSON value to write (RFC 8259: <https://www.rfc-editor.org/rfc/rfc8259>): the one JSON
+/// encoder of the product, for the native format's files, the command line's `--format json` and
+/// the HTTP service's responses. Object members keep the order they are given in, so that output
+/// is stable.
+///
+/// ```swift
+/// JSONValue.object([("rank", .int(1)), ("title", .string("Café"))]).encoded(.singleLine)
+/// // {"rank": 1, "title": "Café"}
+/// ```
+public enum JSONValue: Equatable, Sendable {
+  /// `null`.
   case null
+  /// `true` or `false`.
   case bool(Bool)
-  /// A number as written (`12`, `-3`, `1.5`, `1e3`).
-  case number(String)
+  /// An integer, written in decimal.
+  case int(Int)
+  /// A string.
   case string(String)
+  /// An array.
   case array([JSONValue])
-  case object(JSONObject)
+  /// An object: its members, in order.
+  case object([(String, JSONValue)])
 
-  /// Whether the value is an object.
-  var isObject: Bool {
-    if case .object = self { true } else { false }
+  /// How the text is laid out.
+  public enum Style: Sendable {
+    /// One member or element a line, indented by two spaces a level, `"key": value`: for people
+    /// reading `--format json`.
+    case indented
+    /// All on one line, with `", "` between members and `": "` after keys: one snapshot per line
+    /// in an export.
+    case singleLine
+    /// All on one line without spaces: for machines (HTTP responses).
+    case compact
   }
 
-  /// The value as an integer: an integer as written, or a number with a fraction or exponent
-  /// whose value is a whole number that fits (`1.0`, `1e2`); `nil` for anything else.
-  var integer: Int? {
-    guard case .number(let text) = self else { return nil }
-    return Int(text) ?? Self.wholeNumber(text)
+  /// An integer, or `null` when there is none.
+  public init(_ value: Int?) { self = value.map(JSONValue.int) ?? .null }
+  /// A string, or `null` when there is none.
+  public init(_ value: String?) { self = value.map(JSONValue.string) ?? .null }
+
+  public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    switch (lhs, rhs) {
+    case (.null, .null): true
+    case (.bool(let left), .bool(let right)): left == right
+    case (.int(let left), .int(let right)): left == right
+    case (.string(let left), .string(let right)): left == right
+    case (.array(let left), .array(let right)): left == right
+    case (.object(let left), .object(let right)):
+      left.count == right.count && zip(left, right).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    default: false
+    }
   }
 
-  /// The exact value of a JSON number with a fraction or an exponent when it is a whole number
-  /// that fits in an `Int` (`1.0`, `2e0`, `1.5e1`); `nil` otherwise (`1.5`, `1e-400`,
-  /// `0.99999999999999999999`). Computed on the digits, not through a `Double`, which rounds.
-  static func wholeNumber(_ text: String) -> Int? {
-    let bytes = Array(text.utf8)
-    func isDigit(_ index: Int) -> Bool {
-      index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
-    }
-    var index = 0
-    let negative = bytes.first == UInt8(ascii: "-")
-    if negative { index += 1 }
-    var digits: [UInt8] = []
-    while isDigit(index) {
-      digits.append(bytes[index] - UInt8(ascii: "0"))
-      index += 1
-    }
-    var fractionDigits = 0
-    if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-      index += 1
-      while isDigit(index) {
-        digits.append(bytes[index] - UInt8(ascii: "0"))
-        fractionDigits += 1
-        index += 1
-      }
-    }
-    var exponent = 0
-    if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
-      index += 1
-      var exponentNegative = false
-      if index < bytes.count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")
-      {
-        exponentNegative = bytes[index] == UInt8(ascii: "-")
-        index += 1
-      }
-      while isDigit(index) {
-        // Beyond a million the answer no longer depends on the exponent's exact value.
-        exponent = min(exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")), 1_000_000)
-        index += 1
-      }
-      if exponentNegative { exponent = -exponent }
-    }
-    guard index == bytes.count, !digits.isEmpty else { return nil }
-    // The value is digits × 10^shift.
-    let shift = exponent - fractionDigits
-    if shift < 0 {
-      // The last -shift digits must be zeros.
-      let kept = digits.count + shift
-      guard digits[max(kept, 0)...].allSatisfy({ $0 == 0 }) else { return nil }
-      digits.removeLast(min(-shift, digits.count))
-    } else if digits.contains(where: { $0 != 0 }) {
-      guard shift <= 19 else { return nil }
-      digits += repeatElement(0, count: shift)
-    }
-    var value = 0
-    for digit in digits {
-      let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
-      let (next, overflow2) = scaled.addingReportingOverflow(negative ? -Int(digit) : Int(digit))
-      guard !overflow, !overflow2 else { return nil }
-      value = next
-    }
-    return value
-  }
-}
-
-/// A JSON object: its members in the order written.
-struct JSONObject {
-  var keys: [String]
-  var values: [JSONValue]
-
-  /// The value of the first member named `key`, or `nil` when there is none.
-  subscript(key: String) -> JSONValue? {
-    guard let index = keys.firstIndex(of: key) else { return nil }
-    return values[index]
-  }
-
-  /// The names given to more than one member, each once, in the order of their second use.
-  var repeatedKeys: [String] {
-    var repeated: [String] = []
-    if keys.count <= 16 {
-      // An entry's few keys: comparing them pairwise is cheaper than hashing them.
-      for (index, key) in keys.enumerated().dropFirst()
-      where keys[..<index].contains(key) && !repeated.contains(key) {
-        repeated.append(key)
-      }
-      return repeated
-    }
-    var seen: Set<String> = []
-    var reported: Set<String> = []
-    for key in keys where !seen.insert(key).inserted && reported.insert(key).inserted {
-      repeated.append(key)
-    }
-    return repeated
-  }
-}
-
-/// Why a text is not JSON, and where.
-struct JSONSyntaxError: Error, CustomStringConvertible {
-  /// What is wrong, as the parser says it.
-  var message: String
-  /// Where, 1-based; the column counts characters (UTF-8 sequences), not bytes.
-  var line: Int
-  var column: Int
-
-  var description: String { "\(message) (line \(line), column \(column))" }
-}
-
-extension JSONValue {
-  /// The deepest nesting of arrays and objects accepted.
-  static let maximumDepth = 512
-
-  /// Parses one JSON text with yajl (Debian's libyajl: <https://lloyd.github.io/yajl/>), which
-  /// checks the grammar and that strings are UTF-8, and refuses comments, trailing commas and
-  /// anything after the value.
+  /// The JSON text.
   ///
-  /// - Parameter bytes: the text, UTF-8; a leading byte order mark is skipped.
-  /// - Returns: the value.
-  /// - Throws: ``JSONSyntaxError`` with the line and column of the first problem.
-  static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
-    let text = withoutByteOrderMark(bytes)
-    let builder = TreeBuilder(text: text)
-    let context = Unmanaged.passUnretained(builder).toOpaque()
-    let result: Result<JSONValue, JSONSyntaxError> = withUnsafePointer(to: TreeBuilder.callbacks) {
-      callbacks in
-      guard let handle = yajl_alloc(callbacks, nil, context) else {
-        return .failure(JSONSyntaxError(message: "out of memory", line: 1, column: 1))
-      }
-      defer { yajl_free(handle) }
-      let start = text.baseAddress?.assumingMemoryBound(to: UInt8.self)
-      var status = yajl_parse(handle, start, text.count)
-      // Where the problem is: the byte yajl stopped at, or the end for a text cut short.
-      var offset = max(min(yajl_get_bytes_consumed(handle), text.count) - 1, 0)
-      if status == yajl_status_ok {
-        status = yajl_complete_parse(handle)
-        offset = text.count
-      }
-      if status == yajl_status_ok, let root = builder.root {
-        // yajl decodes a \u escape of a lone UTF-16 surrogate into other text without a word.
-        guard let lone = Self.loneSurrogateEscape(in: text) else { return .success(root) }
-        let (line, column) = Self.position(of: lone, in: text)
-        return .failure(
-          JSONSyntaxError(message: Self.loneSurrogateMessage, line: line, column: column))
-      }
-      var message: String
-      if let problem = builder.problem {
-        message = problem
-        if let at = builder.problemOffset {
-          offset = at
-        } else if let lone = Self.loneSurrogateEscape(in: text) {
-          // A string with escapes that decoded to bytes that are not UTF-8: yajl's decoding of a
-          // lone low surrogate.
-          message = Self.loneSurrogateMessage
-          offset = lone
-        }
-      } else if let error = yajl_get_error(handle, 0, start, text.count) {
-        message = Self.tidy(String(cString: error))
-        yajl_free_error(handle, error)
-      } else {
-        message = "the JSON text is malformed"
-      }
-      let (line, column) = Self.position(of: offset, in: text)
-      return .failure(JSONSyntaxError(message: message, line: line, column: column))
-    }
-    return try result.get()
+  /// - Parameter style: the layout; ``Style/indented`` by default.
+  /// - Returns: the text, without a line break at the end.
+  public func encoded(_ style: Style = .indented) -> String {
+    var output = ""
+    write(to: &output, style: style, indent: 0)
+    return output
   }
 
-  /// yajl's message in plain words, without its "parse error: " or "lexical error: " lead and
-  /// final full stop.
-  private static func tidy(_ message: String) -> String {
-    var text = message.trimmingPrefix("parse error: ").trimmingPrefix("lexical error: ")
-    while let last = text.last, last == "\n" || last == "." || last == " " { text.removeLast() }
-    return plainWords[String(text)] ?? String(text)
-  }
-
-  /// yajl's commonest messages (yajl_lex.c, yajl_parser.c) as a user would say them.
-  private static let plainWords = [
-    "premature EOF": "the text ends before the JSON value is complete",
-    "trailing garbage": "more text after the JSON value",
-    "invalid char in json text": "unexpected character",
-    "unallowed token at this point in JSON text":
-      "unexpected token (a comma before a closing bracket?)",
-    "invalid bytes in UTF8 string": "a string that is not valid UTF-8",
-    "invalid character inside string": "a control character not escaped inside a string",
-  ]
-
-  /// What a `\u` escape of an unpaired surrogate is called in messages.
-  static let loneSurrogateMessage = "a \\u escape of a lone UTF-16 surrogate (not a character)"
-
-  /// `bytes` without a leading UTF-8 byte order mark.
-  static func withoutByteOrderMark(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    guard bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF else {
-      return bytes
-    }
-    return UnsafeRawBufferPointer(rebasing: bytes[3...])
-  }
-
-  /// The text of a string's UTF-8 bytes as yajl gives them, or `nil` when they are not valid
-  /// UTF-8: yajl checks the bytes' pattern only, so overlong forms, encoded surrogates and values
-  /// above U+10FFFF pass it.
-  static func text(ofUTF8 bytes: UnsafePointer<UInt8>?, count: Int) -> String? {
-    let buffer = UnsafeBufferPointer(start: bytes, count: count)
-    // ASCII is valid UTF-8 and decodes without repairs; most chart text is ASCII, and the generic
-    // validation costs more than the decoding.
-    if !buffer.contains(where: { $0 >= 0x80 }) { return String(decoding: buffer, as: UTF8.self) }
-    return String(validating: buffer, as: UTF8.self)
-  }
-
-  /// The offset of the first `\u` escape in a string of a JSON text that is a UTF-16 surrogate
-  /// without its partner (RFC 8259 section 8.2: such a string is not Unicode text), or `nil`.
-  /// The text is valid JSON up to the first escape that is wrong, so every backslash before it
-  /// starts an escape inside a string.
-  static func loneSurrogateEscape(in text: UnsafeRawBufferPointer) -> Int? {
-    let backslash = UInt8(ascii: "\\")
-    func hexValue(at offset: Int) -> Int? {
-      guard offset + 4 <= text.count else { return nil }
-      var value = 0
-      for byte in text[offset..<offset + 4] {
-        let digit: Int
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = Int(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = Int(byte - UInt8(ascii: "a")) + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = Int(byte - UInt8(ascii: "A")) + 10
-        default: return nil
-        }
-        value = value * 16 + digit
+  private func write(to output: inout String, style: Style, indent: Int) {
+    switch self {
+    case .null: output += "null"
+    case .bool(let value): output += value ? "true" : "false"
+    case .int(let value): output += String(value)
+    case .string(let value): Self.appendQuoted(value, to: &output)
+    case .array(let values):
+      writeList(values.count, open: "[", close: "]", to: &output, style: style, indent: indent) {
+        output, index in values[index].write(to: &output, style: style, indent: indent + 2)
       }
-      return value
-    }
-    // The text parsed, so a backslash is always inside a string and starts an escape: jump from
-    // one backslash to the next.
-    guard let base = text.baseAddress else { return nil }
-    var index = 0
-    while index < text.count, let found = memchr(base + index, Int32(backslash), text.count - index)
-    {
-      index = UnsafeRawPointer(found) - base
-      if index + 1 < text.count, text[index + 1] == UInt8(ascii: "u"),
-        let unit = hexValue(at: index + 2)
-      {
-        if (0xDC00...0xDFFF).contains(unit) { return index }
-        if (0xD800...0xDBFF).contains(unit) {
-          // A high surrogate must be followed at once by a \u escape of a low one.
-          let next = index + 6
-          guard next + 1 < text.count, text[next] == backslash, text[next + 1] == UInt8(ascii: "u"),
-            let low = hexValue(at: next + 2), (0xDC00...0xDFFF).contains(low)
-          else { return index }
-          index = next + 6
-        } else {
-          index += 6
-        }
-      } else {
-        index += 2  // any other escape: the backslash and the escaped character
+    case .object(let members):
+      writeList(members.count, open: "{", close: "}", to: &output, style: style, indent: indent) {
+        output, index in
+        Self.appendQuoted(members[index].0, to: &output)
+        output += style == .compact ? ":" : ": "
+        members[index].1.write(to: &output, style: style, indent: indent + 2)
       }
     }
-    return nil
   }
 
-  /// The 1-based line and column of a byte offset.
-  private static func position(of offset: Int, in text: UnsafeRawBufferPointer) -> (Int, Int) {
-    var line = 1
-    var column = 1
-    for byte in text.prefix(offset) {
-      if byte == 0x0A {
-        line += 1
-        column = 1
-      } else if byte & 0xC0 != 0x80 {
-        column += 1
+  private func writeList(
+    _ count: Int, open: String, close: String, to output: inout String, style: Style,
+    indent: Int, element: (inout String, Int) -> Void
+  ) {
+    output += open
+    guard count > 0 else {
+      output += close
+      return
+    }
+    for index in 0..<count {
+      switch style {
+      case .indented:
+        output += index == 0 ? "\n" : ",\n"
+        output += String(repeating: " ", count: indent + 2)
+      case .singleLine: if index > 0 { output += ", " }
+      case .compact: if index > 0 { output += "," }
+      }
+      element(&output, index)
+    }
+    if style == .indented { output += "\n" + String(repeating: " ", count: indent) }
+    output += close
+  }
+
+  /// A JSON string literal: quotes, backslashes and control characters escaped (RFC 8259
+  /// section 7), everything else as it is.
+  ///
+  /// - Parameter text: any text.
+  /// - Returns: the literal, with its quotes.
+  public static func quoted(_ text: String) -> String {
+    var output = ""
+    appendQuoted(text, to: &output)
+    return output
+  }
+
+  private static func appendQuoted(_ text: String, to output: inout String) {
+    output += "\""
+    // Most text needs no escape: it is appended whole.
+    if !text.utf8.contains(where: {
+      $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\")
+    }) {
+      output += text
+      output += "\""
+      return
+    }
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": output += "\\\""
+      case "\\": output += "\\\\"
+      case "\n": output += "\\n"
+      case "\r": output += "\\r"
+      case "\t": output += "\\t"
+      case let control where control.value < 0x20:
+        output += String(format: "\\u%04x", control.value)
+      default: output.unicodeScalars.append(scalar)
       }
     }
-    return (line, column)
+    output += "\""
   }
-}
-
-/// Builds a ``JSONValue`` from yajl's events, one open array or object per level.
-private final class TreeBuilder {
-  struct Level {
-    var isObject: Bool
-    var keys: [String] = []
-    var values: [JSONValue] = []
-
-    /// A level with room for a chart entry's fields (or the first entries of a list) before
-    /// its arrays grow.
-    init(isObject: Bool) {
-      self.isObject = isObject
-      if isObject { keys.reserveCapacity(8) }
-      values.reserveCapacity(8)
-    }
-  }
-  // yajl calls back for every value: the builder's state is touched only from those calls, one
-  // at a time, so the run-time exclusivity checks on it are skipped.
-  @exclusivity(unchecked) var levels: [Level] = []
-  @exclusivity(unchecked) var root: JSONValue?
-  /// Why the builder stopped the parse, when it did, and where when known.
-  var problem: String?
-  var problemOffset: Int?
-  /// The text parsed, to tell where a string the builder refuses is.
-  let text: UnsafeRawBufferPointer
-
-  init(text: UnsafeRawBufferPointer) { self.text = text }
-
-  /// The string of UTF-8 bytes (``JSONValue/text(ofUTF8:count:)``), or `nil` with the problem
-  /// noted.
-  func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String? {
-    if let text = JSONValue.text(ofUTF8: bytes, count: count) { return text }
-    problem = "a string that is not valid UTF-8"
-    if let bytes, let base = text.baseAddress,
-      UnsafeRawPointer(bytes) >= base, UnsafeRawPointer(bytes) < base + text.count
-    {
-      problemOffset = UnsafeRawPointer(bytes) - base
-    }
-    return nil
-  }
-
-  func add(_ value: JSONValue) -> Int32 {
-    if levels.isEmpty {
-      root = value
-    } else {
-      levels[levels.count - 1].values.append(value)
-    }
-    return 1
-  }
-
-  func open(isObject: Bool) -> Int32 {
-    guard levels.count < JSONValue.maximumDepth else {
-      problem = "arrays and objects nested more than \(JSONValue.maximumDepth) deep"
-      return 0
-    }
-    levels.append(Level(isObject: isObject))
-    return 1
-  }
-
-  func close() -> Int32 {
-    let level = levels.removeLast()
-    return add(
-      level.isObject
-        ? .object(JSONObject(keys: level.keys, values: level.values)) : .array(level.values))
-  }
-
-  static func from(_ context: UnsafeMutableRawPointer?) -> TreeBuilder {
-    Unmanaged<TreeBuilder>.fromOpaque(context!).takeUnretainedValue()
-  }
-
-  static let callbacks = yajl_callbacks(
-    yajl_null: { from($0).add(.null) },
-    yajl_boolean: { from($0).add(.bool($1 != 0)) },
-    yajl_integer: nil,
-    yajl_double: nil,
-    yajl_number: { context, bytes, count in
-      from(context).add(
-        .number(
-          bytes.map {
-            String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self)
-          } ?? ""))
-    },
-    yajl_string: { context, bytes, count in
-      let builder = from(context)
-      guard let text = builder.string(bytes, count) else { return 0 }
-      return builder.add(.string(text))
-    },
-    yajl_start_map: { from($0).open(isObject: true) },
-    yajl_map_key: { context, bytes, count in
-      let builder = from(context)
-      guard let key = builder.string(bytes, count) else { return 0 }
-      builder.levels[builder.levels.count - 1].keys.append(key)
-      return 1
-    },
-    yajl_end_map: { from($0).close() },
-    yajl_start_array: { from($0).open(isObject: false) },
-    yajl_end_array: { from($0).close() })
 }

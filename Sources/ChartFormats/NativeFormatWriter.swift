@@ -1,5 +1,4 @@
 public import ChartRanking
-import Foundation
 
 /// Writes snapshots in ChartArchive's own formats, JSON (``ChartFormat/native``) and CSV
 /// (``ChartFormat/nativeCSV``), so that importing what it writes gives back the same snapshots,
@@ -26,28 +25,26 @@ public enum NativeFormatWriter {
   ///   - snapshot: the snapshot.
   ///   - frequency: the chart's frequency, written when known.
   public static func json(_ snapshot: Snapshot, frequency: ChartFrequency?) -> String {
-    var members = [
-      "\"chart\": \(quoted(snapshot.chart))",
-      "\"chart_date\": \(quoted(snapshot.chartDate.iso8601))",
+    var members: [(String, JSONValue)] = [
+      ("chart", .string(snapshot.chart)), ("chart_date", .string(snapshot.chartDate.iso8601)),
     ]
-    if let frequency { members.append("\"frequency\": \(quoted(frequency.rawValue))") }
-    let entries = snapshot.entries.map { entry in
-      var fields = ["\"rank\": \(entry.rank)"]
+    if let frequency { members.append(("frequency", .string(frequency.rawValue))) }
+    let entries = snapshot.entries.map { entry -> JSONValue in
+      var fields: [(String, JSONValue)] = [("rank", .int(entry.rank))]
       if snapshot.publishesPreviousRank {
-        fields.append(
-          "\"previous_rank\": \(entry.publishedPreviousRank.map(String.init) ?? "null")")
+        fields.append(("previous_rank", JSONValue(entry.publishedPreviousRank)))
       }
-      fields.append("\"title\": \(quoted(entry.title))")
-      fields.append("\"artist\": \(quoted(entry.artist))")
-      if let value = entry.publishedPeakPosition { fields.append("\"peak_position\": \(value)") }
-      if let value = entry.publishedWeeksOnChart { fields.append("\"weeks_on_chart\": \(value)") }
-      if let value = entry.imageURL { fields.append("\"image_url\": \(quoted(value))") }
-      if let value = entry.songURL { fields.append("\"song_url\": \(quoted(value))") }
-      if let value = entry.streams { fields.append("\"streams\": \(value)") }
-      return "{" + fields.joined(separator: ", ") + "}"
+      fields.append(("title", .string(entry.title)))
+      fields.append(("artist", .string(entry.artist)))
+      if let value = entry.publishedPeakPosition { fields.append(("peak_position", .int(value))) }
+      if let value = entry.publishedWeeksOnChart { fields.append(("weeks_on_chart", .int(value))) }
+      if let value = entry.imageURL { fields.append(("image_url", .string(value))) }
+      if let value = entry.songURL { fields.append(("song_url", .string(value))) }
+      if let value = entry.streams { fields.append(("streams", .int(value))) }
+      return .object(fields)
     }
-    members.append("\"entries\": [" + entries.joined(separator: ", ") + "]")
-    return "{" + members.joined(separator: ", ") + "}"
+    members.append(("entries", .array(entries)))
+    return JSONValue.object(members).encoded(.singleLine)
   }
 
   /// A snapshot's CSV rows, each with its CRLF.
@@ -62,27 +59,6 @@ public enum NativeFormatWriter {
         entry.imageURL ?? "", entry.songURL ?? "", entry.streams.map(String.init) ?? "",
       ])
     }.joined()
-  }
-
-  /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-  ///
-  /// - Parameter text: any text.
-  /// - Returns: the literal, with its quotes.
-  public static func quoted(_ text: String) -> String {
-    var output = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": output += "\\\""
-      case "\\": output += "\\\\"
-      case "\n": output += "\\n"
-      case "\r": output += "\\r"
-      case "\t": output += "\\t"
-      case let control where control.value < 0x20:
-        output += String(format: "\\u%04x", control.value)
-      default: output.unicodeScalars.append(scalar)
-      }
-    }
-    return output + "\""
   }
 }
 

@@ -47,7 +47,7 @@ struct FieldReader {
 
   /// A reader of `value`, or of an empty object (with a problem) when `value` is not an object.
   /// A key given twice in the object is a problem: which value is meant cannot be told.
-  init(_ value: JSONValue) {
+  init(_ value: JSONTree) {
     if case .object(let object) = value {
       self.object = object
       isObject = true
@@ -142,7 +142,7 @@ struct RawEntry: Equatable {
   }
 
   /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
-  init(json: JSONValue, keys: EntryKeys) {
+  init(json: JSONTree, keys: EntryKeys) {
     var reader = FieldReader(json)
     isObject = reader.isObject
     rank = reader.int(keys.rank)
@@ -190,7 +190,7 @@ struct RawFile: Equatable {
   ///   - json: the file's value: an object, or an array of entries (the app-feed format).
   ///   - forced: the format named with `--format`, whose field names the entries are read with.
   /// - Returns: `nil` when `json` is neither an object nor an array.
-  init?(json: JSONValue, forced: ChartFormat?) {
+  init?(json: JSONTree, forced: ChartFormat?) {
     if case .array(let list) = json {
       isFeed = true
       if list.count > ChartFileReader.maximumRank {

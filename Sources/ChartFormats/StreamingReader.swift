@@ -13,13 +13,13 @@ public import Foundation
 /// It reads only what it is sure of and gives up, returning `nil`, at anything else: a syntax
 /// error, a field it does not know, a key given twice, a value of another type, a number that is
 /// not a plain integer, text that is not UTF-8, a lone surrogate escape, too many entries. The
-/// file is then read again through the tree (``JSONValue/parse(_:)`` and
+/// file is then read again through the tree (``JSONTree/parse(_:)`` and
 /// ``RawFile/init(json:forced:)``), which says what is wrong and where; so for any file the two
 /// readers give the same ``RawFile`` (a test compares them on every sample and malformed file).
 enum StreamingReader {
   /// The ``RawFile`` of `bytes`, or `nil` when the tree must read it.
   static func rawFile(_ bytes: UnsafeRawBufferPointer) -> RawFile? {
-    let text = JSONValue.withoutByteOrderMark(bytes)
+    let text = JSONTree.withoutByteOrderMark(bytes)
     let reader = EventReader()
     let context = Unmanaged.passUnretained(reader).toOpaque()
     let parsed = withUnsafePointer(to: EventReader.callbacks) { callbacks -> Bool in
@@ -29,7 +29,7 @@ enum StreamingReader {
       return yajl_parse(handle, start, text.count) == yajl_status_ok
         && yajl_complete_parse(handle) == yajl_status_ok
     }
-    guard parsed, reader.isDone, JSONValue.loneSurrogateEscape(in: text) == nil else { return nil }
+    guard parsed, reader.isDone, JSONTree.loneSurrogateEscape(in: text) == nil else { return nil }
     return reader.file
   }
 }
@@ -178,7 +178,7 @@ private final class EventReader {
 
   /// A string value.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    guard let text = JSONValue.text(ofUTF8: bytes, count: count) else { return 0 }
+    guard let text = JSONTree.text(ofUTF8: bytes, count: count) else { return 0 }
     switch place {
     case .object(let level, .some(let field)) where field.isText:
       update(level) { object in
@@ -205,12 +205,12 @@ private final class EventReader {
     }
   }
 
-  /// A number value: only a plain integer, as ``JSONValue/integer`` reads it.
+  /// A number value: only a plain integer, as ``JSONTree/integer`` reads it.
   func number(_ bytes: UnsafePointer<CChar>?, _ count: Int) -> Int32 {
     guard case .entry(let level, let list, .some(let field)) = place, !field.isText, let bytes
     else { return 0 }
     // A plain integer that fits, as `Int(_:)` reads it: JSON has no leading "+", and a fraction
-    // or an exponent is left to the tree (``JSONValue/wholeNumber(_:)``).
+    // or an exponent is left to the tree (``JSONTree/wholeNumber(_:)``).
     let digits = UnsafeBufferPointer(
       start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
     guard let value = Int(String(decoding: digits, as: UTF8.self)) else { return 0 }
@@ -337,7 +337,7 @@ extension ChartFileReader {
   @_spi(Fuzzing) public static func streamingReaderAgreesWithTheTree(on data: Data) -> Bool {
     data.withUnsafeBytes { bytes in
       guard let streamed = StreamingReader.rawFile(bytes) else { return true }
-      let tree = (try? JSONValue.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
+      let tree = (try? JSONTree.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
       return streamed == tree
     }
   }

@@ -36,14 +36,14 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .notFound(let path):
-      "no archive at \(path) (import charts first: chart-archive import PATH…)"
+      "no archive at \(path)"
     case .notAnArchive(let path, let reason):
       "\(path) is not a ChartArchive archive: \(reason)"
     case .newerSchema(let path, let version, let supported):
       "\(path) has schema version \(version), written by a newer ChartArchive; this build knows"
         + " versions up to \(supported)"
     case .conflictingSnapshot(let chart, let chartDate):
-      "\(chart) \(chartDate) is already stored with different entries (use --replace to replace it)"
+      "\(chart) \(chartDate) is already stored with different entries"
     case .conflictingSnapshotsInOneImport(let chart, let chartDate):
       "another file of this import holds a different snapshot of \(chart) \(chartDate)"
     case .invalidChartName(let name):

@@ -109,7 +109,7 @@ struct FormatDetectionTests {
       problems(#"{"date":"2024-01-06","data":[]}"#, reader: reader) == [
         "charts/hot-100/2024-01-06.json: field 'entries': missing: expected an array of entries"
           + " (chart-archive format)",
-        "charts/hot-100/2024-01-06.json: field 'chart': missing: pass --chart NAME",
+        "charts/hot-100/2024-01-06.json: field 'chart': missing: give the chart's name",
       ])
   }
 }
@@ -188,7 +188,7 @@ struct ChartFileProblemTests {
   @Test func anAppFeedWithoutADateSaysHowToGiveOne() {
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "feed.json") == [
-        "feed.json: no chart date: pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json"
+        "feed.json: no chart date: give the chart date or name the file YYYY-MM-DD.json"
           + " (or YYYY-MM-DDTHH-MM.json)"
       ])
   }
@@ -308,7 +308,7 @@ struct ChartFileProblemTests {
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "tab\there/2024-01-06.json") == [
         "tab\there/2024-01-06.json: the folder's name 'tab\\there' is not a valid chart name (1 to"
-          + " 200 characters, no control characters); pass --chart NAME"
+          + " 200 characters, no control characters); give the chart's name"
       ])
   }
 

@@ -23,7 +23,7 @@ private func streamed(_ data: Data) -> RawFile? {
 /// What the tree makes of a file, or `nil` when it is not JSON or not an object or array.
 private func throughTheTree(_ data: Data) -> RawFile? {
   data.withUnsafeBytes { bytes in
-    (try? JSONValue.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
+    (try? JSONTree.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
   }
 }
 

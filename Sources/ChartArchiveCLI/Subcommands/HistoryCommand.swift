@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartRanking
 import ChartStorage
 
@@ -129,7 +130,7 @@ enum HistoryCommand: Subcommand {
         JSONValue.object([
           ("title", .string(song.title)), ("artist", .string(song.artist)),
           ("recordings", .array(list)),
-        ]).serialized())
+        ]).encoded())
     case .csv:
       var document = Document()
       document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]

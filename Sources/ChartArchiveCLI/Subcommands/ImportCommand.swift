@@ -233,7 +233,7 @@ enum ImportCommand: Subcommand {
           switch readAhead.file(at: index) {
           case .success(let prepared): (file, keys) = (prepared.file, prepared.keys)
           case .failure(let error):
-            failures.append(error.description)
+            failures.append(Remedies.describe(error))
             failedFiles.insert(path)
             continue
           }
@@ -274,7 +274,7 @@ enum ImportCommand: Subcommand {
           } catch let error as ArchiveError {
             switch error {
             case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
-              failures.append("\(path): \(error.description)")
+              failures.append("\(path): \(CommandError(error).message)")
               failedFiles.insert(path)
             default:
               throw error

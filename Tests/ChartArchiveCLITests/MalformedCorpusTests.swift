@@ -2,10 +2,12 @@ import ChartFormats
 import Foundation
 import Testing
 
-/// The malformed inputs beside this test, each with the problems the reader must report
-/// (`Malformed/expected-errors.tsv`: file name, a tab, one problem per line).
-private let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-  .appendingPathComponent("Malformed")
+@testable import ChartArchiveCLI
+
+/// The malformed inputs of the chart file readers, each with the problems the command line
+/// reports (`Tests/ChartFormatsTests/Malformed/expected-errors.tsv`: file name, a tab, one
+/// problem per line, with remedies in the command line's words).
+private let corpus = packageRoot.appendingPathComponent("Tests/ChartFormatsTests/Malformed")
 
 private let expectations: [String: [String]] = {
   let text =
@@ -37,7 +39,9 @@ struct MalformedCorpusTests {
         "\(name) was read as \(file.format.rawValue) with \(file.snapshots.count) snapshots")
     } catch {
       #expect(error.path == path)
-      #expect(error.problems.map(\.description) == expectations[name])
+      #expect(
+        error.problems.map { $0.description(wordingRemedy: Remedies.wording) }
+          == expectations[name])
     }
   }
 
