@@ -8,6 +8,8 @@ let package = Package(
     .library(name: "ChartRanking", targets: ["ChartRanking"]),
     .library(name: "ChartStorage", targets: ["ChartStorage"]),
     .library(name: "ChartFormats", targets: ["ChartFormats"]),
+    .library(name: "ChartImport", targets: ["ChartImport"]),
+    .library(name: "ChartPresentation", targets: ["ChartPresentation"]),
   ],
   targets: [
     // SQLite from the system (Debian: libsqlite3-dev).
@@ -29,11 +31,22 @@ let package = Package(
       dependencies: ["CSQLite", "ChartRanking"],
       resources: [.embedInCode("Migrations")]
     ),
-    // Readers for the chart file formats the importer accepts.
+    // Readers for the chart file formats the importer accepts, the native format's writer and the
+    // product's one JSON encoder.
     .target(name: "ChartFormats", dependencies: ["CCSV", "CYAJL", "ChartRanking"]),
-    // The `chart-archive` command line: argument parsing, subcommands, output.
+    // The importer: sources (paths or bytes) → checked snapshots → one write transaction;
+    // outcomes as values, progress through a callback.
     .target(
-      name: "ChartArchiveCLI", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"]),
+      name: "ChartImport", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
+    // View models and renderers: query results → text (table, JSON, CSV), for every front end.
+    .target(
+      name: "ChartPresentation", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
+    // The `chart-archive` command line: arguments → library calls → rendered text; exit codes.
+    .target(
+      name: "ChartArchiveCLI",
+      dependencies: [
+        "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport", "ChartPresentation",
+      ]),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
     // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.
     .executableTarget(
@@ -47,6 +60,12 @@ let package = Package(
       // Real-shaped files of every format and malformed ones, read by the tests from their path;
       // Fuzz/run seeds its fuzzers with them too.
       exclude: ["Samples", "Malformed"]),
+    .testTarget(
+      name: "ChartPresentationTests",
+      dependencies: ["ChartPresentation", "ChartStorage", "ChartFormats", "ChartRanking"]),
+    .testTarget(
+      name: "ChartImportTests",
+      dependencies: ["ChartImport", "ChartStorage", "ChartFormats", "ChartRanking"]),
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: ["ChartArchiveCLI", "ChartFormats", "ChartRanking", "chart-archive"]

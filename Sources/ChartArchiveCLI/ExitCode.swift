@@ -41,7 +41,7 @@ struct CommandError: Error {
       case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport:
         .dataError
       case .invalidChartName: .usage
-      case .noSuchChart, .noSuchSnapshot, .notEnoughSnapshots: .failure
+      case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
       }
     let hint: String? =

@@ -1,4 +1,4 @@
-import ChartFormats
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 import Foundation
@@ -48,13 +48,10 @@ enum SharedOptions {
     return home + "/.local/share/chart-archive/archive.sqlite"
   }
 
-  static func openArchive(_ arguments: ParsedArguments, console: Console, create: Bool = false)
-    throws -> Archive
-  {
+  /// Opens the archive for queries.
+  static func openArchive(_ arguments: ParsedArguments, console: Console) throws -> Archive {
     let path = try databasePath(arguments, environment: console.environment)
-    do { return try Archive(path: path, createIfMissing: create) } catch {
-      throw CommandError(error)
-    }
+    do { return try Archive(path: path, access: .read) } catch { throw CommandError(error) }
   }
 
   static func outputFormat(_ arguments: ParsedArguments) throws(UsageError) -> OutputFormat {
@@ -83,105 +80,14 @@ enum SharedOptions {
   }
 }
 
-/// The output formats of the query commands.
-enum OutputFormat: String {
-  case table, json, csv
-}
-
-/// Calls an archive query, turning its error into a ``CommandError``.
+/// Calls the library, turning an archive error into a ``CommandError``.
 func query<Result>(_ body: () throws -> Result) throws -> Result {
   do { return try body() } catch let error as ArchiveError { throw CommandError(error) }
 }
 
-// MARK: - Rendering placements
-
-/// Columns for entries with their derived figures.
-let placementColumns = [
-  Column(key: "rank", heading: "RANK", alignRight: true),
-  Column(key: "movement", heading: "MOVE"),
-  Column(key: "previous_rank", heading: "LAST", alignRight: true),
-  Column(key: "peak_position", heading: "PEAK", alignRight: true),
-  Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
-  Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
-  Column(key: "title", heading: "TITLE"),
-  Column(key: "artist", heading: "ARTIST"),
-  Column(key: "image_url", heading: "IMAGE", shownInTable: false),
-  Column(key: "song_url", heading: "URL", shownInTable: false),
-]
-
-func placementRow(_ placement: Placement) -> [Cell] {
-  [
-    .int(placement.rank), .movement(placement.movement), optional(placement.previousRank),
-    .int(placement.peakPosition), .int(placement.weeksOnChart), optional(placement.entry.streams),
-    .text(placement.entry.title),
-    .text(placement.entry.artist), optional(placement.entry.imageURL),
-    optional(placement.entry.songURL),
-  ]
-}
-
-/// Columns for drop-outs: their rank on the older snapshot (under the given key and heading),
-/// title and artist.
-func dropOutColumns(rankKey: String, heading: String) -> [Column] {
-  [
-    Column(key: rankKey, heading: heading, alignRight: true),
-    Column(key: "title", heading: "TITLE"),
-    Column(key: "artist", heading: "ARTIST"),
-  ]
-}
-
-func entryRow(_ entry: ChartEntry) -> [Cell] {
-  [.int(entry.rank), .text(entry.title), .text(entry.artist)]
-}
-
-func optional(_ value: Int?) -> Cell { value.map(Cell.int) ?? .null }
-func optional(_ value: String?) -> Cell { value.map(Cell.text) ?? .null }
-
-/// A document of titled tables: printed for people as headed blocks, as one JSON object (leading
-/// fields, then each table under its key), or as one CSV table (leading fields and the section
-/// name as columns).
-struct Document {
-  var fields: [(key: String, value: Cell)] = []
-  /// Lines printed above the tables for people.
-  var heading: [String] = []
-  var sections: [(key: String, title: String, table: Table)] = []
-  /// Lines printed below the tables for people.
-  var footer: [String] = []
-
-  func render(_ format: OutputFormat, console: Console) {
-    switch format {
-    case .json:
-      let members =
-        fields.map { ($0.key, $0.value.json) } + sections.map { ($0.key, $0.table.json) }
-      console.print(JSONValue.object(members).encoded())
-    case .csv:
-      var columns: [String] = fields.map(\.key)
-      if sections.count > 1 { columns.append("section") }
-      for section in sections {
-        for column in section.table.columns where !columns.contains(column.key) {
-          columns.append(column.key)
-        }
-      }
-      var output = CSVWriter.record(columns)
-      for section in sections {
-        for row in section.table.rows {
-          var values: [String: String] = ["section": section.key]
-          for field in fields { values[field.key] = field.value.csv }
-          for (column, cell) in zip(section.table.columns, row) { values[column.key] = cell.csv }
-          output += CSVWriter.record(columns.map { values[$0] ?? "" })
-        }
-      }
-      console.write(output)
-    case .table:
-      let style = console.style
-      var blocks: [String] = []
-      if !heading.isEmpty { blocks.append(heading.map { style.bold($0) }.joined(separator: "\n")) }
-      for section in sections {
-        var block = section.title.isEmpty ? "" : section.title + "\n"
-        block += section.table.rows.isEmpty ? "  (none)" : section.table.text(style: style)
-        blocks.append(block)
-      }
-      if !footer.isEmpty { blocks.append(footer.joined(separator: "\n")) }
-      console.print(blocks.joined(separator: "\n\n"))
-    }
+extension Console {
+  /// Writes a view in a format to standard output, in colour on a terminal (tables only).
+  func show(_ view: some Presentation, as format: OutputFormat) {
+    write(view.rendered(as: format, style: style))
   }
 }

@@ -1,3 +1,5 @@
+import ChartPresentation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)

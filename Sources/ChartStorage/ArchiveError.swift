@@ -21,6 +21,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case noSuchChart(String)
   /// The chart has no snapshot at that chart date.
   case noSuchSnapshot(chart: String, chartDate: ChartDate)
+  /// The chart's snapshot at that chart date is its first: there is none before it to compare it
+  /// with.
+  case noEarlierSnapshot(chart: String, chartDate: ChartDate)
   /// The chart has no snapshot at all, or too few for the question.
   case notEnoughSnapshots(chart: String, needed: Int, stored: Int)
   /// SQLite reported an error while using the archive at `path`.
@@ -29,7 +32,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// Whether the error is SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`: another connection held the
   /// archive for longer than the busy timeout.
   public var isLocked: Bool {
-    if case .database(_, let error) = self { return error.resultCode == 5 || error.resultCode == 6 }
+    if case .database(_, let error) = self { return error.isBusy }
     return false
   }
 
@@ -53,6 +56,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "no chart named '\(name)' in the archive"
     case .noSuchSnapshot(let chart, let chartDate):
       "chart '\(chart)' has no snapshot dated \(chartDate)"
+    case .noEarlierSnapshot(let chart, let chartDate):
+      "\(chart) \(chartDate) is the chart's first snapshot"
     case .notEnoughSnapshots(let chart, let needed, let stored):
       "chart '\(chart)' has \(stored) snapshot\(stored == 1 ? "" : "s"); \(needed) are needed"
     case .database(let path, let error):

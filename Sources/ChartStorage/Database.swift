@@ -192,6 +192,10 @@ final class Database {
     return try statement.step() ? read(statement) : nil
   }
 
+  /// Whether no transaction is open on the connection
+  /// (<https://www.sqlite.org/c3ref/get_autocommit.html>).
+  var isInAutocommitMode: Bool { sqlite3_get_autocommit(handle) != 0 }
+
   /// The rowid of the last row inserted on this connection
   /// (<https://www.sqlite.org/c3ref/last_insert_rowid.html>).
   var lastInsertedRowID: Int64 { sqlite3_last_insert_rowid(handle) }

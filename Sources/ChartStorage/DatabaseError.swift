@@ -15,6 +15,31 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   /// The primary result code (the low 8 bits of the extended one): `SQLITE_BUSY` is 5.
   public var resultCode: Int32 { extendedResultCode & 0xFF }
 
+  /// Whether another connection held the database for longer than the busy timeout
+  /// (`SQLITE_BUSY`) or a table was locked (`SQLITE_LOCKED`).
+  public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
+
+  /// Whether the file is not an SQLite database (`SQLITE_NOTADB`).
+  public var isNotADatabase: Bool { resultCode == SQLITE_NOTADB }
+
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY` (787), an extended result code: a macro that Swift does not
+  /// import (<https://www.sqlite.org/rescode.html#constraint_foreignkey>).
+  public static let constraintForeignKey: Int32 = SQLITE_CONSTRAINT | (3 << 8)
+
+  /// A foreign key that enforcement would have refused (`SQLITE_CONSTRAINT_FOREIGNKEY`), found by a
+  /// check of the archive's own (see ``References``).
+  static func foreignKeyFailure(_ detail: String) -> DatabaseError {
+    DatabaseError(
+      extendedResultCode: constraintForeignKey,
+      message: "FOREIGN KEY constraint failed: " + detail)
+  }
+
+  /// An error of the archive's own, not from SQLite's C API, under SQLite's generic code
+  /// `SQLITE_ERROR`.
+  static func other(_ message: String) -> DatabaseError {
+    DatabaseError(extendedResultCode: SQLITE_ERROR, message: message)
+  }
+
   /// Creates an error.
   public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
     self.extendedResultCode = extendedResultCode

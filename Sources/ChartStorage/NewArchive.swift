@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import Glibc
 
@@ -98,7 +99,7 @@ public final class NewArchive {
       throw .database(
         path: destination,
         DatabaseError(
-          extendedResultCode: 14,  // SQLITE_CANTOPEN
+          extendedResultCode: SQLITE_CANTOPEN,
           message: "cannot create a file in \(folder.path): \(String(cString: strerror(failure)))"))
     }
     (buildPath, lock) = created
@@ -106,13 +107,13 @@ public final class NewArchive {
       let database = try Database(path: buildPath, mode: .createAlone)
       try Migrations.migrate(database)
       try Migrations.verifySchema(database)
-      archive = Archive(database: database, path: destination)
+      archive = Archive(building: database, path: destination)
     } catch {
       Glibc.close(lock)
       Self.deleteFiles(of: buildPath)
       throw .database(
         path: destination,
-        error as? DatabaseError ?? DatabaseError(extendedResultCode: 1, message: "\(error)"))
+        error as? DatabaseError ?? .other("\(error)"))
     }
   }
 
@@ -138,8 +139,11 @@ public final class NewArchive {
     precondition(!finished, "the archive is published already")
     finished = true
     do {
-      try archive.database.execute("PRAGMA journal_mode = WAL")
-      try archive.database.close()
+      guard let database = archive.writingDatabase else {
+        preconditionFailure("a new archive has its writing connection")
+      }
+      try database.execute("PRAGMA journal_mode = WAL")
+      try database.close()
     } catch {
       Self.deleteFiles(of: buildPath)
       throw .database(path: destination, error)
@@ -188,7 +192,7 @@ public final class NewArchive {
       throw .database(
         path: destination,
         DatabaseError(
-          extendedResultCode: 10,  // SQLITE_IOERR
+          extendedResultCode: SQLITE_IOERR,
           message: "cannot link the new archive there: \(String(cString: strerror(error)))"))
     }
     unlink(buildPath)

@@ -139,16 +139,6 @@ struct HelpAndUsageTests {
     #expect(FileManager.default.fileExists(atPath: fromVariable))
   }
 
-  @Test func coloursOnlyOnATerminalAndNeverWithNO_COLOR() {
-    #expect(Style.forOutput(isTerminal: true, environment: [:]).colors)
-    #expect(!Style.forOutput(isTerminal: false, environment: [:]).colors)
-    #expect(!Style.forOutput(isTerminal: true, environment: ["NO_COLOR": "1"]).colors)
-    #expect(Style.forOutput(isTerminal: true, environment: ["NO_COLOR": ""]).colors)
-    #expect(!Style.forOutput(isTerminal: true, environment: ["TERM": "dumb"]).colors)
-    #expect(Style(colors: true).paint(.up(3)) == "\u{1B}[32m▲3\u{1B}[0m")
-    #expect(Style(colors: false).paint(.up(3)) == "▲3")
-  }
-
   @Test func argumentsParseOptionsAnywhere() throws {
     let parsed = try ParsedArguments.parse(
       ["--db=a.sqlite", "hot-100", "--limit", "5", "--", "--2024"],
@@ -164,22 +154,5 @@ struct HelpAndUsageTests {
     #expect(parsed.option("--limit") == "5")
     #expect(parsed.argument("chart") == "hot-100")
     #expect(parsed.argument("date") == "--2024")
-  }
-
-  @Test func tablesAlignWideCharactersAndCSVQuotes() {
-    let table = Table(
-      columns: [Column(key: "t", heading: "T"), Column(key: "n", heading: "N", alignRight: true)],
-      rows: [[.text("밤하늘"), .int(1)], [.text("ab"), .int(10)]])
-    #expect(table.text(style: Style(colors: false)) == "T        N\n밤하늘   1\nab      10")
-    #expect(
-      CSVWriter.record(["a,b", "say \"hi\"", "plain", "two\nlines"])
-        == "\"a,b\",\"say \"\"hi\"\"\",plain,\"two\nlines\"\r\n")
-    #expect(displayWidth("Beyonce\u{301}") == 7)
-    // A comma or quote followed by a combining mark is still a comma or a quote.
-    #expect(
-      CSVWriter.record(["Hello,\u{301}World", "A \"\u{301}B"])
-        == "\"Hello,\u{301}World\",\"A \"\"\u{301}B\"\r\n")
-    // Control characters cannot reach the terminal.
-    #expect(Cell.text("a\u{1B}[2Jb\nc").display == "a\u{FFFD}[2Jb\u{FFFD}c")
   }
 }

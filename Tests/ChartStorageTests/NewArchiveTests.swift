@@ -33,7 +33,7 @@ struct NewArchiveTests {
     #expect(try new.publish())
     #expect(try names(in: file.folder) == ["archive.sqlite"])
     #expect(try journalModeInHeader(file.path) == [2, 2])
-    let archive = try Archive(path: file.path, createIfMissing: false)
+    let archive = try Archive(path: file.path, access: .read)
     let stored = try archive.snapshot(of: "c", at: nil)
     #expect(try archive.entries(of: stored.id).map(\.entry) == first.entries)
     #expect(try archive.check().allSatisfy(\.passed))
@@ -46,7 +46,7 @@ struct NewArchiveTests {
     // it open) leaves.
     let deleted = file.folder.appendingPathComponent("deleted.sqlite").path
     do {
-      let archive = try Archive(path: deleted, createIfMissing: true)
+      let archive = try Archive(path: deleted, access: .create)
       try archive.database.execute("PRAGMA wal_autocheckpoint = 0")
       try archive.write { try $0.store(snapshot("2024-01-06", [(1, "Stale", "X")])) }
       for suffix in ["-wal", "-shm"] {
@@ -57,7 +57,7 @@ struct NewArchiveTests {
     let new = try NewArchive(at: file.path)
     try new.archive.write { try $0.store(snapshot("2024-02-03", [(1, "New", "Y")])) }
     #expect(try new.publish())
-    let archive = try Archive(path: file.path, createIfMissing: false)
+    let archive = try Archive(path: file.path, access: .read)
     #expect(try archive.check().allSatisfy(\.passed))
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-02-03"])
     // The log is renamed aside whole, not deleted: it may hold the last imports of its archive.
@@ -86,7 +86,7 @@ struct NewArchiveTests {
       publishing.published = Result { () throws(ArchiveError) in try publishing.new.publish() }
       publishing.done.signal()
     }
-    let other = try Archive(path: file.path, createIfMissing: true)
+    let other = try Archive(path: file.path, access: .create)
     try other.database.execute("PRAGMA wal_autocheckpoint = 0")
     try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
     let waited = publishing.done.wait(timeout: .now() + 0.2) == .timedOut
@@ -96,7 +96,7 @@ struct NewArchiveTests {
     #expect(try publishing.published?.get() == false)
     #expect(FileManager.default.fileExists(atPath: file.path + "-wal"))
     #expect(try other.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
-    let reader = try Archive(path: file.path, createIfMissing: false)
+    let reader = try Archive(path: file.path, access: .read)
     #expect(try reader.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
   }
 
@@ -105,13 +105,13 @@ struct NewArchiveTests {
     let new = try NewArchive(at: file.path)
     try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
     do {
-      let other = try Archive(path: file.path, createIfMissing: true)
+      let other = try Archive(path: file.path, access: .create)
       try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
     }
     #expect(try !new.publish())
     let left = try names(in: file.folder)
     #expect(left == ["archive.sqlite"])
-    let archive = try Archive(path: file.path, createIfMissing: false)
+    let archive = try Archive(path: file.path, access: .read)
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-13"])
   }
 

@@ -1,6 +1,6 @@
+import ChartPresentation
 import ChartRanking
 import ChartStorage
-import Foundation
 
 /// `chart-archive audit CHART`: derived figures against the published ones.
 enum AuditCommand: Subcommand {
@@ -46,64 +46,12 @@ enum AuditCommand: Subcommand {
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let snapshots = try query { try archive.auditedSnapshots(of: chart) }
+    let snapshots = try query { try archive.read { try $0.auditedSnapshots(of: chart) } }
     let audit = ChartAudit(snapshots: snapshots, from: from, to: to)
-
-    var summary = Table(columns: [
-      Column(key: "figure", heading: "FIGURE"),
-      Column(key: "compared", heading: "COMPARED", alignRight: true),
-      Column(key: "agreeing", heading: "AGREEING", alignRight: true),
-      Column(key: "percentage", heading: "%", alignRight: true),
-    ])
-    summary.rows = audit.agreements.map {
-      [
-        .text($0.figure.rawValue), .int($0.compared), .int($0.agreeing),
-        $0.percentage.map { .text(String(format: "%.3f", $0)) } ?? .null,
-      ]
-    }
-    var causes = Table(columns: [
-      Column(key: "cause", heading: "CAUSE"),
-      Column(key: "disagreements", heading: "DISAGREEMENTS", alignRight: true),
-    ])
-    let counts = audit.causeCounts
-    causes.rows = DisagreementCause.allCases.map { [.text($0.rawValue), .int(counts[$0] ?? 0)] }
-    var list = Table(columns: [
-      Column(key: "chart_date", heading: "CHART DATE"),
-      Column(key: "rank", heading: "RANK", alignRight: true),
-      Column(key: "figure", heading: "FIGURE"),
-      Column(key: "published", heading: "PUBLISHED", alignRight: true),
-      Column(key: "derived", heading: "DERIVED", alignRight: true),
-      Column(key: "cause", heading: "CAUSE"),
-      Column(key: "title", heading: "TITLE"),
-      Column(key: "artist", heading: "ARTIST"),
-    ])
-    if !arguments.flag("--summary") {
-      list.rows = audit.disagreements.map {
-        [
-          .text($0.chartDate.iso8601), .int($0.entry.rank), .text($0.figure.rawValue),
-          optional($0.published), optional($0.derived), .text($0.cause.rawValue),
-          .text($0.entry.title), .text($0.entry.artist),
-        ]
-      }
-    }
-    var document = Document()
-    document.fields = [
-      ("chart", .text(chart)), ("from", optional(from?.iso8601)), ("to", optional(to?.iso8601)),
-    ]
-    document.heading = [
-      "Audit of \(chart)" + (from.map { " from \($0)" } ?? "") + (to.map { " to \($0)" } ?? "")
-    ]
-    document.sections = [("agreement", "", summary), ("causes", "", causes)]
-    if !arguments.flag("--summary") {
-      document.sections.append(
-        ("disagreements", "Disagreements (\(audit.disagreements.count))", list))
-    }
-    if format == .csv {
-      // One table for machines: the disagreements (the summary is in JSON and in the table).
-      document.fields = [("chart", .text(chart))]
-      document.sections = [("disagreements", "", list)]
-    }
-    document.render(format, console: console)
+    console.show(
+      AuditView(
+        chart: chart, from: from, to: to, audit: audit, summaryOnly: arguments.flag("--summary")),
+      as: format)
     return .success
   }
 }

@@ -1,3 +1,4 @@
+import ChartPresentation
 import ChartStorage
 
 /// `chart-archive check`: is the archive sound?
@@ -15,22 +16,8 @@ enum CheckCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
     let archive = try SharedOptions.openArchive(arguments, console: console)
-    let checks = try query { try archive.check() }
-    var table = Table(columns: [
-      Column(key: "check", heading: "CHECK"),
-      Column(key: "result", heading: "RESULT"),
-      Column(key: "problems", heading: "PROBLEMS"),
-    ])
-    table.rows = checks.map {
-      [
-        .text($0.name), .text($0.passed ? "ok" : "failed"),
-        .text($0.problems.joined(separator: "; ")),
-      ]
-    }
-    var document = Document()
-    document.fields = [("archive", .text(archive.path))]
-    document.sections = [("checks", "", table)]
-    document.render(format, console: console)
+    let checks = try query { try archive.read { try $0.check() } }
+    console.show(ChecksView(path: archive.path, checks: checks), as: format)
     return checks.allSatisfy(\.passed) ? .success : .failure
   }
 }

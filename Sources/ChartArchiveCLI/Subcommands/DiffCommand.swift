@@ -1,3 +1,4 @@
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 
@@ -31,66 +32,14 @@ enum DiffCommand: Subcommand {
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    var older: SnapshotSummary
-    var newer: SnapshotSummary
-    if let firstDate, let secondDate {
-      older = try query { try archive.snapshot(of: chart, at: firstDate) }
-      newer = try query { try archive.snapshot(of: chart, at: secondDate) }
-      if newer.chartDate < older.chartDate { swap(&older, &newer) }
-    } else {
-      newer = try query { try archive.snapshot(of: chart, at: firstDate) }
-      guard let previous = try query({ try archive.snapshot(before: newer) }) else {
-        if firstDate != nil {
-          throw CommandError(.failure, "\(chart) \(newer.chartDate) is the chart's first snapshot")
-        }
-        throw CommandError(
-          ArchiveError.notEnoughSnapshots(chart: chart, needed: 2, stored: 1))
+    let view = try query {
+      try archive.read { reader in
+        let (older, newer) = try reader.snapshotsToCompare(of: chart, firstDate, secondDate)
+        return DiffView(
+          chart: chart, older: older, newer: newer, diff: try reader.diff(from: older, to: newer))
       }
-      older = previous
     }
-    let diff = try query { try archive.diff(from: older, to: newer) }
-
-    let moveColumns = [
-      Column(key: "rank", heading: "RANK", alignRight: true),
-      Column(key: "movement", heading: "MOVE"),
-      Column(key: "older_rank", heading: "WAS", alignRight: true),
-      Column(key: "title", heading: "TITLE"),
-      Column(key: "artist", heading: "ARTIST"),
-    ]
-    func row(_ line: SnapshotDiff.Line) -> [Cell] {
-      [
-        .int(line.entry.entry.rank), .movement(line.movement), optional(line.olderRank),
-        .text(line.entry.entry.title), .text(line.entry.entry.artist),
-      ]
-    }
-    let moves = diff.moves
-    let arrivals = diff.arrivals
-    let up = moves.filter { ($0.movement.change ?? 0) > 0 }.count
-    let down = moves.filter { ($0.movement.change ?? 0) < 0 }.count
-    var document = Document()
-    document.fields = [
-      ("chart", .text(chart)), ("older_chart_date", .text(older.chartDate.iso8601)),
-      ("newer_chart_date", .text(newer.chartDate.iso8601)),
-    ]
-    document.heading = ["\(chart): \(older.chartDate) → \(newer.chartDate)"]
-    document.sections = [
-      (
-        "arrivals", "Debuts and re-entries (\(arrivals.count))",
-        Table(columns: moveColumns, rows: arrivals.map(row))
-      ),
-      (
-        "drop_outs", "Drop-outs (\(diff.dropOuts.count))",
-        Table(
-          columns: dropOutColumns(rankKey: "older_rank", heading: "WAS"),
-          rows: diff.dropOuts.map { entryRow($0.entry) })
-      ),
-      (
-        "movements",
-        "On both (\(moves.count): \(up) up, \(down) down, \(moves.count - up - down) unchanged)",
-        Table(columns: moveColumns, rows: moves.map(row))
-      ),
-    ]
-    document.render(format, console: console)
+    console.show(view, as: format)
     return .success
   }
 }

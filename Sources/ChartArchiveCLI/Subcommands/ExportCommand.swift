@@ -42,25 +42,30 @@ enum ExportCommand: Subcommand {
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let summaries =
-      dates.isEmpty
-      ? try query { try archive.snapshots(of: chart) }
-      : try dates.map { date in try query { try archive.snapshot(of: chart, at: date) } }
-    let frequency = try query { try archive.charts() }.first { $0.name == chart }?.frequency
-    console.write(csv ? NativeFormatWriter.csvHeader : NativeFormatWriter.jsonOpening)
-    for (index, summary) in summaries.enumerated() {
-      let snapshot = Snapshot(
-        chart: chart, chartDate: summary.chartDate,
-        publishesPreviousRank: summary.publishesPreviousRank,
-        entries: try query { try archive.entries(of: summary.id) }.map(\.entry))
-      if csv {
-        console.write(NativeFormatWriter.csv(snapshot))
-      } else {
-        if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
-        console.write(NativeFormatWriter.json(snapshot, frequency: frequency))
+    // One read: every snapshot exported is of one state of the archive.
+    try query {
+      try archive.read { reader in
+        let summaries =
+          dates.isEmpty
+          ? try reader.snapshots(of: chart)
+          : try dates.map { date throws(ArchiveError) in try reader.snapshot(of: chart, at: date) }
+        let frequency = try reader.charts().first { $0.name == chart }?.frequency
+        console.write(csv ? NativeFormatWriter.csvHeader : NativeFormatWriter.jsonOpening)
+        for (index, summary) in summaries.enumerated() {
+          let snapshot = Snapshot(
+            chart: chart, chartDate: summary.chartDate,
+            publishesPreviousRank: summary.publishesPreviousRank,
+            entries: try reader.entries(of: summary.id).map(\.entry))
+          if csv {
+            console.write(NativeFormatWriter.csv(snapshot))
+          } else {
+            if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
+            console.write(NativeFormatWriter.json(snapshot, frequency: frequency))
+          }
+        }
+        if !csv { console.write(NativeFormatWriter.jsonClosing) }
       }
     }
-    if !csv { console.write(NativeFormatWriter.jsonClosing) }
     return .success
   }
 }

@@ -1,4 +1,4 @@
-import ChartFormats
+import ChartPresentation
 
 /// `chart-archive formats`: the file formats import reads.
 enum FormatsCommand: Subcommand {
@@ -12,18 +12,7 @@ enum FormatsCommand: Subcommand {
   static let options = [SharedOptions.format]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-    let format = try SharedOptions.outputFormat(arguments)
-    var table = Table(columns: [
-      Column(key: "format", heading: "FORMAT"),
-      Column(key: "kind", heading: "KIND"),
-      Column(key: "description", heading: "DESCRIPTION"),
-    ])
-    table.rows = ChartFormat.allCases.map {
-      [.text($0.rawValue), .text($0.isJSON ? "JSON" : "CSV"), .text($0.summary)]
-    }
-    var document = Document()
-    document.sections = [("formats", "", table)]
-    document.render(format, console: console)
+    console.show(FormatsView(), as: try SharedOptions.outputFormat(arguments))
     return .success
   }
 }

@@ -1,3 +1,4 @@
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 
@@ -31,35 +32,14 @@ enum ReportCommand: Subcommand {
     let limit = try SharedOptions.positiveInteger(arguments, "--limit", default: 10)
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let snapshot = try query { try archive.snapshot(of: chart, at: date) }
-    let (report, previous) = try query { try archive.report(on: snapshot, limit: limit) }
-
-    var document = Document()
-    document.fields = [
-      ("chart", .text(chart)), ("chart_date", .text(snapshot.chartDate.iso8601)),
-      ("previous_chart_date", optional(previous?.chartDate.iso8601)),
-    ]
-    document.heading = [
-      "\(chart) · \(snapshot.chartDate)"
-        + (previous.map { " (against \($0.chartDate))" } ?? " (first snapshot)")
-    ]
-    func table(_ placements: [Placement]) -> Table {
-      Table(columns: placementColumns, rows: placements.map(placementRow))
+    let (snapshot, (report, previous)) = try query {
+      try archive.read { reader in
+        let snapshot = try reader.snapshot(of: chart, at: date)
+        return (snapshot, try reader.report(on: snapshot, limit: limit))
+      }
     }
-    document.sections = [
-      ("number_one", "Number one", table(report.numberOne)),
-      ("debuts", "Debuts (\(report.debuts.count))", table(report.debuts)),
-      ("reentries", "Re-entries (\(report.reentries.count))", table(report.reentries)),
-      ("climbers", "Biggest climbers", table(report.climbers)),
-      ("fallers", "Biggest fallers", table(report.fallers)),
-      (
-        "drop_outs", "Drop-outs (\(report.dropOuts.count))",
-        Table(
-          columns: dropOutColumns(rankKey: "previous_rank", heading: "LAST"),
-          rows: report.dropOuts.map { entryRow($0.entry) })
-      ),
-    ]
-    document.render(format, console: console)
+    console.show(
+      ReportView(chart: chart, snapshot: snapshot, previous: previous, report: report), as: format)
     return .success
   }
 }

@@ -1,3 +1,4 @@
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 
@@ -28,22 +29,8 @@ enum ShowCommand: Subcommand {
     let limit = try SharedOptions.positiveInteger(arguments, "--limit", default: Int.max)
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let snapshot = try query { try archive.snapshot(of: chart, at: date) }
-    let previous = try query { try archive.snapshot(before: snapshot) }
-    let placements = try query { try archive.placements(of: snapshot) }
-    var table = Table(columns: placementColumns)
-    table.rows = placements.prefix(limit).map(placementRow)
-    var document = Document()
-    document.fields = [
-      ("chart", .text(chart)), ("chart_date", .text(snapshot.chartDate.iso8601)),
-      ("previous_chart_date", optional(previous?.chartDate.iso8601)),
-    ]
-    document.heading = [
-      "\(chart) · \(snapshot.chartDate)"
-        + (previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
-    ]
-    document.sections = [("entries", "", table)]
-    document.render(format, console: console)
+    let snapshot = try query { try archive.read { try $0.chartSnapshot(of: chart, at: date) } }
+    console.show(SnapshotView(snapshot, limit: limit), as: format)
     return .success
   }
 }

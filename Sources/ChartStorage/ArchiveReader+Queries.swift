@@ -51,6 +51,37 @@ public struct SongSummary: Hashable, Sendable {
   public var entryCount: Int
 }
 
+/// A snapshot as `show` presents it: the snapshot, the chart's snapshot before it and every
+/// entry with its figures.
+public struct ChartSnapshot: Sendable {
+  /// The snapshot.
+  public var summary: SnapshotSummary
+  /// The chart's snapshot before it, `nil` for the chart's first.
+  public var previous: SnapshotSummary?
+  /// Its entries with their previous rank, movement, peak position and weeks on chart, in rank
+  /// order.
+  public var placements: [Placement]
+}
+
+/// One recording of a song, with its history on each chart it was on.
+public struct SongRecording: Sendable {
+  /// The song.
+  public var song: SongSummary
+  /// Its history per chart, by chart name.
+  public var histories: [ChartHistory]
+}
+
+/// What a search for one song found.
+public enum SongSearch: Sendable {
+  /// One song, or the recordings of one title and artist (a reissue and a remake), which are
+  /// shown together, oldest first.
+  case found([SongSummary])
+  /// Several songs match and none is the one meant: the matches, best first.
+  case several([SongSummary])
+  /// Nothing matches.
+  case none
+}
+
 /// A song's history on one chart.
 public struct ChartHistory: Sendable {
   /// The chart's name.
@@ -108,7 +139,7 @@ private func readSnapshot(_ row: Statement) -> SnapshotSummary {
     source: row.optionalString(at: 6))
 }
 
-extension Archive {
+extension ArchiveReader {
   // MARK: - Charts and snapshots
 
   /// Every chart, by name.
@@ -181,6 +212,46 @@ extension Archive {
     throw .notEnoughSnapshots(chart: chart, needed: 1, stored: 0)
   }
 
+  /// The snapshot of a chart at a chart date (its latest when `nil`), the one before it and its
+  /// entries' figures: what `show` presents.
+  ///
+  /// - Throws: as ``snapshot(of:at:)``.
+  public func chartSnapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
+    -> ChartSnapshot
+  {
+    let summary = try snapshot(of: chart, at: chartDate)
+    return ChartSnapshot(
+      summary: summary, previous: try snapshot(before: summary),
+      placements: try placements(of: summary))
+  }
+
+  /// The two snapshots a diff compares, older first: with no date, the chart's last two; with one,
+  /// the snapshot of that date and the one before it; with two, those (in either order).
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - first: a chart date, or `nil`.
+  ///   - second: another chart date, or `nil` (only when `first` is given).
+  /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
+  ///   ``ArchiveError/noEarlierSnapshot(chart:chartDate:)`` when the one date given is the
+  ///   chart's first, ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
+  ///   has one snapshot, or ``ArchiveError/database(path:_:)``.
+  public func snapshotsToCompare(of chart: String, _ first: ChartDate?, _ second: ChartDate?)
+    throws(ArchiveError) -> (older: SnapshotSummary, newer: SnapshotSummary)
+  {
+    if let first, let second {
+      let one = try snapshot(of: chart, at: first)
+      let other = try snapshot(of: chart, at: second)
+      return one.chartDate < other.chartDate ? (one, other) : (other, one)
+    }
+    let newer = try snapshot(of: chart, at: first)
+    guard let older = try snapshot(before: newer) else {
+      if first != nil { throw .noEarlierSnapshot(chart: chart, chartDate: newer.chartDate) }
+      throw .notEnoughSnapshots(chart: chart, needed: 2, stored: 1)
+    }
+    return (older, newer)
+  }
+
   /// The snapshot just before another of the same chart, or `nil` when it is the first.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
@@ -197,7 +268,7 @@ extension Archive {
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func entries(of snapshot: SnapshotID) throws(ArchiveError) -> [ArchivedEntry] {
-    try reading { try Archive.entries(of: snapshot, in: database) }
+    try reading { try Self.entries(of: snapshot, in: database) }
   }
 
   static func entries(of snapshot: SnapshotID, in database: Database) throws(DatabaseError)
@@ -355,6 +426,48 @@ extension Archive {
     }
   }
 
+  /// The song a search means: the songs titled exactly as the query (an index lookup) when they
+  /// are one song (or recordings of one title and artist), else among all that match (see
+  /// ``songs(matching:artist:chart:exactTitle:)``) those titled as the query, else all, when they
+  /// are one song.
+  ///
+  /// - Parameters: as ``songs(matching:artist:chart:exactTitle:)``.
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
+  public func song(matching query: String, artist: String? = nil, chart: String? = nil)
+    throws(ArchiveError) -> SongSearch
+  {
+    var songs = try self.songs(matching: query, artist: artist, chart: chart, exactTitle: true)
+    if Set(songs.map(\.identity)).count != 1 {
+      songs = try self.songs(matching: query, artist: artist, chart: chart)
+    }
+    let folded = SongIdentity.fold(query)
+    let exact = songs.filter { SongIdentity.fold($0.title) == folded }
+    if let chosen = [exact, songs].first(where: {
+      !$0.isEmpty && Set($0.map(\.identity)).count == 1
+    }) {
+      return .found(chosen.sorted { $0.firstChartDate < $1.firstChartDate })
+    }
+    return songs.isEmpty ? .none : .several(songs)
+  }
+
+  /// The histories of songs (see ``history(of:)``), each on every chart or on one.
+  ///
+  /// - Parameters:
+  ///   - songs: the songs.
+  ///   - chart: only this chart's history, or `nil` for every chart's.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func recordings(of songs: [SongSummary], onChart chart: String? = nil)
+    throws(ArchiveError) -> [SongRecording]
+  {
+    var recordings: [SongRecording] = []
+    for song in songs {
+      var histories = try history(of: song.id)
+      if let chart { histories = histories.filter { $0.chart == chart } }
+      recordings.append(SongRecording(song: song, histories: histories))
+    }
+    return recordings
+  }
+
   /// A song's history on every chart it was on, by chart name.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
@@ -430,18 +543,6 @@ extension Archive {
       })
     else { throw .noSuchChart(name) }
     return id
-  }
-
-  func reading<Result>(_ body: () throws -> Result) throws(ArchiveError) -> Result {
-    do {
-      return try body()
-    } catch let error as ArchiveError {
-      throw error
-    } catch let error as DatabaseError {
-      throw .database(path: path, error)
-    } catch {
-      throw .database(path: path, DatabaseError(extendedResultCode: 1, message: "\(error)"))
-    }
   }
 }
 

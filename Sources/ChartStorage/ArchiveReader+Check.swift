@@ -11,7 +11,7 @@ public struct ArchiveCheck: Hashable, Sendable {
   public var passed: Bool { problems.isEmpty }
 }
 
-extension Archive {
+extension ArchiveReader {
   /// The most problems one check lists.
   static let problemLimit = 20
 

@@ -1,7 +1,7 @@
 import ChartRanking
 import Testing
 
-@testable import ChartArchiveCLI
+@testable import ChartImport
 
 /// The import's memory of song keys gives what computing them gives, across generations.
 @Suite struct RecentKeysTests {

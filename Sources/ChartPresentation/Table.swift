@@ -1,15 +1,24 @@
-import ChartFormats
-import ChartRanking
+public import ChartFormats
+public import ChartRanking
 
 /// One value of an output table.
-enum Cell: Equatable {
+public enum Cell: Equatable, Sendable {
+  /// No value: empty in tables and CSV, `null` in JSON.
   case null
+  /// An integer.
   case int(Int)
+  /// Text.
   case text(String)
   /// A movement: its marker in tables, its kind in JSON and CSV.
   case movement(Movement)
 
-  var json: JSONValue {
+  /// An integer, or ``null`` when there is none.
+  public static func optional(_ value: Int?) -> Cell { value.map(Cell.int) ?? .null }
+  /// Text, or ``null`` when there is none.
+  public static func optional(_ value: String?) -> Cell { value.map(Cell.text) ?? .null }
+
+  /// The value in JSON.
+  public var json: JSONValue {
     switch self {
     case .null: .null
     case .int(let value): .int(value)
@@ -19,7 +28,7 @@ enum Cell: Equatable {
   }
 
   /// The text in CSV: empty for null.
-  var csv: String {
+  public var csv: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
@@ -30,7 +39,7 @@ enum Cell: Equatable {
 
   /// The text in a table for people: control characters (an escape sequence in a title, a line
   /// break) are shown as U+FFFD so that they cannot move the cursor or break the table.
-  var display: String {
+  public var display: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
@@ -47,29 +56,52 @@ enum Cell: Equatable {
 }
 
 /// A column: its machine key (JSON and CSV) and its heading for people.
-struct Column {
-  var key: String
-  var heading: String
-  var alignRight = false
+public struct Column: Sendable {
+  /// The key in JSON objects and the CSV header, in snake case (`previous_rank`).
+  public var key: String
+  /// The heading in tables for people (`LAST`).
+  public var heading: String
+  /// Whether tables align the column's values right (numbers).
+  public var alignRight: Bool
   /// Whether the column is shown in tables for people (JSON and CSV always have it).
-  var shownInTable = true
+  public var shownInTable: Bool
   /// Whether a table for people leaves the column out when none of its cells has a value.
-  var hiddenWhenEmpty = false
+  public var hiddenWhenEmpty: Bool
+
+  /// A column.
+  public init(
+    key: String, heading: String, alignRight: Bool = false, shownInTable: Bool = true,
+    hiddenWhenEmpty: Bool = false
+  ) {
+    self.key = key
+    self.heading = heading
+    self.alignRight = alignRight
+    self.shownInTable = shownInTable
+    self.hiddenWhenEmpty = hiddenWhenEmpty
+  }
 }
 
 /// Rows of cells under columns, rendered as an aligned table, JSON objects or CSV records.
-struct Table {
-  var columns: [Column]
-  var rows: [[Cell]] = []
+public struct Table: Sendable {
+  /// The columns, in order.
+  public var columns: [Column]
+  /// The rows, each with one cell per column.
+  public var rows: [[Cell]]
+
+  /// A table of rows under columns.
+  public init(columns: [Column], rows: [[Cell]] = []) {
+    self.columns = columns
+    self.rows = rows
+  }
 
   /// An array of JSON objects, one per row, keyed by the columns' keys.
-  var json: JSONValue {
+  public var json: JSONValue {
     .array(rows.map { row in .object(zip(columns, row).map { ($0.key, $1.json) }) })
   }
 
   /// Aligned columns with a heading line, two spaces between columns; no line ends in spaces.
   /// Movement markers are coloured when `style` says so.
-  func text(style: Style) -> String {
+  public func text(style: Style) -> String {
     let shown = columns.indices.filter { index in
       columns[index].shownInTable
         && !(columns[index].hiddenWhenEmpty && rows.allSatisfy { $0[index] == .null })
@@ -113,7 +145,7 @@ struct Table {
 
 /// The number of terminal columns a text takes: East Asian wide and full-width characters and
 /// emoji take two, combining marks none (an approximation of Unicode Standard Annex #11).
-func displayWidth(_ text: String) -> Int {
+public func displayWidth(_ text: String) -> Int {
   var width = 0
   for character in text {
     guard let scalar = character.unicodeScalars.first else { continue }
@@ -138,19 +170,29 @@ func displayWidth(_ text: String) -> Int {
 }
 
 /// How text for people is decorated: ANSI colours on a terminal, nothing otherwise.
-struct Style {
-  var colors: Bool
+public struct Style: Sendable {
+  /// Whether ANSI colours and bold are written.
+  public var colors: Bool
+
+  /// A style with or without colours.
+  public init(colors: Bool) { self.colors = colors }
+
+  /// No decoration: for files, pipes and tests.
+  public static let plain = Style(colors: false)
 
   /// Colours are used when standard output is a terminal, `NO_COLOR` is unset or empty
   /// (<https://no-color.org>) and `TERM` is not `dumb`.
-  static func forOutput(isTerminal: Bool, environment: [String: String]) -> Style {
+  public static func forOutput(isTerminal: Bool, environment: [String: String]) -> Style {
     let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
     return Style(colors: isTerminal && !noColor && environment["TERM"] != "dumb")
   }
 
-  func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
+  /// The text in bold, when colours are on.
+  public func bold(_ text: String) -> String { colors ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
 
-  func paint(_ movement: Movement) -> String {
+  /// A movement's marker in its colour (green up, red down, dim unchanged, yellow new, cyan
+  /// re-entry), when colours are on.
+  public func paint(_ movement: Movement) -> String {
     guard colors else { return movement.marker }
     let code =
       switch movement {

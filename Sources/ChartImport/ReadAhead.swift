@@ -11,7 +11,7 @@ struct PreparedFile {
 
 /// Reads chart files on a background thread, a few ahead of the import that stores them, so that
 /// parsing and folding titles for song identity (on one core) and SQLite's writing (on the other)
-/// overlap. Results come back in file order.
+/// overlap. Results come back in the sources' order.
 final class ReadAhead: @unchecked Sendable {
   // Every mutable property is guarded by `condition`.
   private let condition = NSCondition()
@@ -25,15 +25,15 @@ final class ReadAhead: @unchecked Sendable {
   /// Starts reading.
   ///
   /// - Parameters:
-  ///   - files: the paths, in the order they will be asked for.
+  ///   - sources: the files or uploaded bytes, in the order they will be asked for.
   ///   - reader: the reader to read them with.
   ///   - depth: how many files may wait, read, before the consumer takes them.
-  init(files: [String], reader: ChartFileReader, depth: Int = 16) {
+  init(sources: [ImportSource], reader: ChartFileReader, depth: Int = 16) {
     self.depth = depth
     Thread.detachNewThread { [self] in
       Thread.current.name = "chart-reader"
       var recentKeys = RecentKeys()
-      for (index, path) in files.enumerated() {
+      for (index, source) in sources.enumerated() {
         condition.lock()
         while index - consumed >= depth, !cancelled { condition.wait() }
         let stop = cancelled
@@ -48,7 +48,11 @@ final class ReadAhead: @unchecked Sendable {
         if stop { return }
         let result: Result<PreparedFile, ChartFileError>
         do throws(ChartFileError) {
-          let file = try reader.read(contentsOf: path)
+          let file =
+            switch source {
+            case .file(let path): try reader.read(contentsOf: path)
+            case .bytes(let data, let name): try reader.decode(data, path: name)
+            }
           result = .success(
             PreparedFile(
               file: file,
@@ -86,11 +90,12 @@ final class ReadAhead: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Takes back a snapshot that song linking no longer needs (see ``ImportBatch/retire``), to
-  /// free its keys on the reading thread.
-  func recycle(_ snapshot: consuming SongLinking.PreviousSnapshot) {
+  /// Takes back snapshots that song linking no longer needs (see
+  /// ``ImportBatch/takeRetiredSnapshots()``), to free their keys on the reading thread.
+  func recycle(_ snapshots: consuming [SongLinking.PreviousSnapshot]) {
+    guard !snapshots.isEmpty else { return }
     condition.lock()
-    recycledSnapshots.append(snapshot)
+    recycledSnapshots += snapshots
     condition.unlock()
   }
 

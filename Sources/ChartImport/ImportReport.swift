@@ -1,0 +1,137 @@
+public import ChartFormats
+public import ChartRanking
+public import ChartStorage
+
+/// How an import reads and stores its sources.
+public struct ImportOptions: Sendable {
+  /// The chart's name for every source, overriding the file's and the folder's.
+  public var chart: String?
+  /// The chart date for sources that carry none.
+  public var chartDate: ChartDate?
+  /// The format every source is read in, instead of detecting it.
+  public var format: ChartFormat?
+  /// How often the chart is published, overriding what the file or the chart's name says.
+  public var frequency: ChartFrequency?
+  /// Whether a different snapshot of a stored chart date replaces it (otherwise it is refused).
+  public var replacing: Bool
+  /// Whether the valid sources are stored, each whole, when others are invalid (otherwise one
+  /// invalid source and nothing is stored).
+  public var skippingInvalid: Bool
+  /// Whether the report lists each snapshot (``ImportReport/snapshots``); the counts are always
+  /// there.
+  public var listingSnapshots: Bool
+
+  /// Options; by default every source must be valid, and nothing stored is replaced.
+  public init(
+    chart: String? = nil, chartDate: ChartDate? = nil, format: ChartFormat? = nil,
+    frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
+    listingSnapshots: Bool = true
+  ) {
+    self.chart = chart
+    self.chartDate = chartDate
+    self.format = format
+    self.frequency = frequency
+    self.replacing = replacing
+    self.skippingInvalid = skippingInvalid
+    self.listingSnapshots = listingSnapshots
+  }
+}
+
+/// How far an import is, reported before each source is stored and once at the end.
+public struct ImportProgress: Hashable, Sendable {
+  /// Sources stored (or refused) so far.
+  public var done: Int
+  /// Sources in all.
+  public var total: Int
+
+  /// Whether every source is done.
+  public var isFinished: Bool { done == total }
+}
+
+/// One snapshot an import stored, or found stored already.
+public struct ImportedSnapshot: Hashable, Sendable {
+  /// The index of its source in the import's list.
+  public var source: Int
+  /// The chart's name.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// How many entries it has.
+  public var entryCount: Int
+  /// What storing it did.
+  public var outcome: ImportOutcome
+}
+
+/// A source an import did not store, and why.
+public struct RefusedSource: Error, Sendable {
+  /// The index of the source in the import's list.
+  public var source: Int
+  /// The source's path or name.
+  public var name: String
+  /// Why it was refused.
+  public var reason: Reason
+
+  /// Why a source is refused.
+  public enum Reason: Sendable {
+    /// The file is not a valid chart file: every problem found in it.
+    case invalid(ChartFileError)
+    /// One of its snapshots conflicts with a stored one, or with another source's:
+    /// ``ArchiveError/conflictingSnapshot(chart:chartDate:)`` or
+    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)``.
+    case conflict(ArchiveError)
+  }
+}
+
+/// An entry whose movement, as its source published it, is not the one the archive derives.
+public struct TrendDisagreement: Hashable, Sendable {
+  /// The index of the entry's source in the import's list.
+  public var source: Int
+  /// The chart's name.
+  public var chart: String
+  /// The snapshot's chart date.
+  public var chartDate: ChartDate
+  /// The entry's rank, 1-based.
+  public var rank: Int
+  /// The entry's title.
+  public var title: String
+  /// The movement the source published.
+  public var published: PublishedTrend
+  /// The movement the archive derives.
+  public var derived: Movement
+}
+
+/// What an import did: each snapshot's outcome, the sources refused (with ``ImportOptions/skippingInvalid``),
+/// the warnings, and the totals.
+public struct ImportReport: Sendable {
+  /// The sources' paths or names, in the order given.
+  public var sources: [String]
+  /// Each snapshot stored or found unchanged, in the order stored, when the options ask for them.
+  public var snapshots: [ImportedSnapshot] = []
+  /// How many snapshots were new.
+  public var imported = 0
+  /// How many replaced a different snapshot of their chart date.
+  public var replaced = 0
+  /// How many were stored already, with the same entries.
+  public var unchanged = 0
+  /// How many entries were stored (those of new and replacing snapshots).
+  public var entriesStored = 0
+  /// The sources skipped as invalid (only with ``ImportOptions/skippingInvalid``; without it, an
+  /// invalid source fails the import).
+  public var skipped: [RefusedSource] = []
+  /// Published movements that disagree with the derived ones.
+  public var trendDisagreements: [TrendDisagreement] = []
+  /// What a new archive found at its path and renamed aside (see ``NewArchive/setAside``).
+  public var setAside: [String] = []
+
+  /// Whether the import stored or replaced anything.
+  public var changedTheArchive: Bool { imported + replaced > 0 }
+}
+
+/// Why an import stored nothing.
+public enum ImportError: Error, Sendable {
+  /// Sources were refused (every one of them, with ``ImportOptions/skippingInvalid``): each with
+  /// its problems. Nothing was stored.
+  case refused([RefusedSource], sourceCount: Int)
+  /// The archive could not be opened, read or written; nothing was stored.
+  case archive(ArchiveError)
+}

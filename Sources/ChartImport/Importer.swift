@@ -1,0 +1,207 @@
+import ChartFormats
+import ChartRanking
+public import ChartStorage
+import Foundation
+
+/// Imports chart files into an archive, all or nothing: every source is read and checked (on a
+/// second thread, a few ahead of the storing), its snapshots stored in one write transaction, and
+/// what happened returned as values, for any front end to word.
+///
+/// ```swift
+/// let report = try Importer.run(
+///   [.file("charts/hot-100/2024-01-06.json")], intoArchiveAt: "archive.sqlite",
+///   options: ImportOptions(chart: "hot-100"))
+/// print(report.imported)
+/// ```
+///
+/// The policy: one invalid source (a file that does not read, or whose snapshot conflicts with a
+/// stored one or with another source's) and nothing is stored, after every source was checked so
+/// that every problem is reported; with ``ImportOptions/skippingInvalid`` the valid sources are
+/// stored, each whole (in a savepoint), and nothing only when none is valid. A snapshot stored
+/// already with the same entries is ``ImportOutcome/unchanged``; a different one of the same chart
+/// date is refused unless ``ImportOptions/replacing``. The published movements of a charts CSV are
+/// checked against the derived ones once the file is stored.
+public enum Importer {
+  /// Imports into the archive at `path`, creating it when it does not exist.
+  ///
+  /// A new archive is built beside `path` and appears there whole, with the import, or not at all
+  /// (see ``NewArchive``): a failed import into an archive that did not exist leaves no archive,
+  /// nor the folders made for it. When another import created the archive meanwhile, this one is
+  /// stored into it instead.
+  ///
+  /// - Parameters:
+  ///   - sources: the files (or bytes), in the order they are stored.
+  ///   - path: the archive's path.
+  ///   - options: how to read and store.
+  ///   - progress: called on the calling thread before each source is stored, and once at the end.
+  /// - Returns: what was stored.
+  /// - Throws: ``ImportError``: nothing was stored.
+  public static func run(
+    _ sources: [ImportSource], intoArchiveAt path: String, options: ImportOptions = .init(),
+    progress: (ImportProgress) -> Void = { _ in }
+  ) throws(ImportError) -> ImportReport {
+    if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+      let createdFolders = foldersCreated(byCreating: path)
+      do {
+        if let report = try intoNewArchive(
+          at: path, sources: sources, options: options, progress: progress)
+        {
+          return report
+        }
+      } catch {
+        // Folders are removed only while empty: another import may have written into them.
+        for folder in createdFolders.reversed() { rmdir(folder) }
+        throw error
+      }
+    } else if path != ":memory:" {
+      // What killed first imports left in the folder.
+      NewArchive.deleteAbandonedBuildFiles(besides: path)
+    }
+    let archive: Archive
+    do { archive = try Archive(path: path, access: .create) } catch { throw .archive(error) }
+    return try run(sources, into: archive, options: options, progress: progress)
+  }
+
+  /// Imports into an archive that is open (the HTTP service's uploads).
+  ///
+  /// - Parameters: as ``run(_:intoArchiveAt:options:progress:)``.
+  /// - Precondition: the archive was opened for writing.
+  /// - Throws: ``ImportError``: nothing was stored.
+  public static func run(
+    _ sources: [ImportSource], into archive: Archive, options: ImportOptions = .init(),
+    progress: (ImportProgress) -> Void = { _ in }
+  ) throws(ImportError) -> ImportReport {
+    var reader = ChartFileReader()
+    reader.chart = options.chart
+    reader.chartDate = options.chartDate
+    reader.format = options.format
+    let readAhead = ReadAhead(sources: sources, reader: reader)
+    defer { readAhead.cancel() }
+    var report = ImportReport(sources: sources.map(\.name))
+    var refused: [RefusedSource] = []
+    do {
+      try archive.write { batch in
+        for index in sources.indices {
+          progress(ImportProgress(done: index, total: sources.count))
+          let prepared: PreparedFile
+          switch readAhead.file(at: index) {
+          case .success(let file): prepared = file
+          case .failure(let error):
+            refused.append(
+              RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
+            continue
+          }
+          // After a refusal nothing will be committed (unless invalid sources are skipped): keep
+          // checking the sources, store no more.
+          guard refused.isEmpty || options.skippingInvalid else { continue }
+          do {
+            try store(prepared, source: index, in: batch, options: options, into: &report)
+          } catch let error as ArchiveError {
+            switch error {
+            case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
+              refused.append(
+                RefusedSource(source: index, name: sources[index].name, reason: .conflict(error)))
+            default:
+              throw error
+            }
+          }
+          // The file's memory, and that of the snapshots linking let go, is freed on the reading
+          // thread.
+          readAhead.recycle(batch.takeRetiredSnapshots())
+          readAhead.recycle(consume prepared)
+        }
+        progress(ImportProgress(done: sources.count, total: sources.count))
+        if !refused.isEmpty,
+          !options.skippingInvalid || report.imported + report.replaced + report.unchanged == 0
+        {
+          throw ImportError.refused(refused, sourceCount: sources.count)
+        }
+      }
+    } catch let error as ImportError {
+      throw error
+    } catch let error as ArchiveError {
+      throw .archive(error)
+    } catch {
+      preconditionFailure("a write of the importer throws ImportError or ArchiveError: \(error)")
+    }
+    report.skipped = refused
+    return report
+  }
+
+  /// Stores one file's snapshots (in a savepoint when invalid files are skipped, so that the file
+  /// is stored whole or not at all) and checks its published trends.
+  private static func store(
+    _ prepared: PreparedFile, source: Int, in batch: ImportBatch, options: ImportOptions,
+    into report: inout ImportReport
+  ) throws {
+    let file = prepared.file
+    func storeFile() throws -> [ImportedSnapshot] {
+      try zip(file.snapshots, prepared.keys).map { snapshot, keys in
+        let outcome = try batch.store(
+          snapshot, keys: keys, frequency: options.frequency ?? file.frequency,
+          replacing: options.replacing, source: file.path)
+        return ImportedSnapshot(
+          source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
+          entryCount: snapshot.entries.count, outcome: outcome)
+      }
+    }
+    // Without skipping, a failure undoes the whole import, and a savepoint would only cost a copy
+    // of each page the file changes (its journal).
+    let stored = options.skippingInvalid ? try batch.inSavepoint(storeFile) : try storeFile()
+    for item in stored {
+      switch item.outcome {
+      case .imported: report.imported += 1
+      case .replaced: report.replaced += 1
+      case .unchanged: report.unchanged += 1
+      }
+      if item.outcome != .unchanged { report.entriesStored += item.entryCount }
+    }
+    if options.listingSnapshots { report.snapshots += stored }
+    // The published trends against the derived movements, once the file's snapshots are in.
+    for (snapshot, trends) in zip(file.snapshots, file.publishedTrends) {
+      let reader = batch.reader
+      let summary = try reader.snapshot(of: snapshot.chart, at: snapshot.chartDate)
+      for (placement, trend) in zip(try reader.placements(of: summary), trends) {
+        guard let trend, !trend.agrees(with: placement.movement) else { continue }
+        report.trendDisagreements.append(
+          TrendDisagreement(
+            source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
+            rank: placement.rank, title: placement.entry.title, published: trend,
+            derived: placement.movement))
+      }
+    }
+  }
+
+  /// Stores an import into a new archive built for `path` and publishes it there.
+  ///
+  /// - Returns: what the import did, or `nil` when another archive appeared at `path` meanwhile
+  ///   (nothing was published).
+  private static func intoNewArchive(
+    at path: String, sources: [ImportSource], options: ImportOptions,
+    progress: (ImportProgress) -> Void
+  ) throws(ImportError) -> ImportReport? {
+    let new: NewArchive
+    do { new = try NewArchive(at: path) } catch { throw .archive(error) }
+    var report = try run(sources, into: new.archive, options: options, progress: progress)
+    do {
+      guard try new.publish() else { return nil }
+    } catch {
+      throw .archive(error)
+    }
+    report.setAside = new.setAside
+    return report
+  }
+
+  /// The folders that opening `path` for writing would create (its missing parent folders,
+  /// outermost first), to remove after a failed import.
+  private static func foldersCreated(byCreating path: String) -> [String] {
+    let manager = FileManager.default
+    var folders: [String] = []
+    var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+    while !manager.fileExists(atPath: folder.path), folder.path != "/" {
+      folders.insert(folder.path, at: 0)
+      folder = folder.deletingLastPathComponent()
+    }
+    return folders
+  }
+}

@@ -1,0 +1,152 @@
+import ChartFormats
+public import ChartRanking
+public import ChartStorage
+import Foundation
+
+/// The audit of a chart: agreement per figure, disagreements per cause, and each disagreement.
+/// CSV gives the disagreements only, one a line.
+public struct AuditView: Presentation {
+  /// The chart's name.
+  public var chart: String
+  /// The first and last chart dates audited, when limited.
+  public var from: ChartDate?
+  public var to: ChartDate?
+  /// The audit.
+  public var audit: ChartAudit
+  /// Whether to leave the disagreements out (JSON and tables; CSV is the disagreements).
+  public var summaryOnly: Bool
+
+  /// The view of an audit.
+  public init(
+    chart: String, from: ChartDate?, to: ChartDate?, audit: ChartAudit, summaryOnly: Bool
+  ) {
+    self.chart = chart
+    self.from = from
+    self.to = to
+    self.audit = audit
+    self.summaryOnly = summaryOnly
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let summary = Table(
+      columns: [
+        Column(key: "figure", heading: "FIGURE"),
+        Column(key: "compared", heading: "COMPARED", alignRight: true),
+        Column(key: "agreeing", heading: "AGREEING", alignRight: true),
+        Column(key: "percentage", heading: "%", alignRight: true),
+      ],
+      rows: audit.agreements.map {
+        [
+          .text($0.figure.rawValue), .int($0.compared), .int($0.agreeing),
+          $0.percentage.map { .text(String(format: "%.3f", $0)) } ?? .null,
+        ]
+      })
+    let counts = audit.causeCounts
+    let causes = Table(
+      columns: [
+        Column(key: "cause", heading: "CAUSE"),
+        Column(key: "disagreements", heading: "DISAGREEMENTS", alignRight: true),
+      ],
+      rows: DisagreementCause.allCases.map { [.text($0.rawValue), .int(counts[$0] ?? 0)] })
+    var list = Table(columns: [
+      Column(key: "chart_date", heading: "CHART DATE"),
+      Column(key: "rank", heading: "RANK", alignRight: true),
+      Column(key: "figure", heading: "FIGURE"),
+      Column(key: "published", heading: "PUBLISHED", alignRight: true),
+      Column(key: "derived", heading: "DERIVED", alignRight: true),
+      Column(key: "cause", heading: "CAUSE"),
+      Column(key: "title", heading: "TITLE"),
+      Column(key: "artist", heading: "ARTIST"),
+    ])
+    if !summaryOnly {
+      list.rows = audit.disagreements.map {
+        [
+          .text($0.chartDate.iso8601), .int($0.entry.rank), .text($0.figure.rawValue),
+          .optional($0.published), .optional($0.derived), .text($0.cause.rawValue),
+          .text($0.entry.title), .text($0.entry.artist),
+        ]
+      }
+    }
+    var document = Document()
+    if format == .csv {
+      // One table for machines: the disagreements (the summary is in JSON and in the table).
+      document.fields = [("chart", .text(chart))]
+      document.sections = [("disagreements", "", list)]
+      return document.rendered(as: format, style: style)
+    }
+    document.fields = [
+      ("chart", .text(chart)), ("from", .optional(from?.iso8601)), ("to", .optional(to?.iso8601)),
+    ]
+    document.heading = [
+      "Audit of \(chart)" + (from.map { " from \($0)" } ?? "") + (to.map { " to \($0)" } ?? "")
+    ]
+    document.sections = [("agreement", "", summary), ("causes", "", causes)]
+    if !summaryOnly {
+      document.sections.append(
+        ("disagreements", "Disagreements (\(audit.disagreements.count))", list))
+    }
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// The results of an archive's checks: each check, ok or failed, with its problems.
+public struct ChecksView: Presentation {
+  /// The archive's path.
+  public var path: String
+  /// The checks, in the order run.
+  public var checks: [ArchiveCheck]
+
+  /// The view of a check's results.
+  public init(path: String, checks: [ArchiveCheck]) {
+    self.path = path
+    self.checks = checks
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    var document = Document()
+    document.fields = [("archive", .text(path))]
+    document.sections = [
+      (
+        "checks", "",
+        Table(
+          columns: [
+            Column(key: "check", heading: "CHECK"),
+            Column(key: "result", heading: "RESULT"),
+            Column(key: "problems", heading: "PROBLEMS"),
+          ],
+          rows: checks.map {
+            [
+              .text($0.name), .text($0.passed ? "ok" : "failed"),
+              .text($0.problems.joined(separator: "; ")),
+            ]
+          })
+      )
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// The chart file formats import reads: name, kind (JSON or CSV) and what each is.
+public struct FormatsView: Presentation {
+  /// The view of every format.
+  public init() {}
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    var document = Document()
+    document.sections = [
+      (
+        "formats", "",
+        Table(
+          columns: [
+            Column(key: "format", heading: "FORMAT"),
+            Column(key: "kind", heading: "KIND"),
+            Column(key: "description", heading: "DESCRIPTION"),
+          ],
+          rows: ChartFormat.allCases.map {
+            [.text($0.rawValue), .text($0.isJSON ? "JSON" : "CSV"), .text($0.summary)]
+          })
+      )
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}

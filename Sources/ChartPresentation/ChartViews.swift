@@ -1,0 +1,255 @@
+public import ChartRanking
+public import ChartStorage
+
+// MARK: - Entries
+
+/// The columns of entries with their figures: rank, movement, previous rank, peak position, weeks
+/// on chart, streams (in tables only when some entry has them), title and artist; image and song
+/// URLs in JSON and CSV only.
+let placementColumns = [
+  Column(key: "rank", heading: "RANK", alignRight: true),
+  Column(key: "movement", heading: "MOVE"),
+  Column(key: "previous_rank", heading: "LAST", alignRight: true),
+  Column(key: "peak_position", heading: "PEAK", alignRight: true),
+  Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
+  Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
+  Column(key: "title", heading: "TITLE"),
+  Column(key: "artist", heading: "ARTIST"),
+  Column(key: "image_url", heading: "IMAGE", shownInTable: false),
+  Column(key: "song_url", heading: "URL", shownInTable: false),
+]
+
+/// A placement's cells under ``placementColumns``.
+func placementRow(_ placement: Placement) -> [Cell] {
+  [
+    .int(placement.rank), .movement(placement.movement), .optional(placement.previousRank),
+    .int(placement.peakPosition), .int(placement.weeksOnChart), .optional(placement.entry.streams),
+    .text(placement.entry.title), .text(placement.entry.artist),
+    .optional(placement.entry.imageURL), .optional(placement.entry.songURL),
+  ]
+}
+
+/// A table of placements.
+func placementTable(_ placements: some Sequence<Placement>) -> Table {
+  Table(columns: placementColumns, rows: placements.map(placementRow))
+}
+
+/// A table of drop-outs: their rank on the older snapshot (under the given key and heading),
+/// title and artist.
+func dropOutTable(_ entries: [ArchivedEntry], rankKey: String, heading: String) -> Table {
+  Table(
+    columns: [
+      Column(key: rankKey, heading: heading, alignRight: true),
+      Column(key: "title", heading: "TITLE"),
+      Column(key: "artist", heading: "ARTIST"),
+    ],
+    rows: entries.map { [.int($0.entry.rank), .text($0.entry.title), .text($0.entry.artist)] })
+}
+
+// MARK: - Charts and snapshots
+
+/// The charts of an archive: name, frequency, snapshot count, first and last chart dates.
+public struct ChartsView: Presentation {
+  /// The charts, by name.
+  public var charts: [ChartSummary]
+
+  /// The view of the charts.
+  public init(charts: [ChartSummary]) { self.charts = charts }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    var document = Document()
+    document.sections = [
+      (
+        "charts", "",
+        Table(
+          columns: [
+            Column(key: "chart", heading: "CHART"),
+            Column(key: "frequency", heading: "FREQUENCY"),
+            Column(key: "snapshots", heading: "SNAPSHOTS", alignRight: true),
+            Column(key: "first_chart_date", heading: "FIRST"),
+            Column(key: "last_chart_date", heading: "LAST"),
+          ],
+          rows: charts.map { chart in
+            [
+              .text(chart.name), .optional(chart.frequency?.rawValue), .int(chart.snapshotCount),
+              .optional(chart.firstChartDate?.iso8601), .optional(chart.lastChartDate?.iso8601),
+            ]
+          })
+      )
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// The snapshots of one chart, oldest first: chart date, entry count and source.
+public struct SnapshotsView: Presentation {
+  /// The chart's name.
+  public var chart: String
+  /// Its snapshots, by chart date.
+  public var snapshots: [SnapshotSummary]
+
+  /// The view of a chart's snapshots.
+  public init(chart: String, snapshots: [SnapshotSummary]) {
+    self.chart = chart
+    self.snapshots = snapshots
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    var document = Document()
+    document.fields = [("chart", .text(chart))]
+    document.sections = [
+      (
+        "snapshots", "",
+        Table(
+          columns: [
+            Column(key: "chart_date", heading: "CHART DATE"),
+            Column(key: "entries", heading: "ENTRIES", alignRight: true),
+            Column(key: "source", heading: "SOURCE"),
+          ],
+          rows: snapshots.map {
+            [.text($0.chartDate.iso8601), .int($0.entryCount), .optional($0.source)]
+          })
+      )
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// One snapshot with each entry's movement, previous rank, peak position and weeks on chart.
+public struct SnapshotView: Presentation {
+  /// The snapshot, the one before it and the placements (see ``ChartSnapshot``).
+  public var snapshot: ChartSnapshot
+  /// How many entries to show, from the top.
+  public var limit: Int
+
+  /// The view of a snapshot, its top `limit` entries.
+  public init(_ snapshot: ChartSnapshot, limit: Int = .max) {
+    self.snapshot = snapshot
+    self.limit = limit
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let summary = snapshot.summary
+    var document = Document()
+    document.fields = [
+      ("chart", .text(summary.chart)), ("chart_date", .text(summary.chartDate.iso8601)),
+      ("previous_chart_date", .optional(snapshot.previous?.chartDate.iso8601)),
+    ]
+    document.heading = [
+      "\(summary.chart) · \(summary.chartDate)"
+        + (snapshot.previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
+    ]
+    document.sections = [("entries", "", placementTable(snapshot.placements.prefix(limit)))]
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// What changed between two snapshots: arrivals (debuts and re-entries), drop-outs and the
+/// movements of the entries on both.
+public struct DiffView: Presentation {
+  /// The chart's name.
+  public var chart: String
+  /// The older snapshot.
+  public var older: SnapshotSummary
+  /// The newer snapshot.
+  public var newer: SnapshotSummary
+  /// The diff.
+  public var diff: SnapshotDiff
+
+  /// The view of a diff.
+  public init(chart: String, older: SnapshotSummary, newer: SnapshotSummary, diff: SnapshotDiff) {
+    self.chart = chart
+    self.older = older
+    self.newer = newer
+    self.diff = diff
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let moveColumns = [
+      Column(key: "rank", heading: "RANK", alignRight: true),
+      Column(key: "movement", heading: "MOVE"),
+      Column(key: "older_rank", heading: "WAS", alignRight: true),
+      Column(key: "title", heading: "TITLE"),
+      Column(key: "artist", heading: "ARTIST"),
+    ]
+    func row(_ line: SnapshotDiff.Line) -> [Cell] {
+      [
+        .int(line.entry.entry.rank), .movement(line.movement), .optional(line.olderRank),
+        .text(line.entry.entry.title), .text(line.entry.entry.artist),
+      ]
+    }
+    let moves = diff.moves
+    let arrivals = diff.arrivals
+    let up = moves.filter { ($0.movement.change ?? 0) > 0 }.count
+    let down = moves.filter { ($0.movement.change ?? 0) < 0 }.count
+    var document = Document()
+    document.fields = [
+      ("chart", .text(chart)), ("older_chart_date", .text(older.chartDate.iso8601)),
+      ("newer_chart_date", .text(newer.chartDate.iso8601)),
+    ]
+    document.heading = ["\(chart): \(older.chartDate) → \(newer.chartDate)"]
+    document.sections = [
+      (
+        "arrivals", "Debuts and re-entries (\(arrivals.count))",
+        Table(columns: moveColumns, rows: arrivals.map(row))
+      ),
+      (
+        "drop_outs", "Drop-outs (\(diff.dropOuts.count))",
+        dropOutTable(diff.dropOuts, rankKey: "older_rank", heading: "WAS")
+      ),
+      (
+        "movements",
+        "On both (\(moves.count): \(up) up, \(down) down, \(moves.count - up - down) unchanged)",
+        Table(columns: moveColumns, rows: moves.map(row))
+      ),
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}
+
+/// A snapshot's rank-change report: number one, debuts, re-entries, climbers, fallers and
+/// drop-outs.
+public struct ReportView: Presentation {
+  /// The chart's name.
+  public var chart: String
+  /// The snapshot reported on.
+  public var snapshot: SnapshotSummary
+  /// The snapshot it is compared with, `nil` for the chart's first.
+  public var previous: SnapshotSummary?
+  /// The report.
+  public var report: RankChangeReport
+
+  /// The view of a report.
+  public init(
+    chart: String, snapshot: SnapshotSummary, previous: SnapshotSummary?, report: RankChangeReport
+  ) {
+    self.chart = chart
+    self.snapshot = snapshot
+    self.previous = previous
+    self.report = report
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    var document = Document()
+    document.fields = [
+      ("chart", .text(chart)), ("chart_date", .text(snapshot.chartDate.iso8601)),
+      ("previous_chart_date", .optional(previous?.chartDate.iso8601)),
+    ]
+    document.heading = [
+      "\(chart) · \(snapshot.chartDate)"
+        + (previous.map { " (against \($0.chartDate))" } ?? " (first snapshot)")
+    ]
+    document.sections = [
+      ("number_one", "Number one", placementTable(report.numberOne)),
+      ("debuts", "Debuts (\(report.debuts.count))", placementTable(report.debuts)),
+      ("reentries", "Re-entries (\(report.reentries.count))", placementTable(report.reentries)),
+      ("climbers", "Biggest climbers", placementTable(report.climbers)),
+      ("fallers", "Biggest fallers", placementTable(report.fallers)),
+      (
+        "drop_outs", "Drop-outs (\(report.dropOuts.count))",
+        dropOutTable(report.dropOuts, rankKey: "previous_rank", heading: "LAST")
+      ),
+    ]
+    return document.rendered(as: format, style: style)
+  }
+}

@@ -1,0 +1,77 @@
+import ChartFormats
+
+/// The formats query results are rendered in.
+public enum OutputFormat: String, CaseIterable, Sendable {
+  /// Aligned tables for people, with headings and blank lines between sections.
+  case table
+  /// One JSON object (RFC 8259), indented.
+  case json
+  /// One CSV table (RFC 4180), CRLF line ends.
+  case csv
+}
+
+/// What every view of the product renders to: the same bytes for the command line's standard
+/// output and the HTTP service's responses.
+public protocol Presentation: Sendable {
+  /// The text in a format, with its final line end.
+  ///
+  /// - Parameters:
+  ///   - format: table, JSON or CSV.
+  ///   - style: colours for tables on a terminal; ignored by JSON and CSV.
+  func rendered(as format: OutputFormat, style: Style) -> String
+}
+
+/// A document of titled tables: printed for people as headed blocks, as one JSON object (leading
+/// fields, then each table under its key), or as one CSV table (leading fields and the section
+/// name as columns).
+public struct Document: Presentation {
+  /// Fields before the tables: a JSON object's first members, CSV columns repeated on each row.
+  public var fields: [(key: String, value: Cell)] = []
+  /// Lines printed above the tables for people.
+  public var heading: [String] = []
+  /// The tables: their key (JSON member, CSV `section` column), title for people and rows.
+  public var sections: [(key: String, title: String, table: Table)] = []
+  /// Lines printed below the tables for people.
+  public var footer: [String] = []
+
+  /// An empty document.
+  public init() {}
+
+  /// The document's text (see ``Presentation/rendered(as:style:)``).
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    switch format {
+    case .json:
+      let members =
+        fields.map { ($0.key, $0.value.json) } + sections.map { ($0.key, $0.table.json) }
+      return JSONValue.object(members).encoded() + "\n"
+    case .csv:
+      var columns: [String] = fields.map(\.key)
+      if sections.count > 1 { columns.append("section") }
+      for section in sections {
+        for column in section.table.columns where !columns.contains(column.key) {
+          columns.append(column.key)
+        }
+      }
+      var output = CSVWriter.record(columns)
+      for section in sections {
+        for row in section.table.rows {
+          var values: [String: String] = ["section": section.key]
+          for field in fields { values[field.key] = field.value.csv }
+          for (column, cell) in zip(section.table.columns, row) { values[column.key] = cell.csv }
+          output += CSVWriter.record(columns.map { values[$0] ?? "" })
+        }
+      }
+      return output
+    case .table:
+      var blocks: [String] = []
+      if !heading.isEmpty { blocks.append(heading.map { style.bold($0) }.joined(separator: "\n")) }
+      for section in sections {
+        var block = section.title.isEmpty ? "" : section.title + "\n"
+        block += section.table.rows.isEmpty ? "  (none)" : section.table.text(style: style)
+        blocks.append(block)
+      }
+      if !footer.isEmpty { blocks.append(footer.joined(separator: "\n")) }
+      return blocks.joined(separator: "\n\n") + "\n"
+    }
+  }
+}

@@ -1,0 +1,162 @@
+import ChartFormats
+import ChartRanking
+public import ChartStorage
+
+/// How one song moved over time: per recording and chart, every chart date with rank and
+/// movement, then peak position, weeks at peak, weeks on chart, debut and the credit changes the
+/// run was joined across.
+public struct HistoryView: Presentation {
+  /// The recordings shown (one song, or the recordings of one title and artist), each with its
+  /// history on every chart, oldest recording first.
+  public var recordings: [SongRecording]
+
+  /// The view of a song's recordings.
+  ///
+  /// - Precondition: `recordings` is not empty.
+  public init(_ recordings: [SongRecording]) {
+    precondition(!recordings.isEmpty, "a history shows a song")
+    self.recordings = recordings
+  }
+
+  static let columns = [
+    Column(key: "chart_date", heading: "CHART DATE"),
+    Column(key: "rank", heading: "RANK", alignRight: true),
+    Column(key: "movement", heading: "MOVE"),
+    Column(key: "previous_rank", heading: "LAST", alignRight: true),
+    Column(key: "peak_position", heading: "PEAK", alignRight: true),
+    Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
+    Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
+  ]
+
+  static func rows(_ history: SongHistory) -> [[Cell]] {
+    history.placements.map { placement in
+      [
+        .text(placement.chartDate.iso8601), .int(placement.rank), .movement(placement.movement),
+        .optional(placement.previousRank), .int(placement.peakPosition),
+        .int(placement.weeksOnChart), .optional(placement.entry.streams),
+      ]
+    }
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let song = recordings[0].song
+    switch format {
+    case .json:
+      let list: [JSONValue] = recordings.enumerated().map { index, recording in
+        .object([
+          ("recording", .int(index + 1)),
+          ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
+          ("charts", .array(recording.histories.map(Self.json))),
+        ])
+      }
+      return JSONValue.object([
+        ("title", .string(song.title)), ("artist", .string(song.artist)),
+        ("recordings", .array(list)),
+      ]).encoded() + "\n"
+    case .csv:
+      var document = Document()
+      document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
+      var table = Table(
+        columns: [Column(key: "recording", heading: ""), Column(key: "chart", heading: "CHART")]
+          + Self.columns)
+      for (index, recording) in recordings.enumerated() {
+        for item in recording.histories {
+          table.rows += Self.rows(item.history).map { [.int(index + 1), .text(item.chart)] + $0 }
+        }
+      }
+      document.sections = [("entries", "", table)]
+      return document.rendered(as: .csv, style: style)
+    case .table:
+      // Control characters in a title cannot reach the terminal, as in tables.
+      var blocks = [
+        style.bold("\(Cell.text(song.title).display) — \(Cell.text(song.artist).display)")
+      ]
+      if recordings.count > 1 {
+        blocks[0] +=
+          "\n\(recordings.count) recordings with this title and artist charted as separate songs"
+          + " (a reissue and a remake, or two versions at once); each has its own history."
+      }
+      for (index, recording) in recordings.enumerated() {
+        for item in recording.histories {
+          let history = item.history
+          var block =
+            recordings.count > 1 ? "Recording \(index + 1), \(item.chart)\n" : "\(item.chart)\n"
+          block += Table(columns: Self.columns, rows: Self.rows(history)).text(style: style)
+          block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")"
+          block += " (\(history.weeksAtPeak) week\(history.weeksAtPeak == 1 ? "" : "s") at peak)"
+          block += "\nWeeks on chart: \(history.weeksOnChart)"
+          if let debut = history.debutDate, let rank = history.debutRank {
+            block += "\nDebut:          \(debut) at \(rank)"
+          }
+          for change in history.creditChanges {
+            block +=
+              "\nCredit change:  \(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"
+          }
+          blocks.append(block)
+        }
+      }
+      return blocks.joined(separator: "\n\n") + "\n"
+    }
+  }
+
+  private static func json(_ item: ChartHistory) -> JSONValue {
+    .object([
+      ("chart", .string(item.chart)),
+      ("peak_position", JSONValue(item.history.peakPosition)),
+      ("weeks_at_peak", .int(item.history.weeksAtPeak)),
+      ("weeks_on_chart", .int(item.history.weeksOnChart)),
+      ("debut_date", JSONValue(item.history.debutDate?.iso8601)),
+      ("debut_rank", JSONValue(item.history.debutRank)),
+      (
+        "credit_changes",
+        .array(
+          item.history.creditChanges.map {
+            .object([
+              ("chart_date", .string($0.chartDate.iso8601)), ("from", .string($0.from)),
+              ("to", .string($0.to)),
+            ])
+          })
+      ),
+      ("entries", Table(columns: columns, rows: rows(item.history)).json),
+    ])
+  }
+}
+
+/// The songs a search matched, when it did not pick out one: title, artist, first chart date,
+/// best rank and number of entries.
+public struct SongMatchesView: Presentation {
+  /// The songs, best matches first.
+  public var songs: [SongSummary]
+
+  /// The most songs listed in a table for people; JSON and CSV list them all.
+  public static let tableLimit = 50
+
+  /// The view of a search's matches.
+  public init(_ songs: [SongSummary]) { self.songs = songs }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let shown = format == .table ? Array(songs.prefix(Self.tableLimit)) : songs
+    var document = Document()
+    document.sections = [
+      (
+        "matches", "",
+        Table(
+          columns: [
+            Column(key: "title", heading: "TITLE"),
+            Column(key: "artist", heading: "ARTIST"),
+            Column(key: "first_chart_date", heading: "FIRST"),
+            Column(key: "best_rank", heading: "BEST", alignRight: true),
+            Column(key: "entries", heading: "ENTRIES", alignRight: true),
+          ],
+          rows: shown.map {
+            [
+              .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601),
+              .int($0.bestRank), .int($0.entryCount),
+            ]
+          })
+      )
+    ]
+    if shown.count < songs.count { document.footer = ["… and \(songs.count - shown.count) more"] }
+    return document.rendered(as: format, style: style)
+  }
+}

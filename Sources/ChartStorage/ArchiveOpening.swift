@@ -1,0 +1,75 @@
+import Foundation
+
+/// Opening an archive file: what is checked before SQLite touches it, the schema migrations, and
+/// the connections an ``Archive`` starts with.
+enum ArchiveOpening {
+  /// The connections an archive starts with.
+  struct Opened {
+    /// The writing connection, migrated; `nil` for ``Archive/Access/read``.
+    var writer: Database?
+    /// A read-only connection already open (the one that checked the schema), for the pool.
+    var reader: Database?
+    /// Whether reads must share the writing connection: an in-memory database is private to its
+    /// connection.
+    var sharesWriter: Bool
+  }
+
+  /// Checks the file and opens it.
+  ///
+  /// A writing archive is created when missing (with its parent folders, for ``Archive/Access/create``)
+  /// and its schema is migrated. A reading archive is opened read-only, so that a query never
+  /// changes the file (and works on a read-only file); only an archive with an older schema is
+  /// opened for writing once, to migrate it, and closed again: the pool's readers never migrate.
+  ///
+  /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)``,
+  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
+  static func open(path: String, access: Archive.Access) throws(ArchiveError) -> Opened {
+    let manager = FileManager.default
+    if path != ":memory:" {
+      var isDirectory: ObjCBool = false
+      if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
+        if isDirectory.boolValue { throw .notAnArchive(path: path, reason: "it is a directory") }
+        let size = (try? manager.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if access == .read, size == 0 { throw .notAnArchive(path: path, reason: "it is empty") }
+      } else if access == .create {
+        let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
+        try? manager.createDirectory(at: parent, withIntermediateDirectories: true)
+      } else {
+        throw .notFound(path: path)
+      }
+    }
+    do {
+      if access != .read || path == ":memory:" {
+        let writer = try Database(path: path, mode: access == .write ? .readWrite : .create)
+        try Migrations.migrate(writer)
+        try Migrations.verifySchema(writer)
+        return Opened(writer: writer, reader: nil, sharesWriter: path == ":memory:")
+      }
+      let reader = try Database(path: path, mode: .readOnly)
+      let version = try Migrations.userVersion(reader)
+      if version == 0 {
+        let tables = try reader.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
+        throw ArchiveError.notAnArchive(
+          path: path,
+          reason: tables > 0
+            ? "an SQLite database with other tables (schema version 0)" : "it is empty")
+      }
+      if version < Migrations.latestVersion {
+        let migrating = try Database(path: path, mode: .readWrite)
+        try Migrations.migrate(migrating)
+        try migrating.close()
+      } else {
+        try Migrations.migrate(reader)  // refuses a newer schema; applies nothing
+      }
+      try Migrations.verifySchema(reader)
+      return Opened(writer: nil, reader: reader, sharesWriter: false)
+    } catch let error as ArchiveError {
+      throw error
+    } catch let error as DatabaseError {
+      if error.isNotADatabase { throw .notAnArchive(path: path, reason: "not an SQLite database") }
+      throw .database(path: path, error)
+    } catch {
+      throw .database(path: path, .other("\(error)"))
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import ChartRanking
+
+/// Writes a snapshot's entries with one `INSERT` statement for up to ``rowsPerInsert`` of them:
+/// SQLite runs a statement's setup and its end once per statement, not once per entry. Their texts
+/// are bound in place from one arena (``TextArena``), which the reset after each statement
+/// releases.
+final class EntryInserter {
+  private let database: Database
+  /// The statements by the number of rows they insert, prepared once per batch and kept here
+  /// rather than in the connection's cache, which would hash their long SQL for every snapshot.
+  private var statements: [Int: Statement] = [:]
+  private let texts = TextArena()
+
+  /// How many entries one INSERT statement stores at most.
+  static let rowsPerInsert = 100
+
+  init(database: Database) { self.database = database }
+
+  /// Inserts the entries of a snapshot.
+  ///
+  /// - Parameters:
+  ///   - entries: the entries, in rank order; each one's position is its index.
+  ///   - snapshot: the snapshot's row ID.
+  ///   - songs: each entry's song ID, same order.
+  /// - Throws: ``DatabaseError``; the rows of the failing statement before the failure stay until
+  ///   the transaction or savepoint is rolled back (see ``statement(count:)``).
+  func insert(_ entries: [ChartEntry], snapshot: Int64, songs: [Int64]) throws(DatabaseError) {
+    try entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
+      var start = 0
+      while start < entries.count {
+        let count = min(Self.rowsPerInsert, entries.count - start)
+        let insert = try statement(count: count)
+        var textBytes = 0
+        for entry in entries[start..<start + count] {
+          textBytes +=
+            entry.title.utf8.count + entry.artist.utf8.count + (entry.imageURL?.utf8.count ?? 0)
+            + (entry.songURL?.utf8.count ?? 0)
+        }
+        texts.clear(reserving: textBytes)
+        for row in 0..<count {
+          let position = start + row
+          let base = Int32(row * 12)
+          insert.bind(snapshot, at: base + 1)
+          insert.bind(position, at: base + 2)
+          insert.bind(entries[position].rank, at: base + 3)
+          insert.bind(songs[position], at: base + 4)
+          insert.bind(entries[position].publishedPreviousRank, at: base + 5)
+          insert.bind(entries[position].publishedPeakPosition, at: base + 6)
+          insert.bind(entries[position].publishedWeeksOnChart, at: base + 7)
+          insert.bind(borrowedText: texts.append(entries[position].title), at: base + 8)
+          insert.bind(borrowedText: texts.append(entries[position].artist), at: base + 9)
+          insert.bind(borrowedText: entries[position].imageURL.map(texts.append), at: base + 10)
+          insert.bind(borrowedText: entries[position].songURL.map(texts.append), at: base + 11)
+          insert.bind(entries[position].streams, at: base + 12)
+        }
+        // Reset even after a failure, before the arena is reused: a statement that ran may hold
+        // on to the texts bound in place until it is reset. Every parameter is bound again before
+        // it runs again.
+        defer { insert.resetKeepingBindings() }
+        try insert.run()
+        start += count
+      }
+    }
+  }
+
+  /// The statement that inserts `count` entries (1 through ``rowsPerInsert``).
+  ///
+  /// It is `INSERT OR FAIL`: a row that breaks a constraint stops the statement and leaves the
+  /// rows before it in, where the default (`ABORT`) takes them out again
+  /// (<https://www.sqlite.org/lang_conflict.html>). To do that, SQLite keeps a statement journal,
+  /// a copy of every page the statement changes that was there before it
+  /// (<https://www.sqlite.org/tempfiles.html#statement_journals>): the leaves of the index of
+  /// entries by song, one per entry in a large archive. A failed store ends the transaction or
+  /// savepoint it ran in (as ``ImportBatch/store(_:keys:frequency:replacing:source:)`` asks),
+  /// which takes the rows out.
+  private func statement(count: Int) throws(DatabaseError) -> Statement {
+    if let statement = statements[count] { return statement }
+    let statement = try Statement(
+      database: database,
+      sql:
+        "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id, previous_rank,"
+        + " peak_position, weeks_on_chart, title, artist, image_url, song_url, streams) VALUES "
+        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count)
+        .joined(separator: ", "))
+    statements[count] = statement
+    return statement
+  }
+}
+
+/// Bytes of text copied for a statement's bindings: SQLite reads them in place
+/// (``Statement/bind(borrowedText:at:)``) instead of copying each text into a memory block of its
+/// own. What was appended stays where it is until ``clear(reserving:)``.
+final class TextArena {
+  private var storage: UnsafeMutableRawPointer
+  private var capacity: Int
+  private var used = 0
+
+  init(capacity: Int = 64 * 1024) {
+    self.capacity = capacity
+    storage = .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  deinit { storage.deallocate() }
+
+  /// Forgets what was appended and makes room for `byteCount` bytes: call it only once nothing
+  /// bound to the arena's bytes is used any more (the statement was reset).
+  func clear(reserving byteCount: Int) {
+    used = 0
+    guard byteCount > capacity else { return }
+    storage.deallocate()
+    capacity = max(byteCount, capacity * 2)
+    storage = .allocate(byteCount: capacity, alignment: 1)
+  }
+
+  /// Copies the UTF-8 bytes of `text` in, within the room reserved by ``clear(reserving:)``.
+  func append(_ text: String) -> UnsafeRawBufferPointer {
+    var text = text
+    return text.withUTF8 { bytes in
+      precondition(used + bytes.count <= capacity, "room reserved for the text")
+      let start = storage + used
+      if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+      used += bytes.count
+      return UnsafeRawBufferPointer(start: start, count: bytes.count)
+    }
+  }
+}

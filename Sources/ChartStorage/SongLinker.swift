@@ -1,0 +1,141 @@
+import ChartRanking
+
+/// Ties the entries of snapshots being stored to the archive's songs (the rules of
+/// ``SongLinking``), creating the new songs, and links a chart's later snapshots again after an
+/// earlier one was stored.
+struct SongLinker {
+  let database: Database
+
+  /// The songs of a snapshot's entries, creating the new ones.
+  ///
+  /// - Parameters:
+  ///   - entries: the snapshot's entries, in rank order.
+  ///   - keys: their keys, same order.
+  ///   - publishesPreviousRank: whether the previous ranks are the source's.
+  ///   - chartID: the chart.
+  ///   - chartTime: the snapshot's chart time; the previous snapshot is the last one before it.
+  ///   - lastStored: the chart's snapshot stored last by this batch, with its chart time, when
+  ///     there is one: used instead of reading the previous snapshot back when it is that one.
+  /// - Returns: one song ID per entry.
+  /// - Throws: ``DatabaseError``.
+  func songs(
+    of entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool, chartID: Int64,
+    chartTime: Int64, lastStored: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)?
+  ) throws -> [Int64] {
+    var previous = SongLinking.PreviousSnapshot.none
+    if let (id, time) = try database.row(
+      "SELECT id, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+        + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
+      { ($0.int64(at: 0), $0.int64(at: 1)) })
+    {
+      if let lastStored, lastStored.chartTime == time {
+        previous = lastStored.snapshot
+      } else {
+        previous = SongLinking.PreviousSnapshot(
+          try ArchiveReader.entries(of: SnapshotID(id), in: database))
+      }
+    }
+    let links = try SongLinking.link(
+      entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      songsWithIdentity: { identity in
+        // Most identities have one song or none: only several recordings need the order, whose
+        // subquery reads every entry of each.
+        let songs = try database.rows(
+          "SELECT id FROM songs WHERE identity = ? ORDER BY recording DESC", [identity.key]
+        ) { SongID($0.int64(at: 0)) }
+        guard songs.count > 1 else { return songs }
+        return try database.rows(
+          """
+          SELECT g.id FROM songs g WHERE g.identity = ?
+          ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.song_id = g.id AND s.chart_time < ?2) DESC, g.recording DESC
+          """, [identity.key, chartTime]
+        ) { SongID($0.int64(at: 0)) }
+      },
+      songsWithTitle: { baseTitle, primaryArtist in
+        try database.rows(
+          """
+          SELECT g.id FROM songs g
+            CROSS JOIN entries e ON e.song_id = g.id CROSS JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE g.base_title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ?
+            AND s.chart_time < ?
+          GROUP BY g.id ORDER BY max(s.chart_time) DESC
+          """, [baseTitle, primaryArtist, chartID, chartTime]
+        ) { SongID($0.int64(at: 0)) }
+      })
+    var songs: [Int64] = []
+    songs.reserveCapacity(entries.count)
+    var insertSong: Statement?
+    for (index, link) in links.enumerated() {
+      if let song = link.song {
+        songs.append(song.rawValue)
+        continue
+      }
+      let insert =
+        try insertSong
+        ?? database.statement(
+          "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
+            + " base_title_key, primary_artist_key) VALUES (?1,"
+            + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
+            + " ?2, ?3, ?4, ?5, ?6, ?7)")
+      insertSong = insert
+      insert.bind(keys[index].identity.key, at: 1)
+      insert.bind(entries[index].title, at: 2)
+      insert.bind(entries[index].artist, at: 3)
+      insert.bind(keys[index].foldedTitle, at: 4)
+      insert.bind(keys[index].foldedArtist, at: 5)
+      insert.bind(keys[index].baseTitle, at: 6)
+      insert.bind(keys[index].primaryArtist, at: 7)
+      try insert.run()
+      songs.append(database.lastInsertedRowID)
+      insert.reset()
+    }
+    return songs
+  }
+
+  /// Links the songs of a chart's snapshots after a chart time (and before another, if given)
+  /// again, in chart-date order: a snapshot stored before others of its chart (an import out of
+  /// order, a replacement) can change which songs the later ones continue. Songs left without
+  /// entries are deleted.
+  ///
+  /// - Returns: how many snapshots were linked again, and the songs their entries refer to now.
+  /// - Throws: ``DatabaseError``.
+  func relink(chart chartID: Int64, after chartTime: Int64, before end: Int64?) throws -> (
+    snapshots: Int, songs: [Int64]
+  ) {
+    let later = try database.rows(
+      "SELECT id, chart_time, publishes_previous_rank FROM snapshots"
+        + " WHERE chart_id = ? AND chart_time > ? AND chart_time < ? ORDER BY chart_time",
+      [chartID, chartTime, end ?? .max]
+    ) { ($0.int64(at: 0), $0.int64(at: 1), $0.bool(at: 2)) }
+    var touched: Set<Int64> = []
+    var linked: [Int64] = []
+    for (snapshotID, time, publishes) in later {
+      let stored = try ArchiveReader.entries(of: SnapshotID(snapshotID), in: database)
+      let songs = try self.songs(
+        of: stored.map(\.entry), keys: stored.map { SongKeys($0.entry) },
+        publishesPreviousRank: publishes, chartID: chartID, chartTime: time, lastStored: nil)
+      linked += songs
+      for (position, (old, new)) in zip(stored.map(\.song.rawValue), songs).enumerated()
+      where old != new {
+        try database.run(
+          "UPDATE entries SET song_id = ? WHERE snapshot_id = ? AND position = ?", new, snapshotID,
+          position)
+        touched.insert(old)
+      }
+    }
+    try deleteSongsWithoutEntries(touched)
+    return (later.count, linked)
+  }
+
+  /// Deletes those of `songs` that no entry refers to any more.
+  ///
+  /// - Throws: ``DatabaseError``.
+  func deleteSongsWithoutEntries(_ songs: some Sequence<Int64>) throws(DatabaseError) {
+    for song in songs {
+      try database.run(
+        "DELETE FROM songs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE song_id = ?)",
+        song, song)
+    }
+  }
+}

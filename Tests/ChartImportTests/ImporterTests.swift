@@ -1,0 +1,265 @@
+import ChartFormats
+import ChartImport
+import ChartRanking
+import ChartStorage
+import Foundation
+import Synchronization
+import Testing
+
+/// A weekly chart file in the billboard format: `titles` at ranks 1, 2, …, each by "Artist".
+func weeklyFile(_ date: String, _ titles: [String], lastWeek: [Int?]? = nil) -> Data {
+  let entries = titles.enumerated().map { index, title in
+    let last = (lastWeek?[index]).map { $0.map(String.init) ?? "null" } ?? "null"
+    return #"{"song": "\#(title)", "artist": "Artist", "this_week": \#(index + 1), "#
+      + #""last_week": \#(last), "peak_position": null, "weeks_on_chart": null}"#
+  }
+  return Data(#"{"date": "\#(date)", "data": [\#(entries.joined(separator: ", "))]}"#.utf8)
+}
+
+/// A folder removed when the value is released.
+final class TemporaryFolder {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "chart-import-tests-\(UUID().uuidString)")
+  var path: String { url.path }
+
+  init() throws {
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+struct ImporterTests {
+  @Test func importsUploadedBytesWithoutTheCommandLine() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let sources: [ImportSource] = [
+      .bytes(weeklyFile("2024-01-06", ["A", "B"]), name: "upload/hot-100/2024-01-06.json"),
+      .bytes(weeklyFile("2024-01-13", ["B", "C"], lastWeek: [2, nil]), name: "upload/x.json"),
+    ]
+    var progress: [ImportProgress] = []
+    let report = try Importer.run(
+      sources, into: archive, options: ImportOptions(chart: "hot-100"),
+      progress: { progress.append($0) })
+    #expect(progress.map(\.done) == [0, 1, 2])
+    #expect(progress.allSatisfy { $0.total == 2 })
+    #expect(report.sources == ["upload/hot-100/2024-01-06.json", "upload/x.json"])
+    #expect((report.imported, report.replaced, report.unchanged) == (2, 0, 0))
+    #expect(report.entriesStored == 4)
+    #expect(report.snapshots.map(\.chartDate.iso8601) == ["2024-01-06", "2024-01-13"])
+    #expect(report.snapshots.map(\.outcome) == [.imported, .imported])
+    let placements = try archive.read { reader in
+      try reader.placements(of: reader.snapshot(of: "hot-100", at: nil))
+    }
+    #expect(placements.map(\.entry.title) == ["B", "C"])
+    #expect(placements.map(\.movement) == [.up(1), .debut])
+    // The same bytes again: nothing new.
+    let again = try Importer.run(sources, into: archive, options: ImportOptions(chart: "hot-100"))
+    #expect((again.imported, again.unchanged, again.entriesStored) == (0, 2, 0))
+  }
+
+  @Test func anInvalidUploadIsRefusedWithItsProblemsAndNothingIsStored() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let sources: [ImportSource] = [
+      .bytes(weeklyFile("2024-01-06", ["A"]), name: "c/2024-01-06.json"),
+      .bytes(Data(#"{"date": "2024-01-13", "data": [{"song": "A"}]}"#.utf8), name: "bad.json"),
+    ]
+    #expect {
+      try Importer.run(sources, into: archive, options: ImportOptions(chart: "c"))
+    } throws: { error in
+      guard case .refused(let refused, let count) = error as? ImportError,
+        case .invalid(let problems) = refused.first?.reason
+      else { return false }
+      return count == 2 && refused.map(\.source) == [1]
+        && problems.description
+          == "bad.json: entry 1, field 'this_week': missing\nbad.json: entry 1, field 'artist':"
+          + " missing"
+    }
+    #expect(try archive.read { try $0.charts() }.isEmpty)
+    // Skipping it, the valid one is stored and the invalid one reported.
+    let report = try Importer.run(
+      sources, into: archive, options: ImportOptions(chart: "c", skippingInvalid: true))
+    #expect(report.imported == 1)
+    #expect(report.skipped.map(\.name) == ["bad.json"])
+  }
+
+  @Test func aReplacedSnapshotKeepsItsIDAndItsSongsTheirs() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let options = ImportOptions(chart: "c", replacing: true)
+    _ = try Importer.run(
+      [.bytes(weeklyFile("2024-01-06", ["A", "B", "C"]), name: "a.json")], into: archive,
+      options: options)
+    func stored() throws -> (SnapshotID, [String: SongID]) {
+      try archive.read { reader in
+        let snapshot = try reader.snapshot(of: "c", at: nil)
+        let entries = try reader.entries(of: snapshot.id)
+        return (
+          snapshot.id,
+          Dictionary(uniqueKeysWithValues: entries.map { ($0.entry.title, $0.song) })
+        )
+      }
+    }
+    let (before, songsBefore) = try stored()
+    let report = try Importer.run(
+      [.bytes(weeklyFile("2024-01-06", ["C", "A", "D"]), name: "b.json")], into: archive,
+      options: options)
+    #expect(report.replaced == 1)
+    let (after, songsAfter) = try stored()
+    #expect(after == before)
+    #expect(songsAfter["A"] == songsBefore["A"])
+    #expect(songsAfter["C"] == songsBefore["C"])
+    #expect(songsAfter["D"] != nil && songsAfter["D"] != songsBefore["B"])
+    // B's song went with its only entry.
+    #expect(try archive.read { try $0.songs(matching: "B") }.isEmpty)
+  }
+}
+
+/// Many readers while an import writes: every read sees one state of the archive.
+struct ConcurrentReadTests {
+  /// A week of chart `c`: 40 to 46 songs (as many as the version says), each title carrying the
+  /// version of the file it came from, so that a read can tell whether a snapshot's entries, and
+  /// its entry count read by another query, are all of one version.
+  static func week(_ index: Int, version: Int) -> ImportSource {
+    let size = 40 + version % 7
+    let date = Date(timeIntervalSince1970: TimeInterval(index) * 7 * 86_400)
+    let text = ISO8601DateFormatter.string(
+      from: date, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withFullDate])
+    // Songs rotate by one place a week, so that each moves and some drop out.
+    let titles = (0..<size).map { "Song \(($0 + index) % (size + 10)) v\(version)" }
+    return .bytes(weeklyFile(text, titles), name: "c/\(text).json")
+  }
+
+  /// The version of every entry's title, which must be one.
+  static func versions(_ titles: some Sequence<String>) -> Set<Substring> {
+    Set(titles.map { $0.split(separator: "v").last ?? "" })
+  }
+
+  @Test func eightReadersSeeWholeSnapshotsWhileAnotherThreadImportsAndReplaces() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("archive.sqlite").path
+    let weeks = 20
+    _ = try Importer.run(
+      (0..<weeks).map { Self.week($0, version: 0) }, intoArchiveAt: path,
+      options: ImportOptions(chart: "c"))
+    let writer = try Archive(path: path, access: .write)
+    let readers = try Archive(path: path, access: .read)
+    let failures = Failures()
+    let stop = Flag()
+    var threads: [Thread] = []
+    let finished = DispatchGroup()
+    // The writer: replaces the latest week with a new version, again and again, and adds a week
+    // every tenth time.
+    let writes = Counter()
+    let added = Counter()
+    finished.enter()
+    threads.append(
+      Thread {
+        defer { finished.leave() }
+        var version = 1
+        let start = Date()
+        while Date().timeIntervalSince(start) < 3 {
+          do {
+            if version.isMultiple(of: 10) {
+              _ = try Importer.run(
+                [Self.week(weeks + added.value, version: version)], into: writer,
+                options: ImportOptions(chart: "c"))
+              added.increment()
+            } else {
+              _ = try Importer.run(
+                [Self.week(weeks + added.value - 1, version: version)], into: writer,
+                options: ImportOptions(chart: "c", replacing: true))
+            }
+          } catch {
+            failures.add("write \(version): \(error)")
+          }
+          version += 1
+          writes.increment()
+        }
+        stop.set()
+      })
+    // Eight readers: show, history, diff and report in turn, checking each result is whole.
+    let reads = Counter()
+    for reader in 0..<8 {
+      finished.enter()
+      threads.append(
+        Thread {
+          defer { finished.leave() }
+          var round = reader
+          while !stop.isSet {
+            round += 1
+            do {
+              try readers.read { archive in
+                switch round % 4 {
+                case 0:
+                  let snapshot = try archive.chartSnapshot(of: "c", at: nil)
+                  let versions = Self.versions(snapshot.placements.map(\.entry.title))
+                  if versions.count != 1 { failures.add("show mixed versions \(versions)") }
+                  // Three queries of one read: the snapshot, its entries and their figures.
+                  let entries = try archive.entries(of: snapshot.summary.id)
+                  if snapshot.summary.entryCount != snapshot.placements.count
+                    || entries.map(\.entry) != snapshot.placements.map(\.entry)
+                  {
+                    failures.add("show read two versions of a snapshot")
+                  }
+                case 1:
+                  let songs = try archive.songs(matching: "Song \(round % 50)")
+                  for recording in try archive.recordings(of: songs) {
+                    for chart in recording.histories
+                    where Self.versions(chart.history.placements.map(\.entry.title)).count != 1 {
+                      failures.add("history of \(recording.song.title) mixed versions")
+                    }
+                  }
+                case 2:
+                  let (older, newer) = try archive.snapshotsToCompare(of: "c", nil, nil)
+                  let diff = try archive.diff(from: older, to: newer)
+                  let newerTitles = diff.lines.map(\.entry.entry.title)
+                  if Self.versions(newerTitles).count != 1 || diff.lines.count != newer.entryCount {
+                    failures.add("diff saw a partial snapshot")
+                  }
+                default:
+                  let snapshot = try archive.snapshot(of: "c", at: nil)
+                  let (report, _) = try archive.report(on: snapshot, limit: 5)
+                  if report.numberOne.count != 1 { failures.add("report without a number one") }
+                }
+              }
+              reads.increment()
+            } catch {
+              failures.add("read \(round): \(error)")
+            }
+          }
+        })
+    }
+    for thread in threads { thread.start() }
+    finished.wait()
+    #expect(failures.all.isEmpty, "\(failures.all.count) failures: \(failures.all.prefix(5))")
+    #expect(writes.value > 5)
+    #expect(reads.value > 50)
+    // Every version the writer stored is whole too.
+    let snapshots = try readers.read { try $0.snapshots(of: "c") }
+    #expect(snapshots.count == weeks + added.value)
+    for snapshot in snapshots {
+      let titles = try readers.read { try $0.entries(of: snapshot.id) }.map(\.entry.title)
+      #expect(Self.versions(titles).count == 1)
+    }
+  }
+}
+
+/// What went wrong on any thread.
+final class Failures: Sendable {
+  private let list = Mutex<[String]>([])
+  func add(_ failure: String) { list.withLock { $0.append(failure) } }
+  var all: [String] { list.withLock { $0 } }
+}
+
+/// A flag threads can read while another sets it.
+final class Flag: Sendable {
+  private let value = Mutex(false)
+  func set() { value.withLock { $0 = true } }
+  var isSet: Bool { value.withLock { $0 } }
+}
+
+/// A count threads add to.
+final class Counter: Sendable {
+  private let count = Mutex(0)
+  func increment() { count.withLock { $0 += 1 } }
+  var value: Int { count.withLock { $0 } }
+}
