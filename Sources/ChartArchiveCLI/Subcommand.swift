@@ -21,6 +21,13 @@ protocol Subcommand {
 // MARK: - Options shared by subcommands
 
 enum SharedOptions {
+  /// `<chart>`: the chart's name.
+  static let chart = ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100.")
+  /// `[<date>]`: a chart date, the latest snapshot's when not given.
+  static let latestDate = ArgumentSpec(
+    name: "date", help: "The chart date (YYYY-MM-DD). Default: the latest snapshot.",
+    isOptional: true)
+
   static let database = OptionSpec(
     name: "--db", valueName: "path",
     help: "The archive file. Default: $CHART_ARCHIVE_DB, else"
@@ -60,6 +67,22 @@ enum SharedOptions {
       throw UsageError("unknown format '\(text)' (expected table, json or csv)")
     }
     return format
+  }
+
+  /// A value of an option that takes one of a fixed set (`--format csv`), or `nil` when the option
+  /// is not given.
+  ///
+  /// - Throws: ``UsageError`` naming the values expected.
+  static func choice<Value: RawRepresentable & CaseIterable>(
+    _ arguments: ParsedArguments, _ option: String, of type: Value.Type, named noun: String
+  ) throws(UsageError) -> Value? where Value.RawValue == String {
+    guard let text = arguments.option(option) else { return nil }
+    guard let value = Value(rawValue: text) else {
+      throw UsageError(
+        "unknown \(noun) '\(text)' (expected "
+          + Value.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+    }
+    return value
   }
 
   static func chartDate(_ text: String?, argument: String) throws(UsageError) -> ChartDate? {

@@ -103,26 +103,22 @@ public struct ChecksView: Presentation {
   }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    var document = Document()
-    document.fields = [("archive", .text(path))]
-    document.sections = [
-      (
-        "checks", "",
-        Table(
-          columns: [
-            Column(key: "check", heading: "CHECK"),
-            Column(key: "result", heading: "RESULT"),
-            Column(key: "problems", heading: "PROBLEMS"),
-          ],
-          rows: checks.map {
-            [
-              .text($0.name), .text($0.passed ? "ok" : "failed"),
-              .text($0.problems.joined(separator: "; ")),
-            ]
-          })
-      )
-    ]
-    return document.rendered(as: format, style: style)
+    return Document(
+      "checks",
+      Table(
+        columns: [
+          Column(key: "check", heading: "CHECK"),
+          Column(key: "result", heading: "RESULT"),
+          Column(key: "problems", heading: "PROBLEMS"),
+        ],
+        rows: checks.map {
+          [
+            .text($0.name), .text($0.passed ? "ok" : "failed"),
+            .text($0.problems.joined(separator: "; ")),
+          ]
+        }), fields: [("archive", .text(path))]
+    )
+    .rendered(as: format, style: style)
   }
 }
 
@@ -132,21 +128,18 @@ public struct FormatsView: Presentation {
   public init() {}
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    var document = Document()
-    document.sections = [
-      (
-        "formats", "",
-        Table(
-          columns: [
-            Column(key: "format", heading: "FORMAT"),
-            Column(key: "kind", heading: "KIND"),
-            Column(key: "description", heading: "DESCRIPTION"),
-          ],
-          rows: ChartFormat.allCases.map {
-            [.text($0.rawValue), .text($0.isJSON ? "JSON" : "CSV"), .text($0.summary)]
-          })
-      )
-    ]
-    return document.rendered(as: format, style: style)
+    return Document(
+      "formats",
+      Table(
+        columns: [
+          Column(key: "format", heading: "FORMAT"),
+          Column(key: "kind", heading: "KIND"),
+          Column(key: "description", heading: "DESCRIPTION"),
+        ],
+        rows: ChartFormat.allCases.map {
+          [.text($0.rawValue), .text($0.isJSON ? "JSON" : "CSV"), .text($0.summary)]
+        })
+    )
+    .rendered(as: format, style: style)
   }
 }

@@ -5,7 +5,7 @@ public import ChartStorage
 
 /// The columns of entries with their figures: rank, movement, previous rank, peak position, weeks
 /// on chart, streams (in tables only when some entry has them), title and artist; image and song
-/// URLs in JSON and CSV only.
+/// URLs in JSON and CSV only. ``HistoryView`` shows the first six.
 let placementColumns = [
   Column(key: "rank", heading: "RANK", alignRight: true),
   Column(key: "movement", heading: "MOVE"),
@@ -57,27 +57,24 @@ public struct ChartsView: Presentation {
   public init(charts: [ChartSummary]) { self.charts = charts }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    var document = Document()
-    document.sections = [
-      (
-        "charts", "",
-        Table(
-          columns: [
-            Column(key: "chart", heading: "CHART"),
-            Column(key: "frequency", heading: "FREQUENCY"),
-            Column(key: "snapshots", heading: "SNAPSHOTS", alignRight: true),
-            Column(key: "first_chart_date", heading: "FIRST"),
-            Column(key: "last_chart_date", heading: "LAST"),
-          ],
-          rows: charts.map { chart in
-            [
-              .text(chart.name), .optional(chart.frequency?.rawValue), .int(chart.snapshotCount),
-              .optional(chart.firstChartDate?.iso8601), .optional(chart.lastChartDate?.iso8601),
-            ]
-          })
-      )
-    ]
-    return document.rendered(as: format, style: style)
+    return Document(
+      "charts",
+      Table(
+        columns: [
+          Column(key: "chart", heading: "CHART"),
+          Column(key: "frequency", heading: "FREQUENCY"),
+          Column(key: "snapshots", heading: "SNAPSHOTS", alignRight: true),
+          Column(key: "first_chart_date", heading: "FIRST"),
+          Column(key: "last_chart_date", heading: "LAST"),
+        ],
+        rows: charts.map { chart in
+          [
+            .text(chart.name), .optional(chart.frequency?.rawValue), .int(chart.snapshotCount),
+            .optional(chart.firstChartDate?.iso8601), .optional(chart.lastChartDate?.iso8601),
+          ]
+        })
+    )
+    .rendered(as: format, style: style)
   }
 }
 
@@ -95,23 +92,19 @@ public struct SnapshotsView: Presentation {
   }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    var document = Document()
-    document.fields = [("chart", .text(chart))]
-    document.sections = [
-      (
-        "snapshots", "",
-        Table(
-          columns: [
-            Column(key: "chart_date", heading: "CHART DATE"),
-            Column(key: "entries", heading: "ENTRIES", alignRight: true),
-            Column(key: "source", heading: "SOURCE"),
-          ],
-          rows: snapshots.map {
-            [.text($0.chartDate.iso8601), .int($0.entryCount), .optional($0.source)]
-          })
-      )
-    ]
-    return document.rendered(as: format, style: style)
+    return Document(
+      "snapshots",
+      Table(
+        columns: [
+          Column(key: "chart_date", heading: "CHART DATE"),
+          Column(key: "entries", heading: "ENTRIES", alignRight: true),
+          Column(key: "source", heading: "SOURCE"),
+        ],
+        rows: snapshots.map {
+          [.text($0.chartDate.iso8601), .int($0.entryCount), .optional($0.source)]
+        }), fields: [("chart", .text(chart))]
+    )
+    .rendered(as: format, style: style)
   }
 }
 

@@ -37,6 +37,17 @@ public struct Document: Presentation {
   /// An empty document.
   public init() {}
 
+  /// A document of one table without a title, after its fields.
+  ///
+  /// - Parameters:
+  ///   - key: the table's key (the JSON member it is under).
+  ///   - table: the table.
+  ///   - fields: fields before it.
+  public init(_ key: String, _ table: Table, fields: [(key: String, value: Cell)] = []) {
+    self.fields = fields
+    sections = [(key, "", table)]
+  }
+
   /// The document's text (see ``Presentation/rendered(as:style:)``).
   public func rendered(as format: OutputFormat, style: Style) -> String {
     switch format {

@@ -18,15 +18,9 @@ public struct HistoryView: Presentation {
     self.recordings = recordings
   }
 
-  static let columns = [
-    Column(key: "chart_date", heading: "CHART DATE"),
-    Column(key: "rank", heading: "RANK", alignRight: true),
-    Column(key: "movement", heading: "MOVE"),
-    Column(key: "previous_rank", heading: "LAST", alignRight: true),
-    Column(key: "peak_position", heading: "PEAK", alignRight: true),
-    Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
-    Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
-  ]
+  /// The chart date, then the figures of ``placementColumns``, without title, artist and URLs.
+  static let columns =
+    [Column(key: "chart_date", heading: "CHART DATE")] + Array(placementColumns.prefix(6))
 
   static func rows(_ history: SongHistory) -> [[Cell]] {
     history.placements.map { placement in
@@ -136,26 +130,22 @@ public struct SongMatchesView: Presentation {
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
     let shown = format == .table ? Array(songs.prefix(Self.tableLimit)) : songs
-    var document = Document()
-    document.sections = [
-      (
-        "matches", "",
-        Table(
-          columns: [
-            Column(key: "title", heading: "TITLE"),
-            Column(key: "artist", heading: "ARTIST"),
-            Column(key: "first_chart_date", heading: "FIRST"),
-            Column(key: "best_rank", heading: "BEST", alignRight: true),
-            Column(key: "entries", heading: "ENTRIES", alignRight: true),
-          ],
-          rows: shown.map {
-            [
-              .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601),
-              .int($0.bestRank), .int($0.entryCount),
-            ]
-          })
-      )
-    ]
+    var document = Document(
+      "matches",
+      Table(
+        columns: [
+          Column(key: "title", heading: "TITLE"),
+          Column(key: "artist", heading: "ARTIST"),
+          Column(key: "first_chart_date", heading: "FIRST"),
+          Column(key: "best_rank", heading: "BEST", alignRight: true),
+          Column(key: "entries", heading: "ENTRIES", alignRight: true),
+        ],
+        rows: shown.map {
+          [
+            .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601),
+            .int($0.bestRank), .int($0.entryCount),
+          ]
+        }))
     if shown.count < songs.count { document.footer = ["… and \(songs.count - shown.count) more"] }
     return document.rendered(as: format, style: style)
   }

@@ -371,7 +371,7 @@ struct CauseDetector {
     }
     // The song's first entry says it charted before, and nothing earlier has its title: the
     // source counts weeks the archive does not hold.
-    if since == nil, (entry.publishedWeeksOnChart ?? 0) > 1,
+    if since == nil, entry.saysChartedBefore,
       (songsByTitle[Self.titleKey(entry)]?.count ?? 0) <= 1
     {
       return .sourceGap

@@ -56,6 +56,17 @@ public struct ChartEntry: Hashable, Sendable {
     self.songURL = songURL
   }
 
+  /// Whether the source says the song was on the chart before this snapshot: its published weeks
+  /// on chart are above 1 (the chart rule: weeks on chart count this week). A song the archive
+  /// has not seen before that says so is a re-entry, not a debut, and linking looks for it under
+  /// another credit.
+  public var saysChartedBefore: Bool { (publishedWeeksOnChart ?? 0) > 1 }
+
+  /// Whether the source says this is the song's first week on the chart (published weeks on chart
+  /// 1): an entry with the identity of an earlier song is then a new recording (a reissue or a
+  /// remake), not that song.
+  public var saysFirstWeek: Bool { publishedWeeksOnChart == 1 }
+
   /// The identity that ties this entry to the same song in other snapshots.
   public var songIdentity: SongIdentity {
     SongIdentity(title: title, artist: artist, songURL: songURL)

@@ -42,7 +42,7 @@ public struct SnapshotDiff: Sendable {
         movement: Movement(
           rank: entry.entry.rank, previousRank: olderRank,
           wasOnChartBefore: songsSeenBeforeNewer.contains(entry.song)
-            || (entry.entry.publishedWeeksOnChart ?? 0) > 1))
+            || entry.entry.saysChartedBefore))
     }
     dropOuts = pairing.unpaired
   }

@@ -125,7 +125,7 @@ public struct SongHistory: Sendable {
           appearance.publishesPreviousRank
           ? appearance.entry.publishedPreviousRank : derivedPrevious
         let wasOnChartBefore =
-          snapshotsSeen > 1 || (appearance.entry.publishedWeeksOnChart ?? 0) > 1
+          snapshotsSeen > 1 || appearance.entry.saysChartedBefore
         placements.append(
           Placement(
             snapshot: appearance.snapshot, chartDate: appearance.chartDate, entry: appearance.entry,

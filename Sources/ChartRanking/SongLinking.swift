@@ -243,7 +243,6 @@ public enum SongLinking {
       songsWithTitle: (String, String) throws -> [SongID]
     ) rethrows -> SongLink {
       let previousRank = entries[position].publishedPreviousRank
-      let weeksOnChart = entries[position].publishedWeeksOnChart
       // 1. The source's previous rank.
       if publishesPreviousRank, let rank = previousRank, let index = index(ofRank: rank),
         !taken.contains(previous.songs[index])
@@ -257,7 +256,7 @@ public enum SongLinking {
         }
       }
       // 2. The identity: on the previous snapshot first, then anywhere in the archive.
-      if weeksOnChart != 1 {
+      if !entries[position].saysFirstWeek {
         let identity = keys[position].identity
         if let song = previousSongs(with: identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
@@ -268,7 +267,7 @@ public enum SongLinking {
       }
       // 3. A re-entry under another credit.
       let noPreviousRank = !publishesPreviousRank || previousRank == nil
-      if noPreviousRank, (weeksOnChart ?? 0) > 1 {
+      if noPreviousRank, entries[position].saysChartedBefore {
         for song in try songsWithTitle(keys[position].baseTitle, keys[position].primaryArtist)
         where !taken.contains(song) && !wasOnPrevious(song) {
           return .reentry(song)

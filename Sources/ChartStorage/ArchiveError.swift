@@ -29,6 +29,22 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// SQLite reported an error while using the archive at `path`.
   case database(path: String, DatabaseError)
 
+  /// Runs SQLite calls for the archive at `path`, turning their errors into ``database(path:_:)``
+  /// and letting archive errors through.
+  static func mapping<Result>(path: String, _ body: () throws -> Result) throws(ArchiveError)
+    -> Result
+  {
+    do {
+      return try body()
+    } catch let error as ArchiveError {
+      throw error
+    } catch let error as DatabaseError {
+      throw .database(path: path, error)
+    } catch {
+      throw .database(path: path, .other("\(error)"))
+    }
+  }
+
   /// Whether the error is SQLite's `SQLITE_BUSY` or `SQLITE_LOCKED`: another connection held the
   /// archive for longer than the busy timeout.
   public var isLocked: Bool {

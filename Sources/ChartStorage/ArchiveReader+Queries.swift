@@ -349,7 +349,7 @@ extension ArchiveReader {
     // week, not every entry.
     let olderRanks = RankPairing(newer: newerEntries, older: olderEntries).olderRanks
     let arrivals = zip(newerEntries, olderRanks).filter { entry, olderRank in
-      olderRank == nil && (entry.entry.publishedWeeksOnChart ?? 0) <= 1
+      olderRank == nil && !entry.entry.saysChartedBefore
     }.map(\.0)
     var seen: Set<SongID> = []
     try reading {

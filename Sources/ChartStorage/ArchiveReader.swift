@@ -12,14 +12,6 @@ public struct ArchiveReader {
 
   /// Runs SQLite calls, turning their errors into ``ArchiveError/database(path:_:)``.
   func reading<Result>(_ body: () throws -> Result) throws(ArchiveError) -> Result {
-    do {
-      return try body()
-    } catch let error as ArchiveError {
-      throw error
-    } catch let error as DatabaseError {
-      throw .database(path: path, error)
-    } catch {
-      throw .database(path: path, .other("\(error)"))
-    }
+    try ArchiveError.mapping(path: path, body)
   }
 }

@@ -130,15 +130,8 @@ public final class ImportBatch {
     replacing: Bool = false, source: String? = nil
   ) throws(ArchiveError) -> ImportOutcome {
     precondition(keys == nil || keys?.count == snapshot.entries.count, "one key per entry")
-    do {
-      return try storing(
-        snapshot, keys: keys, frequency: frequency, replacing: replacing, source: source)
-    } catch let error as ArchiveError {
-      throw error
-    } catch let error as DatabaseError {
-      throw .database(path: path, error)
-    } catch {
-      throw .database(path: path, .other("\(error)"))
+    return try ArchiveError.mapping(path: path) {
+      try storing(snapshot, keys: keys, frequency: frequency, replacing: replacing, source: source)
     }
   }
 

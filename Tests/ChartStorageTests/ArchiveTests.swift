@@ -199,7 +199,7 @@ struct ArchiveTests {
       throws: ArchiveError.database(
         path: ":memory:",
         DatabaseError(
-          extendedResultCode: 787,
+          extendedResultCode: DatabaseError.constraintForeignKey,
           message:
             "FOREIGN KEY constraint failed: an entry refers to song 3, which is not in the archive")
       )

@@ -28,7 +28,7 @@ enum AuditCommand: Subcommand {
     EXAMPLE:
       chart-archive audit hot-100 --from 1976-01-01 --to 1977-12-31
     """
-  static let arguments = [ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100.")]
+  static let arguments = [SharedOptions.chart]
   static let options = [
     OptionSpec(name: "--from", valueName: "date", help: "The first chart date audited."),
     OptionSpec(name: "--to", valueName: "date", help: "The last chart date audited."),

@@ -27,7 +27,7 @@ enum SnapshotsCommand: Subcommand {
   static let name = "snapshots"
   static let abstract = "List the snapshots of a chart, oldest first."
   static let discussion = ""
-  static let arguments = [ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100.")]
+  static let arguments = [SharedOptions.chart]
   static let options = [SharedOptions.format, SharedOptions.database]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {

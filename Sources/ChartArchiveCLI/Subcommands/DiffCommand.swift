@@ -17,7 +17,7 @@ enum DiffCommand: Subcommand {
       chart-archive diff hot-100 2023-12-30 2024-01-06
     """
   static let arguments = [
-    ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100."),
+    SharedOptions.chart,
     ArgumentSpec(name: "older", help: "The older chart date (YYYY-MM-DD).", isOptional: true),
     ArgumentSpec(name: "newer", help: "The newer chart date (YYYY-MM-DD).", isOptional: true),
   ]

@@ -19,7 +19,7 @@ enum ExportCommand: Subcommand {
       chart-archive export hot-100 2024-01-06 2024-01-13 --format csv
     """
   static let arguments = [
-    ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100."),
+    SharedOptions.chart,
     ArgumentSpec(
       name: "date", help: "Chart dates (YYYY-MM-DD) to export. Default: every snapshot.",
       isOptional: true, repeats: true),

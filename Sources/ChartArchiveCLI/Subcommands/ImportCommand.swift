@@ -70,22 +70,10 @@ enum ImportCommand: Subcommand {
         "--chart '\(chart)' is not a valid chart name (1 to 200 characters, no control characters)")
     }
     options.chartDate = try SharedOptions.chartDate(arguments.option("--date"), argument: "date")
-    if let text = arguments.option("--format") {
-      guard let format = ChartFormat(rawValue: text) else {
-        throw UsageError(
-          "unknown format '\(text)' (expected "
-            + ChartFormat.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-      }
-      options.format = format
-    }
-    if let text = arguments.option("--frequency") {
-      guard let value = ChartFrequency(rawValue: text) else {
-        throw UsageError(
-          "unknown frequency '\(text)' (expected "
-            + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ") + ")")
-      }
-      options.frequency = value
-    }
+    options.format = try SharedOptions.choice(
+      arguments, "--format", of: ChartFormat.self, named: "format")
+    options.frequency = try SharedOptions.choice(
+      arguments, "--frequency", of: ChartFrequency.self, named: "frequency")
     options.replacing = arguments.flag("--replace")
     options.skippingInvalid = arguments.flag("--skip-invalid")
     options.listingSnapshots = !arguments.flag("--quiet")

@@ -14,12 +14,7 @@ enum ReportCommand: Subcommand {
     EXAMPLE:
       chart-archive report hot-100 2024-01-06 --limit 5
     """
-  static let arguments = [
-    ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100."),
-    ArgumentSpec(
-      name: "date", help: "The chart date (YYYY-MM-DD). Default: the latest snapshot.",
-      isOptional: true),
-  ]
+  static let arguments = [SharedOptions.chart, SharedOptions.latestDate]
   static let options = [
     OptionSpec(
       name: "--limit", valueName: "n", help: "How many climbers and fallers to list. Default: 10."),

@@ -12,12 +12,7 @@ enum ShowCommand: Subcommand {
     archive when the source publishes none. PEAK and WKS are derived from the archive up to this
     chart date.
     """
-  static let arguments = [
-    ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100."),
-    ArgumentSpec(
-      name: "date", help: "The chart date (YYYY-MM-DD). Default: the latest snapshot.",
-      isOptional: true),
-  ]
+  static let arguments = [SharedOptions.chart, SharedOptions.latestDate]
   static let options = [
     OptionSpec(name: "--limit", valueName: "n", help: "Show the top n entries only."),
     SharedOptions.format, SharedOptions.database,
