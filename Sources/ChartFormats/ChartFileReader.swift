@@ -312,8 +312,20 @@ public struct ChartFileReader: Sendable {
     var groupIndex: [String: Int] = [:]
     var problems: [ChartFileProblem] = []
     let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
+    let fieldCount = table.rows[layout.headerRow].count
+    // The line each row starts on, found only when a row needs it.
+    var lines: [Int]?
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
+      // A row of more or fewer fields than the header: which field is which cannot be told.
+      guard row.count == fieldCount else {
+        if lines == nil { lines = CSVTable.recordLines(in: data) }
+        problems.append(
+          ChartFileProblem(
+            row: rowNumber, line: lines.flatMap { offset < $0.count ? $0[offset] : nil },
+            message: "expected \(fieldCount) fields as in the header, found \(row.count)"))
+        continue
+      }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
       let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
