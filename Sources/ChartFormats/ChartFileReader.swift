@@ -147,6 +147,9 @@ public struct ChartFileReader: Sendable {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
+    // A web page saved in place of a chart (an error page, a bot check): neither JSON nor CSV of
+    // any format starts with "<" (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`).
+    if first == UInt8(ascii: "<") { throw ChartFileError(path: path, Self.markupMessage) }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
     // Text that is not UTF-8 is told apart in decodeCSV.
@@ -154,6 +157,11 @@ public struct ChartFileReader: Sendable {
       isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
     return try build(groups, problems: problems, format: format, path: path)
   }
+
+  /// What a file that starts with `<` (after a byte order mark and white space) is called: an
+  /// HTML or XML document, never a chart file.
+  static let markupMessage =
+    "not a chart file: an HTML or XML document (a saved web page or an error page?)"
 
   // MARK: - JSON
 

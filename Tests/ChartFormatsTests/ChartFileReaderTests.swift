@@ -343,3 +343,26 @@ struct ChartFileProblemTests {
     }
   }
 }
+
+struct MarkupFileTests {
+  static let message =
+    "not a chart file: an HTML or XML document (a saved web page or an error page?)"
+
+  @Test(arguments: [
+    ("<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>\n", "c/2024-01-06.csv"),
+    ("\u{FEFF}\r\n  <HTML><title>Just a moment...</title></HTML>", "c/2024-01-06.json"),
+    ("<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code></Error>", "c/2024-01-06.json"),
+    ("<", "c/2024-01-06.csv"),
+  ])
+  func aWebPageIsNotAChartFileWhateverItsName(text: String, path: String) {
+    #expect(problems(text, path: path) == ["\(path): \(Self.message)"])
+  }
+
+  @Test(arguments: [ChartFormat.weeklyCSV, .native])
+  func evenWhenAFormatIsForced(format: ChartFormat) {
+    #expect(
+      problems("<html></html>", path: "p.csv", reader: ChartFileReader(format: format)) == [
+        "p.csv: \(Self.message)"
+      ])
+  }
+}
