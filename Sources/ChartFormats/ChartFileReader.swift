@@ -578,6 +578,14 @@ public struct ChartFileReader: Sendable {
     URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
   }
 
+  /// Checks a title or an artist: present, not blank, not too long, and without control
+  /// characters.
+  ///
+  /// Blank is empty, or only characters that show nothing: Unicode's White_Space (spaces, tabs,
+  /// line breaks) and Default_Ignorable_Code_Point (zero-width space U+200B, zero-width joiners
+  /// U+200C and U+200D, word joiner U+2060, byte order mark U+FEFF, soft hyphen U+00AD, bidi
+  /// marks, variation selectors…). Control characters are C0 (U+0000 to U+001F) but tab and line
+  /// breaks (LF, or CR before LF), DEL (U+007F) and C1 (U+0080 to U+009F).
   private func checkText(_ text: String?, field: String, problems: inout [ChartFileProblem]) {
     guard var text else {
       if !problems.contains(where: { $0.field == field }) {
@@ -585,12 +593,20 @@ public struct ChartFileReader: Sendable {
       }
       return
     }
-    // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, and a text
-    // of fewer bytes than the limit has fewer scalars too.
-    let (hasPrintableASCII, hasNUL) = text.withUTF8 { bytes in
-      (bytes.contains { $0 > 0x20 && $0 < 0x7F }, bytes.contains(0))
+    // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, a text of
+    // fewer bytes than the limit has fewer scalars too, and a text may hold a control character
+    // only when it has a byte below 0x20 but tab and LF, 0x7F, or 0xC2 (the lead byte of U+0080 to
+    // U+00BF, C1 among them); the scalars of such a text are looked at again (a CR may be the
+    // start of a CRLF).
+    let (hasPrintableASCII, mayHaveControl) = text.withUTF8 { bytes in
+      (
+        bytes.contains { $0 &- 0x21 < 0x5E },
+        bytes.contains { $0 < 0x20 ? $0 != 0x09 && $0 != 0x0A : $0 == 0x7F || $0 == 0xC2 }
+      )
     }
-    if !hasPrintableASCII, text.allSatisfy(\.isWhitespace) {
+    if !hasPrintableASCII,
+      text.allSatisfy({ $0.isWhitespace || $0.unicodeScalars.allSatisfy(Self.showsNothing) })
+    {
       problems.append(ChartFileProblem(field: field, message: "blank"))
     } else if text.utf8.count > Self.maximumTextLength,
       text.unicodeScalars.count > Self.maximumTextLength
@@ -600,10 +616,41 @@ public struct ChartFileReader: Sendable {
           field: field,
           message: "\(text.unicodeScalars.count) characters long; at most"
             + " \(Self.maximumTextLength) are accepted"))
-    } else if hasNUL {
-      problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
+    } else if mayHaveControl, let control = Self.firstRefusedControl(in: text) {
+      problems.append(
+        ChartFileProblem(
+          field: field,
+          message: control == "\0"
+            ? "contains a NUL character" : "contains a control character \(codePoint(control))"))
     }
   }
+
+  /// Whether a scalar shows nothing: White_Space or Default_Ignorable_Code_Point.
+  private static func showsNothing(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+  }
+
+  /// The first control character of a text that a title or an artist may not hold: C0 but tab,
+  /// LF and a CR before LF; DEL; C1. `nil` when there is none.
+  private static func firstRefusedControl(in text: String) -> Unicode.Scalar? {
+    var afterCR = false
+    for scalar in text.unicodeScalars {
+      if afterCR, scalar != "\n" { return "\r" }
+      afterCR = scalar == "\r"
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D: break
+      case 0x00...0x1F, 0x7F...0x9F: return scalar
+      default: break
+      }
+    }
+    return afterCR ? "\r" : nil
+  }
+}
+
+/// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.
+func codePoint(_ scalar: Unicode.Scalar) -> String {
+  let hex = String(scalar.value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(4 - hex.count, 0)) + hex
 }
 
 private func isJSONWhitespace(_ byte: UInt8) -> Bool {

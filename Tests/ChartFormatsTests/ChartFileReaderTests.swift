@@ -366,3 +366,89 @@ struct MarkupFileTests {
       ])
   }
 }
+
+struct TextCheckTests {
+  static let path = "charts/hot-100/2024-01-06.json"
+
+  /// A weekly chart file of one entry whose title is `title`, as JSON text (escapes allowed).
+  static func weekly(title: String) -> String {
+    #"{"date":"2024-01-06","data":[{"song":""# + title + #"","artist":"X","this_week":1}]}"#
+  }
+
+  @Test(arguments: [
+    (#"A\u001b[31mB"#, "U+001B"),
+    ("A\u{7F}", "U+007F"),
+    ("A\u{85}B", "U+0085"),
+    ("A\u{9B}B", "U+009B"),
+    (#"A\rB"#, "U+000D"),
+    (#"A\r"#, "U+000D"),
+    (#"A\r\u0001\u0000"#, "U+000D"),
+    (#"\u0001A\u0000"#, "U+0001"),
+  ])
+  func controlCharactersOtherThanTabAndLineBreaksAreRefused(title: String, named: String) {
+    #expect(
+      problems(Self.weekly(title: title)) == [
+        "\(Self.path): entry 1 (rank 1), field 'song': contains a control character \(named)"
+      ])
+  }
+
+  @Test func nulKeepsItsOwnWords() {
+    #expect(
+      problems(Self.weekly(title: #"A\u0000"#)) == [
+        "\(Self.path): entry 1 (rank 1), field 'song': contains a NUL character"
+      ])
+  }
+
+  @Test func tabsAndLineBreaksAreKept() throws {
+    let file = try decode(Self.weekly(title: #"A\tB\nC\r\nD"#))
+    #expect(file.snapshots.first?.entries.first?.title == "A\tB\nC\r\nD")
+  }
+
+  @Test func aControlCharacterInACSVArtistIsRefused() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,A,X\u{1B}Y,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'artist': contains a control character U+001B"
+      ])
+  }
+
+  @Test(arguments: [
+    #"\u200b"#,  // zero-width space
+    #"\u200c\u200d"#,  // zero-width non-joiner and joiner
+    #"\u2060 \ufeff"#,  // word joiner, a space, a byte order mark
+    #"\u00ad"#,  // soft hyphen
+    #"\u200e\u202a\u2066"#,  // bidi marks, embedding and isolate
+    #"\ufe0f"#,  // variation selector
+    #"\u3164"#,  // Hangul filler
+    #"\t\u200b\u3000"#,
+  ])
+  func textOfOnlyInvisibleCharactersIsBlank(title: String) {
+    #expect(
+      problems(Self.weekly(title: title)) == ["\(Self.path): entry 1 (rank 1), field 'song': blank"]
+    )
+  }
+
+  @Test func charactersAfterC1AreKept() throws {
+    // U+00A0 to U+00BF share C1's lead byte: a no-break space, ©, ½, «, », ¿.
+    let title = "\u{A0}© ½ «A» ¿B?"
+    let file = try decode(Self.weekly(title: title))
+    #expect(file.snapshots.first?.entries.first?.title == title)
+  }
+
+  @Test func invisibleCharactersBesideVisibleOnesAreKept() throws {
+    // A zero-width space before a letter; a family emoji joined with ZWJ.
+    let file = try decode(Self.weekly(title: #"\u200bA"#))
+    #expect(file.snapshots.first?.entries.first?.title == "\u{200B}A")
+    let family = "\u{1F469}\u{200D}\u{1F467}"
+    let emoji = try decode(Self.weekly(title: family))
+    #expect(emoji.snapshots.first?.entries.first?.title == family)
+  }
+
+  @Test func anInvisibleCSVTitleIsBlank() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,\u{200B},X,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'track name': blank"
+      ])
+  }
+}

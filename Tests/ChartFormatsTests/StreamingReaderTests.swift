@@ -52,6 +52,8 @@ struct StreamingReaderTests {
     #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"last_week":null,"peak_position":1,"weeks_on_chart":1}]}"#,
     #"{"chart":"c","chart_date":"2024-01-06","frequency":"weekly","entries":[{"rank":2,"title":"","artist":"Ünï","previous_rank":-3,"image_url":null,"song_url":"u","streams":9223372036854775807}]}"#,
     "\u{FEFF}{\"date\":null,\"data\":[]}",
+    // Texts the checks refuse: control characters, only invisible characters.
+    #"{"date":"2024-01-06","data":[{"song":"A\u001b[31m\u0085","artist":"\u200b\u00ad","this_week":1}]}"#,
     #"{"data":[{}],"entries":[{"rank":1}]}"#,
     "{}",
     // Exports: snapshots of the native format, with billboard's lists too, or none.
