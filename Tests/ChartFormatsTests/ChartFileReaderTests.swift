@@ -452,3 +452,78 @@ struct TextCheckTests {
       ])
   }
 }
+
+struct LargeNumberTests {
+  static let path = "charts/hot-100/2024-01-06.json"
+
+  @Test(arguments: [
+    ("99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"),
+    ("9223372036854775808", "9223372036854775808 is too large (at most 9223372036854775807)"),
+    ("1e19", "1e19 is too large (at most 9223372036854775807)"),
+    ("1.5e30", "1.5e30 is too large (at most 9223372036854775807)"),
+    ("1e400", "1e400 is too large (at most 9223372036854775807)"),
+    (
+      "-9223372036854775809",
+      "-9223372036854775809 is too small (at least -9223372036854775808)"
+    ),
+    ("-1e20", "-1e20 is too small (at least -9223372036854775808)"),
+    (
+      String(repeating: "9", count: 60),
+      "99999999999999999999… (60 characters) is too large (at most 9223372036854775807)"
+    ),
+    // Not whole: not an integer, whatever the size.
+    ("1.5", "expected an integer or null"),
+    ("1e-400", "expected an integer or null"),
+    ("1.5e-1", "expected an integer or null"),
+  ])
+  func aJSONNumberBeyondSixtyFourBitsIsTooLarge(number: String, message: String) {
+    let json =
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"weeks_on_chart":"#
+      + number + "}]}"
+    #expect(
+      problems(json) == ["\(Self.path): entry 1 (rank 1), field 'weeks_on_chart': \(message)"])
+  }
+
+  @Test func theLargestAndSmallestIntegersAreRead() throws {
+    let json =
+      #"{"chart":"c","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X","streams":9223372036854775807,"previous_rank":-9223372036854775808}]}"#
+    #expect(
+      problems(json) == [
+        "\(Self.path): entry 1 (rank 1), field 'previous_rank': must be 1 or more (or null),"
+          + " found -9223372036854775808"
+      ])
+    let file = try decode(
+      #"{"chart":"c","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X","streams":9.223372036854775807e18}]}"#
+    )
+    #expect(file.snapshots.first?.entries.first?.streams == Int.max)
+  }
+
+  @Test(arguments: [
+    ("99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"),
+    ("+99999999999999999999", "+99999999999999999999 is too large (at most 9223372036854775807)"),
+    (
+      "-99999999999999999999",
+      "-99999999999999999999 is too small (at least -9223372036854775808)"
+    ),
+    // CSV numbers are plain integers.
+    ("1e30", "expected a whole number, found '1e30'"),
+    ("--99999999999999999999", "expected a whole number, found '--99999999999999999999'"),
+    ("+", "expected a whole number, found '+'"),
+  ])
+  func aCSVNumberBeyondSixtyFourBitsIsTooLarge(number: String, message: String) {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,A,X,\(number),u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'streams': \(message)"
+      ])
+  }
+
+  @Test func aRankBeyondSixtyFourBitsIsTooLargeAndNotMissing() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n99999999999999999999,A,X,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2, field 'position': 99999999999999999999 is too large (at most"
+          + " 9223372036854775807)"
+      ])
+  }
+}

@@ -88,6 +88,8 @@ struct StreamingReaderTests {
     #"{"data":[{"this_week":1,"this_week":2}]}"#,  // a field given twice
     #"{"data":[{"this_week":1.0}]}"#,  // a whole number with a fraction
     #"{"data":[{"this_week":99999999999999999999}]}"#,  // too large
+    #"{"data":[{"this_week":-99999999999999999999}]}"#,  // too small
+    #"{"data":[{"this_week":1e30}]}"#,  // whole, but too large
     #"{"data":[{"this_week":"1"}]}"#,  // text for a number
     #"{"data":[{"song":1}]}"#,  // a number for text
     #"{"data":[{"song":true}]}"#,
