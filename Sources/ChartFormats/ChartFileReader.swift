@@ -98,9 +98,12 @@ func slug(_ text: String) -> String {
 /// ``ChartDate/inFileName(_:)``).
 ///
 /// Checks, each reported with the entry's 1-based index and rank: a rank must be present and
-/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank,
-/// and at most ``maximumTextLength`` Unicode scalars; previous rank, peak position and weeks on chart
-/// are positive when given; a chart holds at least one entry.
+/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank
+/// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
+/// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
+/// position and weeks on chart are positive when given; a chart holds at least one entry. A file
+/// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
+/// than the header is reported with its row and the line it starts on, and not read.
 public struct ChartFileReader: Sendable {
   /// The largest rank accepted: no published chart is longer.
   public static let maximumRank = 100_000
