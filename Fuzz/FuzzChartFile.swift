@@ -14,6 +14,8 @@ public func fuzzChartFile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   let data = Data(bytes: start, count: count)
   // The streaming reader of the usual files reads what it takes as the JSON tree does.
   if format == nil { precondition(ChartFileReader.streamingReaderAgreesWithTheTree(on: data)) }
+  // The CSV records whose lines a problem names are libcsv's rows, one for one.
+  if format == nil { precondition(ChartFileReader.csvRecordLinesAgreeWithTheParser(on: data)) }
   do {
     let file = try reader.decode(data, path: "fuzz/2024-01-06.json")
     // What was read must be a valid archive's worth: ranks positive and unique.

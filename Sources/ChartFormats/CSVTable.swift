@@ -1,5 +1,5 @@
 import CCSV
-import Foundation
+public import Foundation
 
 /// The rows of a CSV file (RFC 4180: quoted fields, embedded commas, quotes and line breaks,
 /// CRLF or LF line ends), read with libcsv in strict mode (<https://github.com/rgamble/libcsv>).
@@ -77,4 +77,53 @@ private func rowEnded(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) 
   let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
   collector.rows.append(collector.fields)
   collector.fields = []
+}
+
+extension CSVTable {
+  /// The 1-based line on which each record of a CSV text starts, in order: one for each of the
+  /// rows ``init(_:)`` reads from the same text, which it must have read without a problem.
+  ///
+  /// libcsv tells no positions, so the records are found again as its strict mode finds them: a
+  /// record starts at the first byte after a line end that is not itself a line end (blank lines
+  /// are no records), and ends at the next line end outside quotes; a quote opens or closes a
+  /// quoted field (a doubled quote inside one closes and opens it again). A line ends at LF, CRLF
+  /// or a lone CR, as libcsv's records do. Called only when a problem needs the lines, so an
+  /// import of valid files never pays for it.
+  static func recordLines(in data: Data) -> [Int] {
+    data.withUnsafeBytes { bytes in
+      let text =
+        bytes.starts(with: [0xEF, 0xBB, 0xBF])
+        ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
+      var lines: [Int] = []
+      var line = 1
+      var inRecord = false
+      var quoted = false
+      var previous: UInt8 = 0
+      for byte in text {
+        switch byte {
+        case 0x0A, 0x0D:
+          if !quoted { inRecord = false }
+          // CRLF is one line end, counted at its CR.
+          if byte == 0x0D || previous != 0x0D { line += 1 }
+        default:
+          if !inRecord {
+            lines.append(line)
+            inRecord = true
+          }
+          if byte == UInt8(ascii: "\"") { quoted.toggle() }
+        }
+        previous = byte
+      }
+      return lines
+    }
+  }
+}
+
+extension ChartFileReader {
+  /// Whether ``CSVTable/recordLines(in:)`` finds as many records in `data` as libcsv does, when
+  /// libcsv reads it: for the fuzzer, which checks it on every input it makes.
+  @_spi(Fuzzing) public static func csvRecordLinesAgreeWithTheParser(on data: Data) -> Bool {
+    guard let table = try? CSVTable(data) else { return true }
+    return CSVTable.recordLines(in: data).count == table.rows.count
+  }
 }

@@ -7,6 +7,10 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   public var entry: Int?
   /// The 1-based row of a CSV file (the header is a row), when the problem is in one row.
   public var row: Int?
+  /// The 1-based line of the file where the problem is, when it is told: in a CSV file, the line
+  /// on which a row starts (a quoted field may hold line breaks, and blank lines are no rows, so
+  /// a row's number and its line's can differ).
+  public var line: Int?
   /// The entry's rank as written, when it could be read.
   public var rank: Int?
   /// The field concerned (as named in the file), when there is one.
@@ -37,12 +41,13 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
 
   /// Creates a problem.
   public init(
-    snapshot: Int? = nil, entry: Int? = nil, row: Int? = nil, rank: Int? = nil,
-    field: String? = nil, message: String, remedy: Remedy? = nil
+    snapshot: Int? = nil, entry: Int? = nil, row: Int? = nil, line: Int? = nil,
+    rank: Int? = nil, field: String? = nil, message: String, remedy: Remedy? = nil
   ) {
     self.snapshot = snapshot
     self.entry = entry
     self.row = row
+    self.line = line
     self.rank = rank
     self.field = field
     self.message = message
@@ -57,9 +62,9 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     return problem
   }
 
-  /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file, `snapshot 2, entry 3 …`
-  /// in an export), or the message alone for the whole file; the remedy, when there is one, in
-  /// words that name no front end's options.
+  /// `entry 3 (rank 3), field 'title': missing` (`row 4 …` in a CSV file, `row 4 (line 6) …` when
+  /// the row's line is told, `snapshot 2, entry 3 …` in an export), or the message alone for the
+  /// whole file; the remedy, when there is one, in words that name no front end's options.
   public var description: String { description(wordingRemedy: \.neutralWording) }
 
   /// The problem as ``description`` gives it, with the remedy in a front end's words: after the
@@ -76,7 +81,11 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     if let entry {
       location.append("entry \(entry)" + (rank.map { " (rank \($0))" } ?? ""))
     } else if let row {
-      location.append("row \(row)" + (rank.map { " (rank \($0))" } ?? ""))
+      let details = [line.map { "line \($0)" }, rank.map { "rank \($0)" }].compactMap { $0 }
+      location.append(
+        "row \(row)" + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")"))
+    } else if let line {
+      location.append("line \(line)")
     }
     if let field { location.append("field '\(field)'") }
     return location.isEmpty ? message : location.joined(separator: ", ") + ": " + message

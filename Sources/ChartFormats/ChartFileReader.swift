@@ -98,9 +98,12 @@ func slug(_ text: String) -> String {
 /// ``ChartDate/inFileName(_:)``).
 ///
 /// Checks, each reported with the entry's 1-based index and rank: a rank must be present and
-/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank,
-/// and at most ``maximumTextLength`` Unicode scalars; previous rank, peak position and weeks on chart
-/// are positive when given; a chart holds at least one entry.
+/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank
+/// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
+/// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
+/// position and weeks on chart are positive when given; a chart holds at least one entry. A file
+/// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
+/// than the header is reported with its row and the line it starts on, and not read.
 public struct ChartFileReader: Sendable {
   /// The largest rank accepted: no published chart is longer.
   public static let maximumRank = 100_000
@@ -147,6 +150,9 @@ public struct ChartFileReader: Sendable {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
+    // A web page saved in place of a chart (an error page, a bot check): neither JSON nor CSV of
+    // any format starts with "<" (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`).
+    if first == UInt8(ascii: "<") { throw ChartFileError(path: path, Self.markupMessage) }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
     // Text that is not UTF-8 is told apart in decodeCSV.
@@ -154,6 +160,11 @@ public struct ChartFileReader: Sendable {
       isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
     return try build(groups, problems: problems, format: format, path: path)
   }
+
+  /// What a file that starts with `<` (after a byte order mark and white space) is called: an
+  /// HTML or XML document, never a chart file.
+  static let markupMessage =
+    "not a chart file: an HTML or XML document (a saved web page or an error page?)"
 
   // MARK: - JSON
 
@@ -312,8 +323,20 @@ public struct ChartFileReader: Sendable {
     var groupIndex: [String: Int] = [:]
     var problems: [ChartFileProblem] = []
     let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
+    let fieldCount = table.rows[layout.headerRow].count
+    // The line each row starts on, found only when a row needs it.
+    var lines: [Int]?
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
+      // A row of more or fewer fields than the header: which field is which cannot be told.
+      guard row.count == fieldCount else {
+        if lines == nil { lines = CSVTable.recordLines(in: data) }
+        problems.append(
+          ChartFileProblem(
+            row: rowNumber, line: lines.flatMap { offset < $0.count ? $0[offset] : nil },
+            message: "expected \(fieldCount) fields as in the header, found \(row.count)"))
+        continue
+      }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
       let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
@@ -558,6 +581,14 @@ public struct ChartFileReader: Sendable {
     URL(fileURLWithPath: path).deletingLastPathComponent().lastPathComponent
   }
 
+  /// Checks a title or an artist: present, not blank, not too long, and without control
+  /// characters.
+  ///
+  /// Blank is empty, or only characters that show nothing: Unicode's White_Space (spaces, tabs,
+  /// line breaks) and Default_Ignorable_Code_Point (zero-width space U+200B, zero-width joiners
+  /// U+200C and U+200D, word joiner U+2060, byte order mark U+FEFF, soft hyphen U+00AD, bidi
+  /// marks, variation selectors…). Control characters are C0 (U+0000 to U+001F) but tab and line
+  /// breaks (LF, or CR before LF), DEL (U+007F) and C1 (U+0080 to U+009F).
   private func checkText(_ text: String?, field: String, problems: inout [ChartFileProblem]) {
     guard var text else {
       if !problems.contains(where: { $0.field == field }) {
@@ -565,12 +596,20 @@ public struct ChartFileReader: Sendable {
       }
       return
     }
-    // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, and a text
-    // of fewer bytes than the limit has fewer scalars too.
-    let (hasPrintableASCII, hasNUL) = text.withUTF8 { bytes in
-      (bytes.contains { $0 > 0x20 && $0 < 0x7F }, bytes.contains(0))
+    // Checked on UTF-8 bytes first: a printable ASCII byte makes the text not blank, a text of
+    // fewer bytes than the limit has fewer scalars too, and a text may hold a control character
+    // only when it has a byte below 0x20 but tab and LF, 0x7F, or 0xC2 (the lead byte of U+0080 to
+    // U+00BF, C1 among them); the scalars of such a text are looked at again (a CR may be the
+    // start of a CRLF).
+    let (hasPrintableASCII, mayHaveControl) = text.withUTF8 { bytes in
+      (
+        bytes.contains { $0 &- 0x21 < 0x5E },
+        bytes.contains { $0 < 0x20 ? $0 != 0x09 && $0 != 0x0A : $0 == 0x7F || $0 == 0xC2 }
+      )
     }
-    if !hasPrintableASCII, text.allSatisfy(\.isWhitespace) {
+    if !hasPrintableASCII,
+      text.allSatisfy({ $0.isWhitespace || $0.unicodeScalars.allSatisfy(Self.showsNothing) })
+    {
       problems.append(ChartFileProblem(field: field, message: "blank"))
     } else if text.utf8.count > Self.maximumTextLength,
       text.unicodeScalars.count > Self.maximumTextLength
@@ -580,10 +619,41 @@ public struct ChartFileReader: Sendable {
           field: field,
           message: "\(text.unicodeScalars.count) characters long; at most"
             + " \(Self.maximumTextLength) are accepted"))
-    } else if hasNUL {
-      problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
+    } else if mayHaveControl, let control = Self.firstRefusedControl(in: text) {
+      problems.append(
+        ChartFileProblem(
+          field: field,
+          message: control == "\0"
+            ? "contains a NUL character" : "contains a control character \(codePoint(control))"))
     }
   }
+
+  /// Whether a scalar shows nothing: White_Space or Default_Ignorable_Code_Point.
+  private static func showsNothing(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isWhitespace || scalar.properties.isDefaultIgnorableCodePoint
+  }
+
+  /// The first control character of a text that a title or an artist may not hold: C0 but tab,
+  /// LF and a CR before LF; DEL; C1. `nil` when there is none.
+  private static func firstRefusedControl(in text: String) -> Unicode.Scalar? {
+    var afterCR = false
+    for scalar in text.unicodeScalars {
+      if afterCR, scalar != "\n" { return "\r" }
+      afterCR = scalar == "\r"
+      switch scalar.value {
+      case 0x09, 0x0A, 0x0D: break
+      case 0x00...0x1F, 0x7F...0x9F: return scalar
+      default: break
+      }
+    }
+    return afterCR ? "\r" : nil
+  }
+}
+
+/// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.
+func codePoint(_ scalar: Unicode.Scalar) -> String {
+  let hex = String(scalar.value, radix: 16, uppercase: true)
+  return "U+" + String(repeating: "0", count: max(4 - hex.count, 0)) + hex
 }
 
 private func isJSONWhitespace(_ byte: UInt8) -> Bool {

@@ -25,13 +25,26 @@ enum JSONTree {
   /// whose value is a whole number that fits (`1.0`, `1e2`); `nil` for anything else.
   var integer: Int? {
     guard case .number(let text) = self else { return nil }
-    return Int(text) ?? Self.wholeNumber(text)
+    if let value = Int(text) { return value }
+    if case .value(let value) = Self.wholeNumber(text) { return value }
+    return nil
   }
 
-  /// The exact value of a JSON number with a fraction or an exponent when it is a whole number
-  /// that fits in an `Int` (`1.0`, `2e0`, `1.5e1`); `nil` otherwise (`1.5`, `1e-400`,
-  /// `0.99999999999999999999`). Computed on the digits, not through a `Double`, which rounds.
-  static func wholeNumber(_ text: String) -> Int? {
+  /// A whole number's value, or the side of an `Int`'s range it is beyond.
+  enum WholeNumber: Equatable {
+    /// The number fits in an `Int`.
+    case value(Int)
+    /// The number is above `Int.max` (9223372036854775807).
+    case tooLarge
+    /// The number is below `Int.min` (-9223372036854775808).
+    case tooSmall
+  }
+
+  /// The exact value of a JSON number when it is a whole number (`12`, `1.0`, `2e0`, `1.5e1`), or
+  /// the side of an `Int`'s range it is beyond (`99999999999999999999`, `1e30`, `-1e30`); `nil`
+  /// for a number that is not whole (`1.5`, `1e-400`, `0.99999999999999999999`). Computed on the
+  /// digits, not through a `Double`, which rounds.
+  static func wholeNumber(_ text: String) -> WholeNumber? {
     let bytes = Array(text.utf8)
     func isDigit(_ index: Int) -> Bool {
       index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
@@ -78,17 +91,18 @@ enum JSONTree {
       guard digits[max(kept, 0)...].allSatisfy({ $0 == 0 }) else { return nil }
       digits.removeLast(min(-shift, digits.count))
     } else if digits.contains(where: { $0 != 0 }) {
-      guard shift <= 19 else { return nil }
+      // At least 10^20, beyond an Int's range.
+      guard shift <= 19 else { return negative ? .tooSmall : .tooLarge }
       digits += repeatElement(0, count: shift)
     }
     var value = 0
     for digit in digits {
       let (scaled, overflow) = value.multipliedReportingOverflow(by: 10)
       let (next, overflow2) = scaled.addingReportingOverflow(negative ? -Int(digit) : Int(digit))
-      guard !overflow, !overflow2 else { return nil }
+      guard !overflow, !overflow2 else { return negative ? .tooSmall : .tooLarge }
       value = next
     }
-    return value
+    return .value(value)
   }
 }
 

@@ -67,7 +67,14 @@ struct FieldReader {
     guard let key, let value = object[key] else { return nil }
     if case .null = value { return nil }
     guard let integer = value.integer else {
-      problems.append(ChartFileProblem(field: key, message: "expected an integer or null"))
+      var message = "expected an integer or null"
+      // A whole number beyond 64 bits is an integer, only too large.
+      if case .number(let text) = value, let whole = JSONTree.wholeNumber(text),
+        whole == .tooLarge || whole == .tooSmall
+      {
+        message = beyondRange(text, tooLarge: whole == .tooLarge)
+      }
+      problems.append(ChartFileProblem(field: key, message: message))
       return nil
     }
     return integer
@@ -103,6 +110,19 @@ struct FieldReader {
       field: field,
       message: "\(count) entries; a chart has at most \(ChartFileReader.maximumRank)")
   }
+}
+
+/// What is wrong with a whole number beyond the 64-bit range, as written (its first 20
+/// characters and its length when it is longer than 40): `99999999999999999999 is too large (at
+/// most 9223372036854775807)`.
+///
+/// - Parameters:
+///   - text: the number as written in the file.
+///   - tooLarge: whether it is above the range (otherwise below it).
+func beyondRange(_ text: String, tooLarge: Bool) -> String {
+  let shown = text.count > 40 ? "\(text.prefix(20))… (\(text.count) characters)" : text
+  return tooLarge
+    ? "\(shown) is too large (at most \(Int.max))" : "\(shown) is too small (at least \(Int.min))"
 }
 
 /// One entry as written in a file, before it is checked.

@@ -343,3 +343,187 @@ struct ChartFileProblemTests {
     }
   }
 }
+
+struct MarkupFileTests {
+  static let message =
+    "not a chart file: an HTML or XML document (a saved web page or an error page?)"
+
+  @Test(arguments: [
+    ("<!DOCTYPE html>\n<html><body>502 Bad Gateway</body></html>\n", "c/2024-01-06.csv"),
+    ("\u{FEFF}\r\n  <HTML><title>Just a moment...</title></HTML>", "c/2024-01-06.json"),
+    ("<?xml version=\"1.0\"?><Error><Code>AccessDenied</Code></Error>", "c/2024-01-06.json"),
+    ("<", "c/2024-01-06.csv"),
+  ])
+  func aWebPageIsNotAChartFileWhateverItsName(text: String, path: String) {
+    #expect(problems(text, path: path) == ["\(path): \(Self.message)"])
+  }
+
+  @Test(arguments: [ChartFormat.weeklyCSV, .native])
+  func evenWhenAFormatIsForced(format: ChartFormat) {
+    #expect(
+      problems("<html></html>", path: "p.csv", reader: ChartFileReader(format: format)) == [
+        "p.csv: \(Self.message)"
+      ])
+  }
+}
+
+struct TextCheckTests {
+  static let path = "charts/hot-100/2024-01-06.json"
+
+  /// A weekly chart file of one entry whose title is `title`, as JSON text (escapes allowed).
+  static func weekly(title: String) -> String {
+    #"{"date":"2024-01-06","data":[{"song":""# + title + #"","artist":"X","this_week":1}]}"#
+  }
+
+  @Test(arguments: [
+    (#"A\u001b[31mB"#, "U+001B"),
+    ("A\u{7F}", "U+007F"),
+    ("A\u{85}B", "U+0085"),
+    ("A\u{9B}B", "U+009B"),
+    (#"A\rB"#, "U+000D"),
+    (#"A\r"#, "U+000D"),
+    (#"A\r\u0001\u0000"#, "U+000D"),
+    (#"\u0001A\u0000"#, "U+0001"),
+  ])
+  func controlCharactersOtherThanTabAndLineBreaksAreRefused(title: String, named: String) {
+    #expect(
+      problems(Self.weekly(title: title)) == [
+        "\(Self.path): entry 1 (rank 1), field 'song': contains a control character \(named)"
+      ])
+  }
+
+  @Test func nulKeepsItsOwnWords() {
+    #expect(
+      problems(Self.weekly(title: #"A\u0000"#)) == [
+        "\(Self.path): entry 1 (rank 1), field 'song': contains a NUL character"
+      ])
+  }
+
+  @Test func tabsAndLineBreaksAreKept() throws {
+    let file = try decode(Self.weekly(title: #"A\tB\nC\r\nD"#))
+    #expect(file.snapshots.first?.entries.first?.title == "A\tB\nC\r\nD")
+  }
+
+  @Test func aControlCharacterInACSVArtistIsRefused() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,A,X\u{1B}Y,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'artist': contains a control character U+001B"
+      ])
+  }
+
+  @Test(arguments: [
+    #"\u200b"#,  // zero-width space
+    #"\u200c\u200d"#,  // zero-width non-joiner and joiner
+    #"\u2060 \ufeff"#,  // word joiner, a space, a byte order mark
+    #"\u00ad"#,  // soft hyphen
+    #"\u200e\u202a\u2066"#,  // bidi marks, embedding and isolate
+    #"\ufe0f"#,  // variation selector
+    #"\u3164"#,  // Hangul filler
+    #"\t\u200b\u3000"#,
+  ])
+  func textOfOnlyInvisibleCharactersIsBlank(title: String) {
+    #expect(
+      problems(Self.weekly(title: title)) == ["\(Self.path): entry 1 (rank 1), field 'song': blank"]
+    )
+  }
+
+  @Test func charactersAfterC1AreKept() throws {
+    // U+00A0 to U+00BF share C1's lead byte: a no-break space, ©, ½, «, », ¿.
+    let title = "\u{A0}© ½ «A» ¿B?"
+    let file = try decode(Self.weekly(title: title))
+    #expect(file.snapshots.first?.entries.first?.title == title)
+  }
+
+  @Test func invisibleCharactersBesideVisibleOnesAreKept() throws {
+    // A zero-width space before a letter; a family emoji joined with ZWJ.
+    let file = try decode(Self.weekly(title: #"\u200bA"#))
+    #expect(file.snapshots.first?.entries.first?.title == "\u{200B}A")
+    let family = "\u{1F469}\u{200D}\u{1F467}"
+    let emoji = try decode(Self.weekly(title: family))
+    #expect(emoji.snapshots.first?.entries.first?.title == family)
+  }
+
+  @Test func anInvisibleCSVTitleIsBlank() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,\u{200B},X,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'track name': blank"
+      ])
+  }
+}
+
+struct LargeNumberTests {
+  static let path = "charts/hot-100/2024-01-06.json"
+
+  @Test(arguments: [
+    ("99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"),
+    ("9223372036854775808", "9223372036854775808 is too large (at most 9223372036854775807)"),
+    ("1e19", "1e19 is too large (at most 9223372036854775807)"),
+    ("1.5e30", "1.5e30 is too large (at most 9223372036854775807)"),
+    ("1e400", "1e400 is too large (at most 9223372036854775807)"),
+    (
+      "-9223372036854775809",
+      "-9223372036854775809 is too small (at least -9223372036854775808)"
+    ),
+    ("-1e20", "-1e20 is too small (at least -9223372036854775808)"),
+    (
+      String(repeating: "9", count: 60),
+      "99999999999999999999… (60 characters) is too large (at most 9223372036854775807)"
+    ),
+    // Not whole: not an integer, whatever the size.
+    ("1.5", "expected an integer or null"),
+    ("1e-400", "expected an integer or null"),
+    ("1.5e-1", "expected an integer or null"),
+  ])
+  func aJSONNumberBeyondSixtyFourBitsIsTooLarge(number: String, message: String) {
+    let json =
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"weeks_on_chart":"#
+      + number + "}]}"
+    #expect(
+      problems(json) == ["\(Self.path): entry 1 (rank 1), field 'weeks_on_chart': \(message)"])
+  }
+
+  @Test func theLargestAndSmallestIntegersAreRead() throws {
+    let json =
+      #"{"chart":"c","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X","streams":9223372036854775807,"previous_rank":-9223372036854775808}]}"#
+    #expect(
+      problems(json) == [
+        "\(Self.path): entry 1 (rank 1), field 'previous_rank': must be 1 or more (or null),"
+          + " found -9223372036854775808"
+      ])
+    let file = try decode(
+      #"{"chart":"c","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X","streams":9.223372036854775807e18}]}"#
+    )
+    #expect(file.snapshots.first?.entries.first?.streams == Int.max)
+  }
+
+  @Test(arguments: [
+    ("99999999999999999999", "99999999999999999999 is too large (at most 9223372036854775807)"),
+    ("+99999999999999999999", "+99999999999999999999 is too large (at most 9223372036854775807)"),
+    (
+      "-99999999999999999999",
+      "-99999999999999999999 is too small (at least -9223372036854775808)"
+    ),
+    // CSV numbers are plain integers.
+    ("1e30", "expected a whole number, found '1e30'"),
+    ("--99999999999999999999", "expected a whole number, found '--99999999999999999999'"),
+    ("+", "expected a whole number, found '+'"),
+  ])
+  func aCSVNumberBeyondSixtyFourBitsIsTooLarge(number: String, message: String) {
+    let csv = "Position,Track Name,Artist,Streams,URL\n1,A,X,\(number),u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2 (rank 1), field 'streams': \(message)"
+      ])
+  }
+
+  @Test func aRankBeyondSixtyFourBitsIsTooLargeAndNotMissing() {
+    let csv = "Position,Track Name,Artist,Streams,URL\n99999999999999999999,A,X,5,u\n"
+    #expect(
+      problems(csv, path: "c/2024-01-06.csv") == [
+        "c/2024-01-06.csv: row 2, field 'position': 99999999999999999999 is too large (at most"
+          + " 9223372036854775807)"
+      ])
+  }
+}

@@ -52,6 +52,8 @@ struct StreamingReaderTests {
     #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"last_week":null,"peak_position":1,"weeks_on_chart":1}]}"#,
     #"{"chart":"c","chart_date":"2024-01-06","frequency":"weekly","entries":[{"rank":2,"title":"","artist":"Ünï","previous_rank":-3,"image_url":null,"song_url":"u","streams":9223372036854775807}]}"#,
     "\u{FEFF}{\"date\":null,\"data\":[]}",
+    // Texts the checks refuse: control characters, only invisible characters.
+    #"{"date":"2024-01-06","data":[{"song":"A\u001b[31m\u0085","artist":"\u200b\u00ad","this_week":1}]}"#,
     #"{"data":[{}],"entries":[{"rank":1}]}"#,
     "{}",
     // Exports: snapshots of the native format, with billboard's lists too, or none.
@@ -86,6 +88,8 @@ struct StreamingReaderTests {
     #"{"data":[{"this_week":1,"this_week":2}]}"#,  // a field given twice
     #"{"data":[{"this_week":1.0}]}"#,  // a whole number with a fraction
     #"{"data":[{"this_week":99999999999999999999}]}"#,  // too large
+    #"{"data":[{"this_week":-99999999999999999999}]}"#,  // too small
+    #"{"data":[{"this_week":1e30}]}"#,  // whole, but too large
     #"{"data":[{"this_week":"1"}]}"#,  // text for a number
     #"{"data":[{"song":1}]}"#,  // a number for text
     #"{"data":[{"song":true}]}"#,
