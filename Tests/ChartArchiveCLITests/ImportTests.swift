@@ -477,16 +477,32 @@ struct ImportTests {
     #expect(none.status == 65)
   }
 
-  @Test func historyShowsControlCharactersOfATitleAsReplacements() throws {
+  @Test func historyShowsTheTabsOfATitleAsReplacements() throws {
+    // A tab is the one control character a title may hold: it cannot reach the terminal either.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "c/2024-01-13.json",
+      #"{"date":"2024-01-13","data":[{"song":"Red\t[31m Light","artist":"X","this_week":1}]}"#)
+    #expect(try chartArchive(["import", file, "--chart", "c", "--db", archive]).status == 0)
+    let run = try chartArchive(["history", "red", "--db", archive])
+    #expect(run.status == 0)
+    #expect(run.output.hasPrefix("Red\u{FFFD}[31m Light — X\n"))
+  }
+
+  @Test func aTitleWithAnEscapeSequenceIsRefused() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     let file = try folder.write(
       "c/2024-01-13.json",
       #"{"date":"2024-01-13","data":[{"song":"Red\u001b[31m Light","artist":"X","this_week":1}]}"#)
-    #expect(try chartArchive(["import", file, "--chart", "c", "--db", archive]).status == 0)
-    let run = try chartArchive(["history", "red", "--db", archive])
-    #expect(run.status == 0)
-    #expect(run.output.hasPrefix("Red\u{FFFD}[31m Light — X\n"))
+    let run = try chartArchive(["import", file, "--chart", "c", "--db", archive])
+    #expect(run.status == 65)
+    #expect(
+      run.error
+        == "\(file): entry 1 (rank 1), field 'song': contains a control character U+001B\n"
+        + "Error: 1 of 1 file could not be imported; nothing was stored\n")
+    #expect(!FileManager.default.fileExists(atPath: archive))
   }
 
   @Test func missingInputExits66() throws {
