@@ -1,4 +1,5 @@
 import ChartFormats
+import ChartRanking
 import ChartStorage
 
 /// The exit statuses of `chart-archive`, from BSD's sysexits.h where one fits.
@@ -38,7 +39,8 @@ struct CommandError: Error {
     let code: ExitCode =
       switch error {
       case .notFound: .noInput
-      case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport:
+      case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport,
+        .frequencyConflict:
         .dataError
       case .invalidChartName: .usage
       case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
@@ -48,6 +50,9 @@ struct CommandError: Error {
       switch error {
       case .notFound: "import charts first: chart-archive import PATH…"
       case .conflictingSnapshot: "use --replace to replace it"
+      case .frequencyConflict(_, let stored, _):
+        "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
+          + " it is this chart"
       default: nil
       }
     self.init(code, error.description + (hint.map { " (\($0))" } ?? ""))
@@ -62,6 +67,7 @@ enum Remedies {
     case .nameTheChart: "pass --chart NAME"
     case .dateTheChart:
       "pass --date YYYY-MM-DD or name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)"
+    case .giveTimeZone: "pass --timezone ZONE (an IANA name such as Asia/Seoul)"
     }
   }
 

@@ -85,9 +85,11 @@ enum SharedOptions {
     return value
   }
 
-  static func chartDate(_ text: String?, argument: String) throws(UsageError) -> ChartDate? {
+  static func chartDate(_ text: String?, argument: String, timeZone: TimeZone? = nil)
+    throws(UsageError) -> ChartDate?
+  {
     guard let text else { return nil }
-    do { return try ChartDate(iso8601: text) } catch {
+    do { return try ChartDate(iso8601: text, timeZone: timeZone) } catch {
       throw UsageError("<\(argument)>: \(error.description)")
     }
   }

@@ -28,6 +28,8 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     case nameTheChart
     /// The chart date: neither the file nor its name carries one.
     case dateTheChart
+    /// The time zone of the file's dates and times, which give none.
+    case giveTimeZone
 
     /// The remedy in words that name no front end's options.
     public var neutralWording: String {
@@ -35,6 +37,7 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
       case .nameTheChart: "give the chart's name"
       case .dateTheChart:
         "give the chart date or name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)"
+      case .giveTimeZone: "give the time zone they are in, or write them with Z or an offset"
       }
     }
   }

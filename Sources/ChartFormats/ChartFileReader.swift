@@ -117,9 +117,15 @@ public struct ChartFileReader: Sendable {
   public var chart: String?
   /// The chart date for files that carry none.
   public var chartDate: ChartDate?
+  /// The time zone the file's dates and times without one are in, when the user named one.
+  public var timeZone: TimeZone?
 
   /// Creates a reader.
-  public init(format: ChartFormat? = nil, chart: String? = nil, chartDate: ChartDate? = nil) {
+  public init(
+    format: ChartFormat? = nil, chart: String? = nil, chartDate: ChartDate? = nil,
+    timeZone: TimeZone? = nil
+  ) {
+    self.timeZone = timeZone
     self.format = format
     self.chart = chart
     self.chartDate = chartDate
@@ -407,10 +413,19 @@ public struct ChartFileReader: Sendable {
       // Chart date.
       var date: ChartDate?
       if let text = group.date {
-        do { date = try ChartDate(iso8601: text) } catch {
-          groupProblems.append(
-            ChartFileProblem(
-              row: group.firstRow, field: group.dateField, message: escaped(error.description)))
+        do { date = try ChartDate(iso8601: text, timeZone: timeZone) } catch {
+          switch error {
+          case .noTimeZone:
+            groupProblems.append(
+              ChartFileProblem(
+                row: group.firstRow, field: group.dateField,
+                message: "'\(escaped(text))' is a date and time without a time zone",
+                remedy: .giveTimeZone))
+          default:
+            groupProblems.append(
+              ChartFileProblem(
+                row: group.firstRow, field: group.dateField, message: escaped(error.description)))
+          }
         }
       } else if !group.dateFieldProblem {
         date = chartDate ?? ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)

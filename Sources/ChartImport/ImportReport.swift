@@ -1,6 +1,7 @@
 public import ChartFormats
 public import ChartRanking
 public import ChartStorage
+public import Foundation
 
 /// How an import reads and stores its sources.
 public struct ImportOptions: Sendable {
@@ -8,6 +9,8 @@ public struct ImportOptions: Sendable {
   public var chart: String?
   /// The chart date for sources that carry none.
   public var chartDate: ChartDate?
+  /// The time zone of the sources' dates and times that give none.
+  public var timeZone: TimeZone?
   /// The format every source is read in, instead of detecting it.
   public var format: ChartFormat?
   /// How often the chart is published, overriding what the file or the chart's name says.
@@ -23,12 +26,14 @@ public struct ImportOptions: Sendable {
 
   /// Options; by default every source must be valid, and nothing stored is replaced.
   public init(
-    chart: String? = nil, chartDate: ChartDate? = nil, format: ChartFormat? = nil,
+    chart: String? = nil, chartDate: ChartDate? = nil, timeZone: TimeZone? = nil,
+    format: ChartFormat? = nil,
     frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
     listingSnapshots: Bool = true
   ) {
     self.chart = chart
     self.chartDate = chartDate
+    self.timeZone = timeZone
     self.format = format
     self.frequency = frequency
     self.replacing = replacing
@@ -76,8 +81,9 @@ public struct RefusedSource: Error, Sendable {
     /// The file is not a valid chart file: every problem found in it.
     case invalid(ChartFileError)
     /// One of its snapshots conflicts with a stored one, or with another source's:
-    /// ``ArchiveError/conflictingSnapshot(chart:chartDate:)`` or
-    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)``.
+    /// ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
+    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)`` or
+    /// ``ArchiveError/frequencyConflict(chart:stored:given:)``.
     case conflict(ArchiveError)
   }
 }
@@ -103,8 +109,8 @@ public struct TrendDisagreement: Hashable, Sendable {
 /// What an import did: each snapshot's outcome, the sources refused (with ``ImportOptions/skippingInvalid``),
 /// the warnings, and the totals.
 public struct ImportReport: Sendable {
-  /// The sources' paths or names, in the order given.
-  public var sources: [String]
+  /// How many sources the import was given.
+  public var sourceCount: Int
   /// Each snapshot stored or found unchanged, in the order stored, when the options ask for them.
   public var snapshots: [ImportedSnapshot] = []
   /// How many snapshots were new.
@@ -120,6 +126,10 @@ public struct ImportReport: Sendable {
   public var skipped: [RefusedSource] = []
   /// Published movements that disagree with the derived ones.
   public var trendDisagreements: [TrendDisagreement] = []
+  /// What storing found that a reader should look at: snapshots identical to the previous one,
+  /// dates off the chart's rhythm, previous ranks that contradict the archive or were corrected,
+  /// a song URL repeated in one snapshot.
+  public var notes: [SnapshotNote] = []
   /// What a new archive found at its path and renamed aside (see ``NewArchive/setAside``).
   public var setAside: [String] = []
 

@@ -6,8 +6,9 @@ public enum ImportSource: Hashable, Sendable {
   /// A file on disk, by its path as given (messages and the archive's record name it so).
   case file(String)
   /// A file's bytes already in memory (an upload), with the name it came under: its folder and
-  /// file name give the chart's name and date as a path's do.
-  case bytes(Data, name: String)
+  /// file name give the chart's name and date as a path's do. (Boxed, so that a list of files,
+  /// tens of thousands in a large import, takes a path's room each.)
+  indirect case bytes(Data, name: String)
 
   /// The path or name, for messages and the archive's record of where a snapshot came from.
   public var name: String {

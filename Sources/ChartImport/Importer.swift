@@ -74,11 +74,14 @@ public enum Importer {
     var reader = ChartFileReader()
     reader.chart = options.chart
     reader.chartDate = options.chartDate
+    reader.timeZone = options.timeZone
     reader.format = options.format
     let readAhead = ReadAhead(sources: sources, reader: reader)
     defer { readAhead.cancel() }
-    var report = ImportReport(sources: sources.map(\.name))
+    var report = ImportReport(sourceCount: sources.count)
     var refused: [RefusedSource] = []
+    // The published trends of the snapshots stored, checked once every figure is settled.
+    var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] = []
     do {
       try archive.write { batch in
         for index in sources.indices {
@@ -96,9 +99,13 @@ public enum Importer {
           guard refused.isEmpty || options.skippingInvalid else { continue }
           do {
             try store(prepared, source: index, in: batch, options: options, into: &report)
+            for (snapshot, published) in zip(prepared.file.snapshots, prepared.file.publishedTrends)
+            {
+              trends.append((index, snapshot.chart, snapshot.chartDate, published))
+            }
           } catch let error as ArchiveError {
             switch error {
-            case .conflictingSnapshot, .conflictingSnapshotsInOneImport:
+            case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict:
               refused.append(
                 RefusedSource(source: index, name: sources[index].name, reason: .conflict(error)))
             default:
@@ -116,6 +123,9 @@ public enum Importer {
         {
           throw ImportError.refused(refused, sourceCount: sources.count)
         }
+        try batch.settleFigures()
+        report.notes = batch.takeNotes()
+        report.trendDisagreements = try trendDisagreements(trends, reader: batch.reader)
       }
     } catch let error as ImportError {
       throw error
@@ -157,19 +167,26 @@ public enum Importer {
       if item.outcome != .unchanged { report.entriesStored += item.entryCount }
     }
     if options.listingSnapshots { report.snapshots += stored }
-    // The published trends against the derived movements, once the file's snapshots are in.
-    for (snapshot, trends) in zip(file.snapshots, file.publishedTrends) {
-      let reader = batch.reader
-      let summary = try reader.snapshot(of: snapshot.chart, at: snapshot.chartDate)
-      for (placement, trend) in zip(try reader.placements(of: summary), trends) {
+  }
+
+  /// The published trends that disagree with the movements the archive decided.
+  private static func trendDisagreements(
+    _ trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])],
+    reader: ArchiveReader
+  ) throws(ArchiveError) -> [TrendDisagreement] {
+    var disagreements: [TrendDisagreement] = []
+    for item in trends where item.trends.contains(where: { $0 != nil }) {
+      let summary = try reader.snapshot(of: item.chart, at: item.chartDate)
+      for (placement, trend) in zip(try reader.placements(of: summary), item.trends) {
         guard let trend, !trend.agrees(with: placement.movement) else { continue }
-        report.trendDisagreements.append(
+        disagreements.append(
           TrendDisagreement(
-            source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
+            source: item.source, chart: item.chart, chartDate: item.chartDate,
             rank: placement.rank, title: placement.entry.title, published: trend,
             derived: placement.movement))
       }
     }
+    return disagreements
   }
 
   /// Stores an import into a new archive built for `path` and publishes it there.

@@ -1,5 +1,6 @@
 import ChartFormats
 import ChartRanking
+import ChartStorage
 import Foundation
 
 /// A chart file read and checked, with the song keys of its snapshots' entries.
@@ -18,7 +19,7 @@ final class ReadAhead: @unchecked Sendable {
   private var results: [Int: Result<PreparedFile, ChartFileError>] = [:]
   private var consumed = 0
   private var recycled: [PreparedFile] = []
-  private var recycledSnapshots: [SongLinking.PreviousSnapshot] = []
+  private var recycledSnapshots: [RetiredSnapshots] = []
   private var cancelled = false
   private let depth: Int
 
@@ -39,7 +40,7 @@ final class ReadAhead: @unchecked Sendable {
         let stop = cancelled
         // Files stored since the last one read are freed here, off the storing thread.
         var stored: [PreparedFile] = []
-        var linked: [SongLinking.PreviousSnapshot] = []
+        var linked: [RetiredSnapshots] = []
         swap(&stored, &recycled)
         swap(&linked, &recycledSnapshots)
         condition.unlock()
@@ -92,10 +93,10 @@ final class ReadAhead: @unchecked Sendable {
 
   /// Takes back snapshots that song linking no longer needs (see
   /// ``ImportBatch/takeRetiredSnapshots()``), to free their keys on the reading thread.
-  func recycle(_ snapshots: consuming [SongLinking.PreviousSnapshot]) {
+  func recycle(_ snapshots: consuming RetiredSnapshots) {
     guard !snapshots.isEmpty else { return }
     condition.lock()
-    recycledSnapshots += snapshots
+    recycledSnapshots.append(snapshots)
     condition.unlock()
   }
 

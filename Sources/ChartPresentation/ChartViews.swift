@@ -3,35 +3,128 @@ public import ChartStorage
 
 // MARK: - Entries
 
+/// What a chart's periods are called: weeks for a weekly chart, days for a daily one, hours for
+/// an hourly one, months for a monthly one (the JSON and CSV keys stay `weeks_on_chart`).
+struct Periods {
+  /// The column heading: `WKS`, `DAYS`, `HRS` or `MOS`.
+  var heading: String
+  /// The word, plural and singular: `weeks` and `week`.
+  var plural: String
+  var singular: String
+
+  init(_ frequency: ChartFrequency?) {
+    switch frequency {
+    case .daily: (heading, plural, singular) = ("DAYS", "days", "day")
+    case .hourly: (heading, plural, singular) = ("HRS", "hours", "hour")
+    case .monthly: (heading, plural, singular) = ("MOS", "months", "month")
+    default: (heading, plural, singular) = ("WKS", "weeks", "week")
+    }
+  }
+
+  /// `1 week`, `2 weeks`.
+  func count(_ number: Int) -> String { "\(number) \(number == 1 ? singular : plural)" }
+}
+
+/// The mark of a figure that is the source's because the archive lacks the start of the song's
+/// run, and of a previous rank the archive corrected.
+let partialMark = "*"
+let correctedMark = "!"
+
+/// The lines under a table that explain its marks, for those that appear.
+func markNotes(_ figures: some Sequence<EntryFigures>) -> [String] {
+  var notes: [String] = []
+  if figures.contains(where: { $0.previousRankSource == .corrected }) {
+    notes.append(
+      "\(correctedMark) the source's previous rank cannot be right; the archive's is given")
+  }
+  if figures.contains(where: \.isPartialRun) {
+    notes.append(
+      "\(partialMark) the source's figure: the archive does not hold the start of the song's run")
+  }
+  return notes
+}
+
 /// The columns of entries with their figures: rank, movement, previous rank, peak position, weeks
-/// on chart, streams (in tables only when some entry has them), title and artist; image and song
-/// URLs in JSON and CSV only. ``HistoryView`` shows the first six.
-let placementColumns = [
-  Column(key: "rank", heading: "RANK", alignRight: true),
-  Column(key: "movement", heading: "MOVE"),
-  Column(key: "previous_rank", heading: "LAST", alignRight: true),
-  Column(key: "peak_position", heading: "PEAK", alignRight: true),
-  Column(key: "weeks_on_chart", heading: "WKS", alignRight: true),
-  Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
-  Column(key: "title", heading: "TITLE"),
-  Column(key: "artist", heading: "ARTIST"),
-  Column(key: "image_url", heading: "IMAGE", shownInTable: false),
-  Column(key: "song_url", heading: "URL", shownInTable: false),
+/// on chart, streams (in tables only when some entry has them), title and artist; in JSON and CSV
+/// also where the previous rank comes from, the run, image and song URLs, and the published and
+/// the archive's own figures where they differ from those given. ``HistoryView`` shows the first
+/// six.
+func placementColumns(_ periods: Periods) -> [Column] {
+  [
+    Column(key: "rank", heading: "RANK", alignRight: true),
+    Column(key: "movement", heading: "MOVE"),
+    Column(key: "previous_rank", heading: "LAST", alignRight: true),
+    Column(key: "peak_position", heading: "PEAK", alignRight: true),
+    Column(key: "weeks_on_chart", heading: periods.heading, alignRight: true),
+    Column(key: "streams", heading: "STREAMS", alignRight: true, hiddenWhenEmpty: true),
+    Column(key: "title", heading: "TITLE"),
+    Column(key: "artist", heading: "ARTIST"),
+    Column(key: "image_url", heading: "IMAGE", shownInTable: false),
+    Column(key: "song_url", heading: "URL", shownInTable: false),
+  ] + figureDetailColumns
+}
+
+/// Where the figures come from, for machines: in JSON and CSV only.
+let figureDetailColumns = [
+  Column(key: "previous_rank_source", heading: "SOURCE", shownInTable: false),
+  Column(key: "run", heading: "RUN", shownInTable: false),
+  Column(key: "partial_run", heading: "PARTIAL", shownInTable: false),
+  Column(key: "published_previous_rank", heading: "PUBLISHED LAST", shownInTable: false),
+  Column(key: "published_peak_position", heading: "PUBLISHED PEAK", shownInTable: false),
+  Column(key: "published_weeks_on_chart", heading: "PUBLISHED WKS", shownInTable: false),
+  Column(key: "archive_peak_position", heading: "ARCHIVE PEAK", shownInTable: false),
+  Column(key: "archive_weeks_on_chart", heading: "ARCHIVE WKS", shownInTable: false),
 ]
 
-/// A placement's cells under ``placementColumns``.
-func placementRow(_ placement: Placement) -> [Cell] {
-  [
-    .int(placement.rank), .movement(placement.movement), .optional(placement.previousRank),
-    .int(placement.peakPosition), .int(placement.weeksOnChart), .optional(placement.entry.streams),
-    .text(placement.entry.title), .text(placement.entry.artist),
-    .optional(placement.entry.imageURL), .optional(placement.entry.songURL),
+/// The cells of ``figureDetailColumns``: a published or archive figure only where it differs from
+/// the one given.
+func figureDetailCells(_ entry: ChartEntry, _ figures: EntryFigures) -> [Cell] {
+  func differing(_ value: Int?, from given: Int?) -> Cell {
+    value == given ? .null : .optional(value)
+  }
+  return [
+    .text(figures.previousRankSource.rawValue), .int(figures.run),
+    .text(figures.isPartialRun ? "yes" : "no"),
+    figures.previousRankSource == .derived
+      ? .null : differing(entry.publishedPreviousRank, from: figures.previousRank),
+    differing(entry.publishedPeakPosition, from: figures.peakPosition),
+    differing(entry.publishedWeeksOnChart, from: figures.weeksOnChart),
+    differing(figures.archivePeakPosition, from: figures.peakPosition),
+    differing(figures.archiveWeeksOnChart, from: figures.weeksOnChart),
   ]
 }
 
+/// The previous rank, peak and weeks cells of an entry, marked where they are not the archive's
+/// own.
+func figureCells(_ figures: EntryFigures) -> (previous: Cell, peak: Cell, weeks: Cell) {
+  let previous: Cell =
+    figures.previousRankSource == .corrected
+    ? figures.previousRank.map { .marked($0, mark: correctedMark) } ?? .text(correctedMark)
+    : .optional(figures.previousRank)
+  let partial = figures.isPartialRun
+  return (
+    previous,
+    figures.peakPosition != figures.archivePeakPosition
+      ? .marked(figures.peakPosition, mark: partialMark) : .int(figures.peakPosition),
+    partial && figures.weeksOnChart != figures.archiveWeeksOnChart
+      ? .marked(figures.weeksOnChart, mark: partialMark) : .int(figures.weeksOnChart)
+  )
+}
+
+/// A placement's cells under ``placementColumns(_:)``.
+func placementRow(_ placement: Placement) -> [Cell] {
+  let cells = figureCells(placement.figures)
+  return [
+    .int(placement.rank), .movement(placement.movement), cells.previous, cells.peak, cells.weeks,
+    .optional(placement.entry.streams), .text(placement.entry.title),
+    .text(placement.entry.artist), .optional(placement.entry.imageURL),
+    .optional(placement.entry.songURL),
+  ] + figureDetailCells(placement.entry, placement.figures)
+}
+
 /// A table of placements.
-func placementTable(_ placements: some Sequence<Placement>) -> Table {
-  Table(columns: placementColumns, rows: placements.map(placementRow))
+func placementTable(_ placements: some Sequence<Placement>, periods: Periods) -> Table {
+  Table(columns: placementColumns(periods), rows: placements.map(placementRow))
 }
 
 /// A table of drop-outs: their rank on the older snapshot (under the given key and heading),
@@ -132,7 +225,11 @@ public struct SnapshotView: Presentation {
       "\(summary.chart) · \(summary.chartDate)"
         + (snapshot.previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
     ]
-    document.sections = [("entries", "", placementTable(snapshot.placements.prefix(limit)))]
+    let shown = snapshot.placements.prefix(limit)
+    document.sections = [
+      ("entries", "", placementTable(shown, periods: Periods(summary.frequency)))
+    ]
+    document.footer = markNotes(shown.map(\.figures))
     return document.rendered(as: format, style: style)
   }
 }
@@ -167,7 +264,8 @@ public struct DiffView: Presentation {
     ]
     func row(_ line: SnapshotDiff.Line) -> [Cell] {
       [
-        .int(line.entry.entry.rank), .movement(line.movement), .optional(line.olderRank),
+        .int(line.entry.entry.rank), .movement(line.movement),
+        line.figures.map { figureCells($0).previous } ?? .optional(line.olderRank),
         .text(line.entry.entry.title), .text(line.entry.entry.artist),
       ]
     }
@@ -196,6 +294,9 @@ public struct DiffView: Presentation {
         Table(columns: moveColumns, rows: moves.map(row))
       ),
     ]
+    document.footer = markNotes(diff.lines.compactMap(\.figures)).filter {
+      $0.hasPrefix(correctedMark)
+    }
     return document.rendered(as: format, style: style)
   }
 }
@@ -232,17 +333,33 @@ public struct ReportView: Presentation {
       "\(chart) · \(snapshot.chartDate)"
         + (previous.map { " (against \($0.chartDate))" } ?? " (first snapshot)")
     ]
+    let periods = Periods(snapshot.frequency)
     document.sections = [
-      ("number_one", "Number one", placementTable(report.numberOne)),
-      ("debuts", "Debuts (\(report.debuts.count))", placementTable(report.debuts)),
-      ("reentries", "Re-entries (\(report.reentries.count))", placementTable(report.reentries)),
-      ("climbers", "Biggest climbers", placementTable(report.climbers)),
-      ("fallers", "Biggest fallers", placementTable(report.fallers)),
+      ("number_one", "Number one", placementTable(report.numberOne, periods: periods)),
       (
-        "drop_outs", "Drop-outs (\(report.dropOuts.count))",
-        dropOutTable(report.dropOuts, rankKey: "previous_rank", heading: "LAST")
+        "debuts", "Debuts (\(report.debuts.count))", placementTable(report.debuts, periods: periods)
       ),
+      (
+        "reentries", "Re-entries (\(report.reentries.count))",
+        placementTable(report.reentries, periods: periods)
+      ),
+      ("climbers", "Biggest climbers", placementTable(report.climbers, periods: periods)),
+      ("fallers", "Biggest fallers", placementTable(report.fallers, periods: periods)),
     ]
+    if let dropOuts = report.dropOuts {
+      document.sections.append(
+        (
+          "drop_outs", "Drop-outs (\(dropOuts.count))",
+          dropOutTable(dropOuts, rankKey: "previous_rank", heading: "LAST")
+        ))
+    } else {
+      document.unknownSections.append(
+        ("drop_outs", "Drop-outs: unknown (the archive holds no snapshot before this one)"))
+    }
+    let shown = [
+      report.numberOne, report.debuts, report.reentries, report.climbers, report.fallers,
+    ]
+    document.footer = markNotes(shown.joined().map(\.figures))
     return document.rendered(as: format, style: style)
   }
 }

@@ -31,6 +31,9 @@ public struct Document: Presentation {
   public var heading: [String] = []
   /// The tables: their key (JSON member, CSV `section` column), title for people and rows.
   public var sections: [(key: String, title: String, table: Table)] = []
+  /// Sections whose table is not known (the drop-outs of a chart's first snapshot): their key
+  /// (`null` in JSON, absent from CSV) and the line printed for people, after the tables.
+  public var unknownSections: [(key: String, title: String)] = []
   /// Lines printed below the tables for people.
   public var footer: [String] = []
 
@@ -54,6 +57,7 @@ public struct Document: Presentation {
     case .json:
       let members =
         fields.map { ($0.key, $0.value.json) } + sections.map { ($0.key, $0.table.json) }
+        + unknownSections.map { ($0.key, JSONValue.null) }
       return JSONValue.object(members).encoded() + "\n"
     case .csv:
       var columns: [String] = fields.map(\.key)
@@ -81,6 +85,7 @@ public struct Document: Presentation {
         block += section.table.rows.isEmpty ? "  (none)" : section.table.text(style: style)
         blocks.append(block)
       }
+      blocks += unknownSections.map(\.title)
       if !footer.isEmpty { blocks.append(footer.joined(separator: "\n")) }
       return blocks.joined(separator: "\n\n") + "\n"
     }

@@ -1,6 +1,7 @@
 import ChartFormats
 import ChartRanking
 public import ChartStorage
+import Foundation
 
 /// How one song moved over time: per recording and chart, every chart date with rank and
 /// movement, then peak position, weeks at peak, weeks on chart, debut and the credit changes the
@@ -18,27 +19,51 @@ public struct HistoryView: Presentation {
     self.recordings = recordings
   }
 
-  /// The chart date, then the figures of ``placementColumns``, without title, artist and URLs.
-  static let columns =
-    [Column(key: "chart_date", heading: "CHART DATE")] + Array(placementColumns.prefix(6))
+  /// The chart date, then the figures of ``placementColumns(_:)``, without title, artist and URLs
+  /// (the figure details in JSON and CSV only).
+  static func columns(_ periods: Periods) -> [Column] {
+    [Column(key: "chart_date", heading: "CHART DATE")]
+      + Array(placementColumns(periods).prefix(6)) + figureDetailColumns
+  }
 
   static func rows(_ history: SongHistory) -> [[Cell]] {
     history.placements.map { placement in
-      [
+      let cells = figureCells(placement.figures)
+      return [
         .text(placement.chartDate.iso8601), .int(placement.rank), .movement(placement.movement),
-        .optional(placement.previousRank), .int(placement.peakPosition),
-        .int(placement.weeksOnChart), .optional(placement.entry.streams),
-      ]
+        cells.previous, cells.peak, cells.weeks, .optional(placement.entry.streams),
+      ] + figureDetailCells(placement.entry, placement.figures)
     }
+  }
+
+  /// How the recordings of one title and artist relate, as far as the data tells: the first; a
+  /// later one, charting after the runs before it (a reissue or a remake); or one charting beside
+  /// an earlier one (two versions at once).
+  static func relations(_ recordings: [SongRecording]) -> [String] {
+    var relations: [String] = []
+    var lastDates: [ChartDate] = []
+    for recording in recordings {
+      let dates = recording.histories.flatMap { $0.history.placements.map(\.chartDate) }
+      guard let first = dates.min(), let last = dates.max() else {
+        relations.append("first")
+        continue
+      }
+      relations.append(
+        lastDates.isEmpty ? "first" : lastDates.contains { $0 >= first } ? "beside" : "later")
+      lastDates.append(last)
+    }
+    return relations
   }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
     let song = recordings[0].song
     switch format {
     case .json:
+      let relations = Self.relations(recordings)
       let list: [JSONValue] = recordings.enumerated().map { index, recording in
         .object([
-          ("recording", .int(index + 1)),
+          ("recording", .int(index + 1)), ("song_id", .int(Int(recording.song.id.rawValue))),
+          ("relation", .string(relations[index])),
           ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
           ("charts", .array(recording.histories.map(Self.json))),
         ])
@@ -51,11 +76,15 @@ public struct HistoryView: Presentation {
       var document = Document()
       document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
       var table = Table(
-        columns: [Column(key: "recording", heading: ""), Column(key: "chart", heading: "CHART")]
-          + Self.columns)
+        columns: [
+          Column(key: "recording", heading: ""), Column(key: "song_id", heading: ""),
+          Column(key: "chart", heading: "CHART"),
+        ] + Self.columns(Periods(nil)))
       for (index, recording) in recordings.enumerated() {
         for item in recording.histories {
-          table.rows += Self.rows(item.history).map { [.int(index + 1), .text(item.chart)] + $0 }
+          table.rows += Self.rows(item.history).map {
+            [.int(index + 1), .int(Int(recording.song.id.rawValue)), .text(item.chart)] + $0
+          }
         }
       }
       document.sections = [("entries", "", table)]
@@ -70,15 +99,31 @@ public struct HistoryView: Presentation {
           "\n\(recordings.count) recordings with this title and artist charted as separate songs"
           + " (a reissue and a remake, or two versions at once); each has its own history."
       }
+      let relations = Self.relations(recordings)
       for (index, recording) in recordings.enumerated() {
         for item in recording.histories {
           let history = item.history
-          var block =
-            recordings.count > 1 ? "Recording \(index + 1), \(item.chart)\n" : "\(item.chart)\n"
-          block += Table(columns: Self.columns, rows: Self.rows(history)).text(style: style)
-          block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")"
-          block += " (\(history.weeksAtPeak) week\(history.weeksAtPeak == 1 ? "" : "s") at peak)"
-          block += "\nWeeks on chart: \(history.weeksOnChart)"
+          let periods = Periods(item.frequency)
+          var block = "\(item.chart)\n"
+          if recordings.count > 1 {
+            let relation =
+              switch relations[index] {
+              case "first": "the first"
+              case "beside": "charting beside an earlier one"
+              default: "after the earlier ones: a reissue or a remake"
+              }
+            block = "Recording \(index + 1) (\(relation)), \(item.chart)\n"
+          }
+          block += Table(columns: Self.columns(periods), rows: Self.rows(history))
+            .text(style: style)
+          let mark = history.isPartial ? partialMark : ""
+          let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
+          block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")\(mark)"
+          block += " (\(periods.count(history.weeksAtPeak)) at peak)"
+          let label = "\(capitalized) on chart:"
+          block += "\n" + label.padding(toLength: max(15, label.count), withPad: " ", startingAt: 0)
+          block += " \(history.weeksOnChart)\(mark)"
+          if history.runs > 1 { block += "\nRuns:           \(history.runs)" }
           if let debut = history.debutDate, let rank = history.debutRank {
             block += "\nDebut:          \(debut) at \(rank)"
           }
@@ -86,6 +131,8 @@ public struct HistoryView: Presentation {
             block +=
               "\nCredit change:  \(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"
           }
+          let notes = markNotes(history.placements.map(\.figures))
+          if !notes.isEmpty { block += "\n\n" + notes.joined(separator: "\n") }
           blocks.append(block)
         }
       }
@@ -99,6 +146,7 @@ public struct HistoryView: Presentation {
       ("peak_position", JSONValue(item.history.peakPosition)),
       ("weeks_at_peak", .int(item.history.weeksAtPeak)),
       ("weeks_on_chart", .int(item.history.weeksOnChart)),
+      ("runs", .int(item.history.runs)), ("partial_run", .bool(item.history.isPartial)),
       ("debut_date", JSONValue(item.history.debutDate?.iso8601)),
       ("debut_rank", JSONValue(item.history.debutRank)),
       (
@@ -111,13 +159,13 @@ public struct HistoryView: Presentation {
             ])
           })
       ),
-      ("entries", Table(columns: columns, rows: rows(item.history)).json),
+      ("entries", Table(columns: columns(Periods(item.frequency)), rows: rows(item.history)).json),
     ])
   }
 }
 
-/// The songs a search matched, when it did not pick out one: title, artist, first chart date,
-/// best rank and number of entries.
+/// The songs a search matched, when it did not pick out one: song ID (for `history --song`),
+/// title, artist, recording number, first chart date, best rank and number of entries.
 public struct SongMatchesView: Presentation {
   /// The songs, best matches first.
   public var songs: [SongSummary]

@@ -11,6 +11,8 @@ public enum Cell: Equatable, Sendable {
   case text(String)
   /// A movement: its marker in tables, its kind in JSON and CSV.
   case movement(Movement)
+  /// An integer with a mark after it in tables (`8*`), the integer alone in JSON and CSV.
+  case marked(Int, mark: String)
 
   /// An integer, or ``null`` when there is none.
   public static func optional(_ value: Int?) -> Cell { value.map(Cell.int) ?? .null }
@@ -24,6 +26,7 @@ public enum Cell: Equatable, Sendable {
     case .int(let value): .int(value)
     case .text(let value): .string(value)
     case .movement(let movement): .string(movement.kind)
+    case .marked(let value, _): .int(value)
     }
   }
 
@@ -34,6 +37,7 @@ public enum Cell: Equatable, Sendable {
     case .int(let value): String(value)
     case .text(let value): value
     case .movement(let movement): movement.kind
+    case .marked(let value, _): String(value)
     }
   }
 
@@ -51,6 +55,7 @@ public enum Cell: Equatable, Sendable {
           ))
         : value
     case .movement(let movement): movement.marker
+    case .marked(let value, let mark): String(value) + mark
     }
   }
 }

@@ -1,11 +1,16 @@
+public import Foundation
+
 /// The date, or date and time, at which a chart was published: the key that orders the snapshots
 /// of one chart.
 ///
 /// A chart date is written in ISO 8601 (RFC 3339 profile): either a calendar date `YYYY-MM-DD`
-/// (weekly, daily and monthly charts) or a date and time `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM]`
-/// (hourly charts). A date and time without a zone is taken as UTC; fractions of a second are
-/// dropped. Dates are compared as instants, a calendar date standing for its midnight UTC, so that
-/// `2024-01-06` sorts before `2024-01-06T13:00:00Z` and after `2024-01-05T23:00:00Z`.
+/// (weekly, daily and monthly charts) or a date and time `YYYY-MM-DDTHH:MM[:SS][Z|±HH:MM]`
+/// (hourly charts). A date and time without a zone means nothing until a zone is given (an hourly
+/// chart's local time): it is refused unless the caller names the time zone it is in. A fraction
+/// of a second is refused unless it is zero: a chart date is kept to the second, and dropping
+/// part of one would change it. Dates are compared as instants, a calendar date standing for its
+/// midnight UTC, so that `2024-01-06` sorts before `2024-01-06T13:00:00Z` and after
+/// `2024-01-05T23:00:00Z`.
 ///
 /// Years run from 0001 to 9999 (RFC 3339), in the proleptic Gregorian calendar that ISO 8601
 /// prescribes: `2023-02-30` and `2023-02-29` are refused, `2024-02-29` and `1582-10-10` are
@@ -27,13 +32,49 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
 
   /// Parses an ISO 8601 date or date and time.
   ///
-  /// - Parameter text: `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.fff]][Z|±HH:MM|±HHMM]`; a space may
-  ///   stand for the `T`.
+  /// - Parameters:
+  ///   - text: `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM[:SS[.000]][Z|±HH:MM|±HHMM]`; a space may stand for
+  ///     the `T`.
+  ///   - timeZone: the zone a date and time without one is in (an IANA zone, `Asia/Seoul`), or
+  ///     `nil` when there is none to assume.
   /// - Throws: ``ChartDateError/invalid(_:)`` when the text is not of that shape or names a day or
-  ///   time that does not exist (`2023-02-30`, `25:00`).
-  public init(iso8601 text: String) throws(ChartDateError) {
-    guard let parsed = Self.parse(Array(text.utf8)) else { throw .invalid(text) }
-    self = parsed
+  ///   time that does not exist (`2023-02-30`, `25:00`); ``ChartDateError/noTimeZone(_:)`` for a
+  ///   date and time without a zone when none is given; ``ChartDateError/fractionalSeconds(_:)``
+  ///   for a fraction of a second that is not zero.
+  public init(iso8601 text: String, timeZone: TimeZone? = nil) throws(ChartDateError) {
+    let bytes = Array(text.utf8)
+    guard let parsed = Self.parse(bytes) else { throw .invalid(text) }
+    if Self.hasNonZeroFraction(bytes) { throw .fractionalSeconds(text) }
+    guard parsed.hasTime, !Self.hasZone(bytes) else {
+      self = parsed
+      return
+    }
+    guard let timeZone else { throw .noTimeZone(text) }
+    // The local time's instant: the zone's offset at that instant, looked up twice so that a
+    // time near a change of offset takes the offset in force then.
+    var offset = timeZone.secondsFromGMT(
+      for: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970)))
+    offset = timeZone.secondsFromGMT(
+      for: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970 - Int64(offset))))
+    guard let zoned = Self.make(seconds: parsed.secondsSince1970 - Int64(offset), withTime: true)
+    else { throw .invalid(text) }
+    self = zoned
+  }
+
+  /// Whether a date and time gives its zone (`Z`, `+02:00`): the text is longer than its time of
+  /// day and ends in one.
+  private static func hasZone(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count > 16 else { return false }
+    if bytes.last == UInt8(ascii: "Z") || bytes.last == UInt8(ascii: "z") { return true }
+    // `±HH:MM` or `±HHMM` after the time.
+    let tail = bytes[16...]
+    return tail.contains(UInt8(ascii: "+")) || tail.contains(UInt8(ascii: "-"))
+  }
+
+  /// Whether the seconds have a fraction with a digit other than zero.
+  private static func hasNonZeroFraction(_ bytes: [UInt8]) -> Bool {
+    guard bytes.count > 20, bytes[19] == UInt8(ascii: ".") else { return false }
+    return bytes[20...].prefix { isDigit($0) }.contains { $0 != UInt8(ascii: "0") }
   }
 
   /// Creates a chart date from values read back from an archive, without checking them.
@@ -47,19 +88,30 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// Finds a chart date in a file name, such as `2024-01-06.json`, `top-2024-01-06.json` or
-  /// `2024-01-06T13-00.json` (an hourly chart; `-`, `:` or nothing between hours and minutes).
+  /// `2024-01-06T13-00.json` (an hourly chart, in UTC; `-`, `:` or nothing between hours and
+  /// minutes). A name that gives a period, `regional-global-weekly-2019-12-27--2020-01-03.csv`,
+  /// gives its end, the date a chart of the period is published for.
   ///
   /// - Parameter fileName: the last path component.
-  /// - Returns: the first valid date found, or `nil` when there is none, or when the time that
-  ///   follows it is not a valid one (`2024-01-06T25-00`): an hourly chart never falls back to a
-  ///   calendar date.
+  /// - Returns: the first valid date found (the end of the first period), or `nil` when there is
+  ///   none, or when the time that follows it is not a valid one (`2024-01-06T25-00`): an hourly
+  ///   chart never falls back to a calendar date.
   public static func inFileName(_ fileName: String) -> ChartDate? {
     let bytes = Array(fileName.utf8)
     guard bytes.count >= 10 else { return nil }
     for start in 0...(bytes.count - 10) {
       if start > 0, isDigit(bytes[start - 1]) { continue }
       let date = Array(bytes[start..<(start + 10)])
-      guard let day = parse(date) else { continue }
+      guard var day = parse(date) else { continue }
+      // The end of a period: `DATE--DATE`.
+      let end = start + 12
+      if end + 10 <= bytes.count, bytes[start + 10] == UInt8(ascii: "-"),
+        bytes[start + 11] == UInt8(ascii: "-"), let last = parse(Array(bytes[end..<(end + 10)]))
+      {
+        day = last
+        guard end + 10 == bytes.count || !isDigit(bytes[end + 10]) else { continue }
+        return day
+      }
       // An optional time: THH, THHMM, THH-MM or THH:MM.
       var rest = Array(bytes[(start + 10)...])
       guard rest.first == UInt8(ascii: "T"), rest.count >= 3, isDigit(rest[1]), isDigit(rest[2])
@@ -208,11 +260,20 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
 public enum ChartDateError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The text is not an ISO 8601 date or date and time, or names a day that does not exist.
   case invalid(String)
+  /// A date and time without a zone, and none was given: which instant it names is not known.
+  case noTimeZone(String)
+  /// A fraction of a second that is not zero: chart dates are kept to the second.
+  case fractionalSeconds(String)
 
   public var description: String {
     switch self {
     case .invalid(let text):
       "'\(text)' is not a valid ISO 8601 date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ)"
+    case .noTimeZone(let text):
+      "'\(text)' is a date and time without a time zone: give its zone (an IANA name such as"
+        + " Asia/Seoul), or write it with Z or an offset"
+    case .fractionalSeconds(let text):
+      "'\(text)' has a fraction of a second; chart dates are kept to the second"
     }
   }
 }

@@ -62,6 +62,12 @@ public struct ChartEntry: Hashable, Sendable {
   /// another credit.
   public var saysChartedBefore: Bool { (publishedWeeksOnChart ?? 0) > 1 }
 
+  /// Whether the source published any of its figures for the entry: a previous rank, a peak
+  /// position or weeks on chart.
+  public var publishesAnyFigure: Bool {
+    publishedPreviousRank != nil || publishedPeakPosition != nil || publishedWeeksOnChart != nil
+  }
+
   /// Whether the source says this is the song's first week on the chart (published weeks on chart
   /// 1): an entry with the identity of an earlier song is then a new recording (a reissue or a
   /// remake), not that song.
@@ -85,6 +91,33 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
   case monthly
   /// A running all-time chart (a chart app's "total" chart).
   case allTime = "all-time"
+
+  /// Whether a chart date is one period after another, as the chart's dates follow each other: 7
+  /// days for a weekly chart, 1 day for a daily one, 1 hour for an hourly one, the same day of the
+  /// next month for a monthly one (the last day when the month is shorter); any for an all-time
+  /// chart. A date off that rhythm is a chart missing between them, or one saved under the wrong
+  /// date.
+  ///
+  /// - Parameters:
+  ///   - previous: the chart's previous snapshot's date.
+  ///   - next: the date after it.
+  public func isOnRhythm(from previous: ChartDate, to next: ChartDate) -> Bool {
+    let seconds = next.secondsSince1970 - previous.secondsSince1970
+    switch self {
+    case .hourly: return seconds == 3_600
+    case .daily: return seconds == 86_400
+    case .weekly: return seconds == 7 * 86_400
+    case .allTime: return true
+    case .monthly:
+      let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
+      let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
+      let month = from.month == 12 ? (from.year + 1, 1) : (from.year, from.month + 1)
+      let lastDay = ChartDate.daysIn(month: month.1, year: month.0)
+      return (to.year, to.month) == month
+        && (to.day == from.day || from.day > lastDay && to.day == lastDay
+          || from.day == ChartDate.daysIn(month: from.month, year: from.year) && to.day == lastDay)
+    }
+  }
 
   /// Guesses the frequency from a chart's name: the last `-`, `_` or `/` separated word of
   /// `spotify-daily` or `app/total` names it (`total` and `all-time` mean ``allTime``).
@@ -110,6 +143,19 @@ public struct Snapshot: Hashable, Sendable {
   public static func isValidChartName(_ name: String) -> Bool {
     !name.allSatisfy(\.isWhitespace) && name.unicodeScalars.count <= 200
       && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+  }
+
+  /// The song URLs that more than one entry has, each with those entries' ranks: a URL names one
+  /// recording, so that is a repeated row (a scraper's duplicated #1).
+  public var repeatedSongURLs: [(url: String, ranks: [Int])] {
+    var ranks: [String: [Int]] = [:]
+    var order: [String] = []
+    for entry in entries {
+      guard let url = entry.songURL, !url.isEmpty else { continue }
+      if ranks[url] == nil { order.append(url) }
+      ranks[url, default: []].append(entry.rank)
+    }
+    return order.compactMap { url in ranks[url]!.count > 1 ? (url, ranks[url]!) : nil }
   }
 
   /// The chart's name, such as `hot-100` or `spotify-daily-us`.

@@ -67,6 +67,9 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 
   public var description: String { key }
 
+  /// Whether the identity is a song URL's (`url:`), rather than a title's and artist's.
+  public var isSongURL: Bool { key.hasPrefix("url:") }
+
   /// The words that join a lead artist to the others in a credit: "Featuring", "Feat.", "ft.",
   /// "With", "And", "&", "x", "vs." and commas and slashes.
   private static let creditJoiners: Set<String> = [

@@ -33,7 +33,9 @@ public enum SongLink: Hashable, Sendable {
 /// 2. Identity: the most recent song of the chart with the entry's identity that no entry of this
 ///    snapshot has taken yet. Two entries of one snapshot are never one song. When the source says
 ///    the entry is in its first week on the chart, it is a new recording (a reissue or a remake)
-///    rather than the earlier song.
+///    rather than an earlier song of this chart, but it is the song of another chart with that
+///    identity (a first week is a first week on this chart); and a song URL names one recording
+///    whatever the source counts (a streaming chart restarts its weeks after a week away).
 /// 3. Re-entry under another credit: when the source says the song has been on the chart for more
 ///    than one week but has no previous rank, the most recent song with the same title before any
 ///    parenthesis and the same lead artist that was not on the previous snapshot.
@@ -63,6 +65,24 @@ public enum SongLinking {
       self.keys = keys
     }
 
+    /// The index of the first entry at `rank`, found by a binary search (the ranks are in rank
+    /// order), or `nil` when no entry has it.
+    public func index(ofRank rank: Int) -> Int? {
+      // Ranks run 1, 2, 3 … in most snapshots: the entry at a rank is at its rank's position.
+      if rank >= 1, rank <= ranks.count, ranks[rank - 1] == rank,
+        rank == 1 || ranks[rank - 2] != rank
+      {
+        return rank - 1
+      }
+      var low = 0
+      var high = ranks.count
+      while low < high {
+        let middle = (low + high) / 2
+        if ranks[middle] < rank { low = middle + 1 } else { high = middle }
+      }
+      return low < ranks.count && ranks[low] == rank ? low : nil
+    }
+
     /// A previous snapshot from its entries with their songs, computing their keys.
     public init(_ entries: [ArchivedEntry]) {
       self.init(
@@ -79,17 +99,35 @@ public enum SongLinking {
   ///   - previous: the chart's previous snapshot's entries with their songs, or `[]`.
   ///   - songsWithIdentity: the archive's songs with an identity, most recently charted first
   ///     (asked only when the previous snapshot has no free song with that identity).
+  ///   - songsElsewhere: the archive's songs with an identity that never charted on this chart
+  ///     (asked for an entry in its first week).
   ///   - songsWithTitle: the chart's songs with a base title (``SongIdentity/baseTitle(_:)``) and
   ///     lead artist, most recently on the chart first.
   /// - Returns: one link per entry, same order.
   public static func link(
     _ entries: [ChartEntry], publishesPreviousRank: Bool, previous: [ArchivedEntry],
     songsWithIdentity: (SongIdentity) throws -> [SongID],
+    songsElsewhere: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
     try link(
       entries, keys: entries.map(SongKeys.init), publishesPreviousRank: publishesPreviousRank,
       previous: PreviousSnapshot(previous), songsWithIdentity: songsWithIdentity,
+      songsElsewhere: songsElsewhere, songsWithTitle: songsWithTitle)
+  }
+
+  /// Links the entries of one snapshot of a chart whose archive holds no other chart (no song
+  /// charted elsewhere).
+  ///
+  /// - Parameters: as ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsElsewhere:songsWithTitle:)``.
+  public static func link(
+    _ entries: [ChartEntry], publishesPreviousRank: Bool, previous: [ArchivedEntry],
+    songsWithIdentity: (SongIdentity) throws -> [SongID],
+    songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
+  ) rethrows -> [SongLink] {
+    try link(
+      entries, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      songsWithIdentity: songsWithIdentity, songsElsewhere: { _ in [] },
       songsWithTitle: songsWithTitle)
   }
 
@@ -104,6 +142,7 @@ public enum SongLinking {
     _ entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool,
     previous: PreviousSnapshot,
     songsWithIdentity: (SongIdentity) throws -> [SongID],
+    songsElsewhere: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
     precondition(keys.count == entries.count, "one key per entry")
@@ -117,7 +156,8 @@ public enum SongLinking {
         for index in entries.indices {
           let link = try context.link(
             entryAt: index, of: entries, keys: keys, publishesPreviousRank: publishesPreviousRank,
-            songsWithIdentity: songsWithIdentity, songsWithTitle: songsWithTitle)
+            songsWithIdentity: songsWithIdentity, songsElsewhere: songsElsewhere,
+            songsWithTitle: songsWithTitle)
           if let song = link.song { context.taken.insert(song) }
           links.append(link)
         }
@@ -128,13 +168,13 @@ public enum SongLinking {
 
   /// A set of songs for the few hundred entries of one snapshot: open addressing with a
   /// multiplicative hash, cheaper than `Set`'s seeded SipHash for integer keys.
-  struct SongSet {
+  public struct SongSet: Sendable {
     private var slots: [Int64]
     private var used: [Bool]
     private let shift: UInt64
 
     /// An empty set with room for `capacity` songs before it grows.
-    init(capacity: Int) {
+    public init(capacity: Int) {
       var size = 16
       while size < capacity * 2 { size *= 2 }
       slots = Array(repeating: 0, count: size)
@@ -147,7 +187,7 @@ public enum SongLinking {
     }
 
     /// Whether `song` is in the set.
-    func contains(_ song: SongID) -> Bool {
+    public func contains(_ song: SongID) -> Bool {
       var index = slot(of: song)
       while used[index] {
         if slots[index] == song.rawValue { return true }
@@ -157,7 +197,7 @@ public enum SongLinking {
     }
 
     /// Adds `song`.
-    mutating func insert(_ song: SongID) {
+    public mutating func insert(_ song: SongID) {
       var index = slot(of: song)
       while used[index] {
         if slots[index] == song.rawValue { return }
@@ -170,7 +210,7 @@ public enum SongLinking {
     }
 
     /// How many songs the set holds.
-    private(set) var count = 0
+    public private(set) var count = 0
 
     private mutating func grow() {
       var larger = SongSet(capacity: slots.count)
@@ -195,17 +235,8 @@ public enum SongLinking {
       taken = SongSet(capacity: entryCount)
     }
 
-    /// The index of the first previous entry at `rank`: the ranks are in rank order, so a binary
-    /// search finds it without building a map for each snapshot.
-    func index(ofRank rank: Int) -> Int? {
-      var low = 0
-      var high = previous.ranks.count
-      while low < high {
-        let middle = (low + high) / 2
-        if previous.ranks[middle] < rank { low = middle + 1 } else { high = middle }
-      }
-      return low < previous.ranks.count && previous.ranks[low] == rank ? low : nil
-    }
+    /// The index of the first previous entry at `rank`.
+    func index(ofRank rank: Int) -> Int? { previous.index(ofRank: rank) }
 
     mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
       // Most snapshots ask for a few identities (debuts, re-entries): a scan, which mostly
@@ -240,6 +271,7 @@ public enum SongLinking {
       entryAt position: Int, of entries: UnsafeBufferPointer<ChartEntry>,
       keys: UnsafeBufferPointer<SongKeys>, publishesPreviousRank: Bool,
       songsWithIdentity: (SongIdentity) throws -> [SongID],
+      songsElsewhere: (SongIdentity) throws -> [SongID],
       songsWithTitle: (String, String) throws -> [SongID]
     ) rethrows -> SongLink {
       let previousRank = entries[position].publishedPreviousRank
@@ -255,15 +287,18 @@ public enum SongLinking {
           return .previousRank(previous.songs[index])
         }
       }
-      // 2. The identity: on the previous snapshot first, then anywhere in the archive.
-      if !entries[position].saysFirstWeek {
-        let identity = keys[position].identity
+      // 2. The identity: on the previous snapshot first, then anywhere in the archive; for an
+      // entry in its first week (unless a song URL names it), only a song of other charts.
+      let identity = keys[position].identity
+      if !entries[position].saysFirstWeek || identity.isSongURL {
         if let song = previousSongs(with: identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
         }
         if let song = try songsWithIdentity(identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
         }
+      } else if let song = try songsElsewhere(identity).first(where: { !taken.contains($0) }) {
+        return .identity(song)
       }
       // 3. A re-entry under another credit.
       let noPreviousRank = !publishesPreviousRank || previousRank == nil

@@ -15,6 +15,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// One batch stored two different snapshots of the same chart and chart date (two files of one
   /// import); replacing does not choose between them.
   case conflictingSnapshotsInOneImport(chart: String, chartDate: ChartDate)
+  /// The chart is stored with another frequency than the one given (by the user, a file or the
+  /// chart's name): the file is probably another chart's.
+  case frequencyConflict(chart: String, stored: ChartFrequency, given: ChartFrequency)
   /// The chart name is not valid (see ``Snapshot/isValidChartName(_:)``).
   case invalidChartName(String)
   /// No chart of that name is stored.
@@ -65,6 +68,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(chart) \(chartDate) is already stored with different entries"
     case .conflictingSnapshotsInOneImport(let chart, let chartDate):
       "another file of this import holds a different snapshot of \(chart) \(chartDate)"
+    case .frequencyConflict(let chart, let stored, let given):
+      "chart '\(chart)' is \(stored.rawValue) in the archive, and this snapshot is said to be"
+        + " \(given.rawValue)"
     case .invalidChartName(let name):
       "'\(name)' is not a valid chart name (it must be text of 1 to 200 characters without"
         + " control characters)"

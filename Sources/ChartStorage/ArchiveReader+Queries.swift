@@ -28,6 +28,8 @@ public struct SnapshotSummary: Hashable, Sendable {
   public var publishesPreviousRank: Bool
   /// The file it was imported from, as given, when known.
   public var source: String?
+  /// How often the chart is published, when known.
+  public var frequency: ChartFrequency?
 }
 
 /// A song as stored, for choosing among the matches of a search.
@@ -86,49 +88,56 @@ public enum SongSearch: Sendable {
 public struct ChartHistory: Sendable {
   /// The chart's name.
   public var chart: String
-  /// The derived figures of every appearance.
+  /// How often the chart is published, when known (a daily chart counts days, not weeks).
+  public var frequency: ChartFrequency?
+  /// Every entry of the song on the chart with its figures.
   public var history: SongHistory
 }
 
-/// Columns of an entry joined with its snapshot, read as an ``Appearance`` from column `offset` on.
-///
-/// The queries that read a song's entries join in the order songs → entries (by the
-/// `entries_by_song` index) → snapshots, written with CROSS JOIN: SQLite's planner keeps that
-/// order (<https://www.sqlite.org/optoverview.html#crossjoin>), where it would otherwise walk a
-/// whole chart's snapshots.
-private let appearanceColumns = """
-  s.id, s.chart_date, s.chart_time, s.publishes_previous_rank,
-  (SELECT p.id FROM snapshots p WHERE p.chart_id = s.chart_id AND p.chart_time < s.chart_time
-    ORDER BY p.chart_time DESC LIMIT 1),
-  e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart, e.image_url,
-  e.song_url, e.streams
-  """
+extension ArchiveReader {
+  /// An entry's columns as published, from the table aliased `e`: read by ``readEntry(_:from:)``.
+  static let entryColumns =
+    "e.rank, e.title, e.artist, e.published_previous_rank, e.published_peak_position,"
+    + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams"
 
-private func readAppearance(_ row: Statement, from offset: Int32) -> Appearance {
-  Appearance(
-    snapshot: SnapshotID(row.int64(at: offset)),
-    chartDate: ChartDate(
-      trustedISO8601: row.string(at: offset + 1), secondsSince1970: row.int64(at: offset + 2)),
-    previousSnapshot: row.optionalInt64(at: offset + 4).map(SnapshotID.init),
-    publishesPreviousRank: row.bool(at: offset + 3),
-    entry: readEntry(row, from: offset + 5))
+  /// How many columns ``entryColumns`` has.
+  static let entryColumnCount: Int32 = 9
+
+  /// Reads an entry from ``entryColumns`` at column `offset`.
+  static func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
+    ChartEntry(
+      rank: row.int(at: offset), title: row.string(at: offset + 1),
+      artist: row.string(at: offset + 2), publishedPreviousRank: row.optionalInt(at: offset + 3),
+      publishedPeakPosition: row.optionalInt(at: offset + 4),
+      publishedWeeksOnChart: row.optionalInt(at: offset + 5),
+      imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
+      streams: row.optionalInt(at: offset + 8))
+  }
 }
 
-/// Reads `rank, title, artist, previous_rank, peak_position, weeks_on_chart, image_url, song_url,
-/// streams`.
-private func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
-  ChartEntry(
-    rank: row.int(at: offset), title: row.string(at: offset + 1),
-    artist: row.string(at: offset + 2), publishedPreviousRank: row.optionalInt(at: offset + 3),
-    publishedPeakPosition: row.optionalInt(at: offset + 4),
-    publishedWeeksOnChart: row.optionalInt(at: offset + 5),
-    imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
-    streams: row.optionalInt(at: offset + 8))
+/// A song's columns, from the table aliased `g`, read by `readSong`.
+private let songColumns = """
+  g.id, g.title, g.artist, g.identity, g.recording,
+    (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+      WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
+    (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+      WHERE e.song_id = g.id),
+    (SELECT min(rank) FROM entries WHERE song_id = g.id),
+    (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
+  """
+
+private func readSong(_ row: Statement) -> SongSummary {
+  SongSummary(
+    id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
+    identity: SongIdentity(key: row.string(at: 3)), recording: row.int(at: 4),
+    firstChartDate: ChartDate(
+      trustedISO8601: row.string(at: 5), secondsSince1970: row.int64(at: 6)),
+    bestRank: row.int(at: 7), entryCount: row.int(at: 8))
 }
 
 private let snapshotColumns = """
-  s.id, c.name, s.chart_date, s.chart_time,
-  (SELECT count(*) FROM entries e WHERE e.snapshot_id = s.id), s.publishes_previous_rank, s.source
+  s.id, c.name, s.chart_date, s.chart_time, s.entry_count, s.publishes_previous_rank, s.source,
+  c.frequency
   """
 
 private func readSnapshot(_ row: Statement) -> SnapshotSummary {
@@ -136,7 +145,8 @@ private func readSnapshot(_ row: Statement) -> SnapshotSummary {
     id: SnapshotID(row.int64(at: 0)), chart: row.string(at: 1),
     chartDate: ChartDate(trustedISO8601: row.string(at: 2), secondsSince1970: row.int64(at: 3)),
     entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
-    source: row.optionalString(at: 6))
+    source: row.optionalString(at: 6),
+    frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init))
 }
 
 extension ArchiveReader {
@@ -275,41 +285,39 @@ extension ArchiveReader {
     -> [ArchivedEntry]
   {
     try database.rows(
-      "SELECT song_id, rank, title, artist, previous_rank, peak_position, weeks_on_chart,"
-        + " image_url, song_url, streams FROM entries WHERE snapshot_id = ? ORDER BY position",
-      [snapshot.rawValue]
+      "SELECT e.song_id, \(entryColumns) FROM entries e WHERE e.snapshot_id = ?"
+        + " ORDER BY e.position", [snapshot.rawValue]
     ) { ArchivedEntry(entry: readEntry($0, from: 1), song: SongID($0.int64(at: 0))) }
   }
 
-  // MARK: - Derived figures
+  // MARK: - Figures
 
-  /// The entries of a snapshot with their derived previous rank, movement, peak position and weeks
-  /// on chart (the rules of ``SongHistory``), in rank order.
+  /// The entries of a snapshot with the figures decided for them when it was stored (previous
+  /// rank, movement, peak position, weeks on chart, run; see ``ChartFigures``), in rank order.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func placements(of snapshot: SnapshotSummary) throws(ArchiveError) -> [Placement] {
-    try placements(of: snapshot, entries: try entries(of: snapshot.id))
-  }
-
-  /// The placements of a snapshot whose entries were already read.
-  private func placements(of snapshot: SnapshotSummary, entries: [ArchivedEntry])
-    throws(ArchiveError) -> [Placement]
-  {
-    let rows = try reading {
-      try database.rows(
-        """
-        SELECT e.song_id, \(appearanceColumns)
-        FROM (SELECT DISTINCT song_id FROM entries WHERE snapshot_id = ?) cur
-          CROSS JOIN entries e ON e.song_id = cur.song_id
-          CROSS JOIN snapshots s ON s.id = e.snapshot_id
-        WHERE s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?) AND s.chart_time <= ?
-        """, [snapshot.id.rawValue, snapshot.id.rawValue, snapshot.chartDate.secondsSince1970]
-      ) { (SongID($0.int64(at: 0)), readAppearance($0, from: 1)) }
+    try reading {
+      let verdicts = try FigureStore(database: database).verdicts(of: snapshot.id.rawValue)
+      var placements: [Placement] = []
+      placements.reserveCapacity(snapshot.entryCount)
+      let statement = try database.statement(
+        "SELECT e.song_id, \(Self.entryColumns), \(FigureStore.figureColumns) FROM entries e"
+          + " WHERE e.snapshot_id = ? ORDER BY e.position")
+      statement.bind(snapshot.id.rawValue, at: 1)
+      defer { statement.reset() }
+      while try statement.step() {
+        let entry = Self.readEntry(statement, from: 1)
+        placements.append(
+          Placement(
+            snapshot: snapshot.id, chartDate: snapshot.chartDate, entry: entry,
+            song: SongID(statement.int64(at: 0)),
+            figures: FigureStore.figures(
+              statement, from: 1 + Self.entryColumnCount, entry: entry,
+              verdicts: verdicts[placements.count] ?? [:])))
+      }
+      return placements
     }
-    var appearances: [SongID: [Appearance]] = [:]
-    for (song, appearance) in rows { appearances[song, default: []].append(appearance) }
-    return SongHistory.placements(
-      of: entries, in: snapshot.id, chartDate: snapshot.chartDate, appearances: appearances)
   }
 
   /// The rank-change report of a snapshot against the chart's previous snapshot.
@@ -317,23 +325,27 @@ extension ArchiveReader {
   /// - Parameters:
   ///   - snapshot: the snapshot to report on.
   ///   - limit: how many climbers and fallers to list.
-  /// - Returns: the report and the previous snapshot (`nil` for the chart's first snapshot, when
-  ///   every entry is a debut and nothing drops out).
+  /// - Returns: the report and the previous snapshot (`nil` for the chart's first, when every
+  ///   entry is a debut and the drop-outs are unknown).
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func report(on snapshot: SnapshotSummary, limit: Int) throws(ArchiveError)
     -> (report: RankChangeReport, previous: SnapshotSummary?)
   {
-    let current = try entries(of: snapshot.id)
-    let placements = try placements(of: snapshot, entries: current)
+    let placements = try placements(of: snapshot)
     let previous = try self.snapshot(before: snapshot)
-    var dropOuts: [ArchivedEntry] = []
+    var dropOuts: [ArchivedEntry]?
     if let previous {
-      dropOuts = RankPairing(newer: current, older: try entries(of: previous.id)).unpaired
+      dropOuts =
+        RankPairing(
+          newer: placements.map { ArchivedEntry(entry: $0.entry, song: $0.song) },
+          older: try entries(of: previous.id)
+        ).unpaired
     }
     return (RankChangeReport(placements: placements, dropOuts: dropOuts, limit: limit), previous)
   }
 
-  /// The diff of two snapshots of one chart (see ``SnapshotDiff``).
+  /// The diff of two snapshots of one chart (see ``SnapshotDiff``): for consecutive snapshots,
+  /// the movements decided for the newer one's entries, the same as `show` gives.
   ///
   /// - Parameters:
   ///   - older: the older snapshot.
@@ -343,38 +355,39 @@ extension ArchiveReader {
     -> SnapshotDiff
   {
     let olderEntries = try entries(of: older.id)
+    if try snapshot(before: newer)?.id == older.id {
+      return SnapshotDiff(previous: olderEntries, placements: try placements(of: newer))
+    }
     let newerEntries = try entries(of: newer.id)
     // Only arrivals (entries the older snapshot has no entry of their song for) need to be looked
-    // up, and of those only the ones the source does not already say have charted before: a few a
-    // week, not every entry.
+    // up: a few, not every entry.
     let olderRanks = RankPairing(newer: newerEntries, older: olderEntries).olderRanks
-    let arrivals = zip(newerEntries, olderRanks).filter { entry, olderRank in
-      olderRank == nil && !entry.entry.saysChartedBefore
-    }.map(\.0)
-    var seen: Set<SongID> = []
+    let arrivals = zip(newerEntries, olderRanks).filter { $0.1 == nil }.map(\.0)
+    var charted: Set<SongID> = []
     try reading {
       for arrival in arrivals {
-        let charted = try database.row(
+        let found = try database.row(
           """
           SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE e.song_id = ?1 AND s.chart_time < ?3
+          WHERE e.song_id = ?1 AND s.chart_time <= ?3
             AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2)
           LIMIT 1
-          """, [arrival.song.rawValue, newer.id.rawValue, newer.chartDate.secondsSince1970],
+          """, [arrival.song.rawValue, older.id.rawValue, older.chartDate.secondsSince1970],
           { _ in true })
-        if charted != nil { seen.insert(arrival.song) }
+        if found != nil { charted.insert(arrival.song) }
       }
     }
-    return SnapshotDiff(older: olderEntries, newer: newerEntries, songsSeenBeforeNewer: seen)
+    return SnapshotDiff(older: olderEntries, newer: newerEntries, songsChartedByOlder: charted)
   }
 
   // MARK: - Songs
 
   /// Songs matching a search, best matches first.
   ///
-  /// Text is compared after folding (``SongIdentity/fold(_:)``). A song matches when its title or
-  /// its artist credit contains the query, or its title and artist together do; songs whose title
-  /// equals the query come first. An artist, when given, must be contained in the song's artist.
+  /// Text is compared after folding (``SongIdentity/fold(_:)``), against every title and credit
+  /// each song charted under. A song matches when one of its titles or credits contains the query,
+  /// or a title and its credit together do; songs with a title that equals the query come first.
+  /// An artist, when given, must be contained in the credit of the same title.
   ///
   /// - Parameters:
   ///   - query: a title, an artist, or part of either; may be empty when `artist` is given.
@@ -396,40 +409,47 @@ extension ArchiveReader {
       ? ""
       : " AND EXISTS (SELECT 1 FROM entries e JOIN snapshots s ON s.id = e.snapshot_id"
         + " WHERE e.song_id = g.id AND s.chart_id = ?4)"
+    // The songs (their first title and credit) and their other credits that match.
+    let condition =
+      (exactTitle
+        ? "title_key = ?1"
+        : """
+        (title_key LIKE ?1 ESCAPE '\\' OR artist_key LIKE ?1 ESCAPE '\\'
+          OR (title_key || ' ' || artist_key) LIKE ?1 ESCAPE '\\')
+        """) + " AND artist_key LIKE ?2 ESCAPE '\\'"
     return try reading {
       try database.rows(
         """
-        SELECT g.id, g.title, g.artist, g.identity, g.recording,
-          (SELECT s.chart_date FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-            WHERE e.song_id = g.id ORDER BY s.chart_time LIMIT 1),
-          (SELECT min(s.chart_time) FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
-            WHERE e.song_id = g.id),
-          (SELECT min(rank) FROM entries WHERE song_id = g.id),
-          (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
+        SELECT \(songColumns), g.title_key = ?3 OR EXISTS (SELECT 1 FROM song_credits c
+            WHERE c.song_id = g.id AND c.title_key = ?3) AS exact
         FROM songs g
-        WHERE \(exactTitle ? "g.title_key = ?1" : """
-          (g.title_key LIKE ?1 ESCAPE '\\' OR g.artist_key LIKE ?1 ESCAPE '\\'
-            OR (g.title_key || ' ' || g.artist_key) LIKE ?1 ESCAPE '\\')
-          """)
-          AND g.artist_key LIKE ?2 ESCAPE '\\'
+        WHERE g.id IN (SELECT id FROM songs WHERE \(condition)
+            UNION SELECT song_id FROM song_credits WHERE \(condition))
           AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
-        ORDER BY g.title_key = ?3 DESC, n DESC, g.title, g.artist, g.recording
-        """, [exactTitle ? title : contains, artistPattern, title] + (chartID.map { [$0] } ?? [])
-      ) { row in
-        SongSummary(
-          id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
-          identity: SongIdentity(key: row.string(at: 3)), recording: row.int(at: 4),
-          firstChartDate: ChartDate(
-            trustedISO8601: row.string(at: 5), secondsSince1970: row.int64(at: 6)),
-          bestRank: row.int(at: 7), entryCount: row.int(at: 8))
-      }
+        ORDER BY exact DESC, n DESC, g.title, g.artist, g.recording
+        """, [exactTitle ? title : contains, artistPattern, title] + (chartID.map { [$0] } ?? []),
+        readSong)
+    }
+  }
+
+  /// A song by its ID, or `nil` when there is none (or it has no entry any more).
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func song(_ id: SongID) throws(ArchiveError) -> SongSummary? {
+    try reading {
+      try database.row(
+        """
+        SELECT \(songColumns) FROM songs g
+        WHERE g.id = ? AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)
+        """, [id.rawValue], readSong)
     }
   }
 
   /// The song a search means: the songs titled exactly as the query (an index lookup) when they
   /// are one song (or recordings of one title and artist), else among all that match (see
   /// ``songs(matching:artist:chart:exactTitle:)``) those titled as the query, else all, when they
-  /// are one song.
+  /// are one song. When an artist is given, the songs credited to exactly that artist win over
+  /// those whose credit only contains it.
   ///
   /// - Parameters: as ``songs(matching:artist:chart:exactTitle:)``.
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
@@ -439,6 +459,20 @@ extension ArchiveReader {
     var songs = try self.songs(matching: query, artist: artist, chart: chart, exactTitle: true)
     if Set(songs.map(\.identity)).count != 1 {
       songs = try self.songs(matching: query, artist: artist, chart: chart)
+    }
+    // A credit that is the artist asked for wins over credits that contain it ("Queen Bee", not
+    // "Max & Queen Bee").
+    if let artist {
+      let folded = SongIdentity.fold(artist)
+      let exact = try reading {
+        Set(
+          try database.rows(
+            "SELECT id FROM songs WHERE artist_key = ?1 UNION"
+              + " SELECT song_id FROM song_credits WHERE artist_key = ?1", [folded],
+            { SongID($0.int64(at: 0)) }))
+      }
+      let credited = songs.filter { exact.contains($0.id) }
+      if !credited.isEmpty { songs = credited }
     }
     let folded = SongIdentity.fold(query)
     let exact = songs.filter { SongIdentity.fold($0.title) == folded }
@@ -468,28 +502,75 @@ extension ArchiveReader {
     return recordings
   }
 
-  /// A song's history on every chart it was on, by chart name.
+  /// A song's history on every chart it was on, by chart name: each entry with its figures.
+  ///
+  /// The query joins in the order entries (by the `entries_by_song` index) → snapshots → charts,
+  /// written with CROSS JOIN: SQLite's planner keeps that order
+  /// (<https://www.sqlite.org/optoverview.html#crossjoin>), where it would otherwise walk a whole
+  /// chart's snapshots.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func history(of song: SongID) throws(ArchiveError) -> [ChartHistory] {
     let rows = try reading {
-      try database.rows(
+      let statement = try database.statement(
         """
-        SELECT c.name, \(appearanceColumns)
-        FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+        SELECT c.name, c.frequency, s.id, s.chart_date, s.chart_time, e.position,
+          \(Self.entryColumns), \(FigureStore.figureColumns)
+        FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
+          CROSS JOIN charts c ON c.id = s.chart_id
         WHERE e.song_id = ? ORDER BY c.name, s.chart_time, e.rank
-        """, [song.rawValue]
-      ) { ($0.string(at: 0), readAppearance($0, from: 1)) }
+        """)
+      statement.bind(song.rawValue, at: 1)
+      defer { statement.reset() }
+      var rows: [(chart: String, frequency: String?, placement: Placement, position: Int)] = []
+      let offset: Int32 = 6
+      while try statement.step() {
+        let entry = Self.readEntry(statement, from: offset)
+        rows.append(
+          (
+            statement.string(at: 0), statement.optionalString(at: 1),
+            Placement(
+              snapshot: SnapshotID(statement.int64(at: 2)),
+              chartDate: ChartDate(
+                trustedISO8601: statement.string(at: 3), secondsSince1970: statement.int64(at: 4)),
+              entry: entry, song: song,
+              figures: FigureStore.figures(
+                statement, from: offset + Self.entryColumnCount, entry: entry, verdicts: [:])),
+            statement.int(at: 5)
+          ))
+      }
+      statement.reset()
+      // The verdicts of the few entries that have any.
+      let store = FigureStore(database: database)
+      for index in rows.indices {
+        let verdicts = try store.verdicts(of: rows[index].placement.snapshot.rawValue)[
+          rows[index].position]
+        guard let verdicts else { continue }
+        let entry = rows[index].placement.entry
+        let figures = rows[index].placement.figures
+        rows[index].placement.figures = EntryFigures(
+          previousRank: figures.previousRank, previousRankSource: figures.previousRankSource,
+          movement: Movement(
+            rank: entry.rank, previousRank: figures.previousRank,
+            wasOnChartBefore: (verdicts[.weeksOnChart]?.derived ?? figures.weeksOnChart) > 1
+              || entry.saysChartedBefore),
+          peakPosition: figures.peakPosition, weeksOnChart: figures.weeksOnChart, run: figures.run,
+          isPartialRun: figures.isPartialRun, previousRankVerdict: verdicts[.previousRank],
+          peakPositionVerdict: verdicts[.peakPosition], weeksOnChartVerdict: verdicts[.weeksOnChart]
+        )
+      }
+      return rows
     }
     var histories: [ChartHistory] = []
     var start = rows.startIndex
     while start < rows.endIndex {
-      let chart = rows[start].0
+      let chart = rows[start].chart
       var end = start
-      while end < rows.endIndex, rows[end].0 == chart { end += 1 }
+      while end < rows.endIndex, rows[end].chart == chart { end += 1 }
       histories.append(
         ChartHistory(
-          chart: chart, history: SongHistory(appearances: rows[start..<end].map { $0.1 })))
+          chart: chart, frequency: rows[start].frequency.flatMap(ChartFrequency.init),
+          history: SongHistory(placements: rows[start..<end].map(\.placement))))
       start = end
     }
     return histories
@@ -497,8 +578,65 @@ extension ArchiveReader {
 
   // MARK: - Audit
 
-  /// Every snapshot of a chart with its entries and their songs, in chart-date order: what
-  /// ``ChartAudit`` reads.
+  /// The audit of a chart from the verdicts stored with its entries (see ``ChartAudit``): the
+  /// agreement per figure and every disagreement, of the snapshots from `from` to `to`.
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - from: the first chart date audited, or `nil` for the first snapshot.
+  ///   - to: the last chart date audited, or `nil` for the last snapshot.
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
+  public func audit(of chart: String, from: ChartDate? = nil, to: ChartDate? = nil)
+    throws(ArchiveError) -> ChartAudit
+  {
+    let chartID = try self.chartID(chart)
+    let range: [any StatementArgument] = [
+      chartID, from?.secondsSince1970 ?? .min, to?.secondsSince1970 ?? .max,
+    ]
+    return try reading {
+      let counts =
+        try database.row(
+          """
+          SELECT sum(s.publishes_previous_rank AND e.figure_flags & 3 != 1),
+            count(e.published_peak_position), count(e.published_weeks_on_chart)
+          FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id
+          WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
+          """, range, { [$0.int(at: 0), $0.int(at: 1), $0.int(at: 2)] }) ?? [0, 0, 0]
+      let disagreements = try database.rows(
+        """
+        SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause, \(Self.entryColumns)
+        FROM snapshots s CROSS JOIN verdicts v ON v.snapshot_id = s.id
+          CROSS JOIN entries e ON e.snapshot_id = v.snapshot_id AND e.position = v.position
+        WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
+        ORDER BY s.chart_time, e.rank, v.figure
+        """, range
+      ) { row in
+        let entry = Self.readEntry(row, from: 5)
+        let figure = FigureStore.figures[row.int(at: 2)]
+        let published: Int? =
+          switch figure {
+          case .previousRank: entry.publishedPreviousRank
+          case .peakPosition: entry.publishedPeakPosition
+          case .weeksOnChart: entry.publishedWeeksOnChart
+          }
+        return Disagreement(
+          chartDate: ChartDate(
+            trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
+          entry: entry, figure: figure, published: published, derived: row.optionalInt(at: 3),
+          cause: FigureStore.cause(code: row.int(at: 4)))
+      }
+      var wrong: [AuditFigure: Int] = [:]
+      for disagreement in disagreements { wrong[disagreement.figure, default: 0] += 1 }
+      return ChartAudit(
+        agreements: zip(AuditFigure.allCases, counts).map { figure, compared in
+          FigureAgreement(
+            figure: figure, compared: compared, agreeing: compared - (wrong[figure] ?? 0))
+        }, disagreements: disagreements)
+    }
+  }
+
+  /// Every snapshot of a chart with its entries and their songs, in chart-date order, as the
+  /// source published them: what ``ChartFigures/decideAll(_:)`` reads.
   ///
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
   public func auditedSnapshots(of chart: String) throws(ArchiveError) -> [AuditedSnapshot] {
@@ -508,8 +646,7 @@ extension ArchiveReader {
       let statement = try database.statement(
         """
         SELECT s.id, s.chart_date, s.chart_time, s.publishes_previous_rank, e.song_id,
-          e.rank, e.title, e.artist, e.previous_rank, e.peak_position, e.weeks_on_chart,
-          e.image_url, e.song_url, e.streams
+          \(Self.entryColumns)
         FROM snapshots s JOIN entries e ON e.snapshot_id = s.id
         WHERE s.chart_id = ? ORDER BY s.chart_time, e.position
         """)
@@ -523,10 +660,10 @@ extension ArchiveReader {
               id: id,
               chartDate: ChartDate(
                 trustedISO8601: statement.string(at: 1), secondsSince1970: statement.int64(at: 2)),
-              publishesPreviousRank: statement.bool(at: 3), entries: []))
+              publishesPreviousRank: statement.bool(at: 3), entries: [], songs: []))
         }
-        snapshots[snapshots.count - 1].entries.append(
-          ArchivedEntry(entry: readEntry(statement, from: 5), song: SongID(statement.int64(at: 4))))
+        snapshots[snapshots.count - 1].entries.append(Self.readEntry(statement, from: 5))
+        snapshots[snapshots.count - 1].songs.append(SongID(statement.int64(at: 4)))
       }
       return snapshots
     }

@@ -192,6 +192,10 @@ final class Database {
     return try statement.step() ? read(statement) : nil
   }
 
+  /// How many rows the last INSERT, UPDATE or DELETE changed
+  /// (<https://www.sqlite.org/c3ref/changes.html>).
+  var changes: Int { Int(sqlite3_changes64(handle)) }
+
   /// Whether no transaction is open on the connection
   /// (<https://www.sqlite.org/c3ref/get_autocommit.html>).
   var isInAutocommitMode: Bool { sqlite3_get_autocommit(handle) != 0 }

@@ -14,6 +14,9 @@ final class EntryInserter {
   /// How many entries one INSERT statement stores at most.
   static let rowsPerInsert = 100
 
+  /// The columns of one entry's row.
+  private static let columnCount = 17
+
   init(database: Database) { self.database = database }
 
   /// Inserts the entries of a snapshot.
@@ -22,9 +25,12 @@ final class EntryInserter {
   ///   - entries: the entries, in rank order; each one's position is its index.
   ///   - snapshot: the snapshot's row ID.
   ///   - songs: each entry's song ID, same order.
+  ///   - figures: each entry's decided figures, same order (their verdicts are written apart).
   /// - Throws: ``DatabaseError``; the rows of the failing statement before the failure stay until
   ///   the transaction or savepoint is rolled back (see ``statement(count:)``).
-  func insert(_ entries: [ChartEntry], snapshot: Int64, songs: [Int64]) throws(DatabaseError) {
+  func insert(
+    _ entries: [ChartEntry], snapshot: Int64, songs: [Int64], figures: [EntryFigures]
+  ) throws(DatabaseError) {
     try entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
       var start = 0
       while start < entries.count {
@@ -39,7 +45,7 @@ final class EntryInserter {
         texts.clear(reserving: textBytes)
         for row in 0..<count {
           let position = start + row
-          let base = Int32(row * 12)
+          let base = Int32(row * Self.columnCount)
           insert.bind(snapshot, at: base + 1)
           insert.bind(position, at: base + 2)
           insert.bind(entries[position].rank, at: base + 3)
@@ -52,6 +58,12 @@ final class EntryInserter {
           insert.bind(borrowedText: entries[position].imageURL.map(texts.append), at: base + 10)
           insert.bind(borrowedText: entries[position].songURL.map(texts.append), at: base + 11)
           insert.bind(entries[position].streams, at: base + 12)
+          let decided = figures[position]
+          insert.bind(decided.previousRank, at: base + 13)
+          insert.bind(decided.peakPosition, at: base + 14)
+          insert.bind(decided.weeksOnChart, at: base + 15)
+          insert.bind(decided.run, at: base + 16)
+          insert.bind(FigureStore.flags(decided), at: base + 17)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
         // on to the texts bound in place until it is reset. Every parameter is bound again before
@@ -78,10 +90,14 @@ final class EntryInserter {
     let statement = try Statement(
       database: database,
       sql:
-        "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id, previous_rank,"
-        + " peak_position, weeks_on_chart, title, artist, image_url, song_url, streams) VALUES "
-        + Array(repeating: "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", count: count)
-        .joined(separator: ", "))
+        "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id,"
+        + " published_previous_rank, published_peak_position, published_weeks_on_chart, title,"
+        + " artist, image_url, song_url, streams, previous_rank, peak_position, weeks_on_chart,"
+        + " run, figure_flags) VALUES "
+        + Array(
+          repeating: "(" + Array(repeating: "?", count: Self.columnCount).joined(separator: ", ")
+            + ")", count: count
+        ).joined(separator: ", "))
     statements[count] = statement
     return statement
   }

@@ -1,6 +1,21 @@
 public import ChartRanking
 import Foundation
 
+/// Snapshots an import batch no longer needs, whose memory the taker frees (see
+/// ``ImportBatch/takeRetiredSnapshots()``).
+public struct RetiredSnapshots: Sendable {
+  /// Previous snapshots as song linking kept them.
+  public var linked: [SongLinking.PreviousSnapshot] = []
+  /// Snapshots with their decided figures, as deciding the next one kept them.
+  public var decided: [DecidedSnapshot] = []
+
+  /// None.
+  public init() {}
+
+  /// Whether there is none.
+  public var isEmpty: Bool { linked.isEmpty && decided.isEmpty }
+}
+
 /// What storing a snapshot did.
 public enum ImportOutcome: String, Hashable, Sendable {
   /// The snapshot was new and is now stored.
@@ -20,6 +35,13 @@ public final class ImportBatch {
   private let importedAt = Date.now.formatted(.iso8601)
   private let inserter: EntryInserter
   private let linker: SongLinker
+  private let figures: FigureStore
+  /// Each chart's snapshots as deciding figures asks about them, kept for the batch.
+  private var histories: [Int64: ArchiveHistory] = [:]
+  /// Chart names by ID, for notes.
+  private var chartNames: [Int64: String] = [:]
+  /// Chart frequencies by ID, when known, for the rhythm of their dates.
+  private var frequencies: [Int64: ChartFrequency?] = [:]
 
   /// Where the batch is: what a savepoint saves at its start and restores whole when it is
   /// rolled back, so that nothing the undone file left behind misleads the files after it.
@@ -41,6 +63,21 @@ public final class ImportBatch {
     /// that stores a run of earlier snapshots (a chart's history imported after its recent weeks)
     /// links the later ones once, not once per snapshot it stores.
     var relinkWaiting: [Int64: Int64] = [:]
+    /// Per chart, its last snapshot stored by this batch, decided before its next one was known,
+    /// and the one before it: the chart's next snapshot decides the last again, as its next.
+    var ledgers: [Int64: Ledger] = [:]
+    /// Per chart, the earliest chart time from which its snapshots are decided again before the
+    /// batch commits: a snapshot stored before later ones (out of order, or replaced) changes
+    /// their figures.
+    var redecideFrom: [Int64: Int64] = [:]
+    /// What storing found that the import should report, in the order found.
+    var notes: [SnapshotNote] = []
+  }
+
+  /// A chart's last snapshot decided without its next one, and the one before it.
+  struct Ledger {
+    var last: DecidedSnapshot
+    var beforeLast: DecidedSnapshot?
   }
 
   /// A stored snapshot's chart and chart time.
@@ -50,9 +87,9 @@ public final class ImportBatch {
   }
 
   private var state = State()
-  /// The previous snapshots that linking no longer needs, to be freed by whoever takes them (see
-  /// ``takeRetiredSnapshots()``).
-  private var retired: [SongLinking.PreviousSnapshot] = []
+  /// The previous snapshots that linking and deciding figures no longer need, to be freed by
+  /// whoever takes them (see ``takeRetiredSnapshots()``).
+  private var retired = RetiredSnapshots()
   /// How many snapshots this batch linked again (for tests).
   private(set) var relinkedSnapshotCount = 0
 
@@ -61,17 +98,26 @@ public final class ImportBatch {
     self.path = path
     inserter = EntryInserter(database: database)
     linker = SongLinker(database: database)
+    figures = FigureStore(database: database)
+  }
+
+  /// What storing has found so far that an import should report (an identical snapshot, dates off
+  /// the chart's rhythm, corrected previous ranks …), handed over and forgotten.
+  public func takeNotes() -> [SnapshotNote] {
+    defer { state.notes = [] }
+    return state.notes
   }
 
   /// Queries that see what this batch stored so far.
   public var reader: ArchiveReader { ArchiveReader(database: database, path: path) }
 
-  /// The previous snapshots, with their entries' keys, that the batch kept for linking and needs
-  /// no more (a chart's next snapshot was stored), handed over so that their memory is freed where
-  /// the caller chooses: an import frees them on its reading thread, since releasing the texts of
-  /// a few hundred keys costs time on the storing thread, its bottleneck.
-  public func takeRetiredSnapshots() -> [SongLinking.PreviousSnapshot] {
-    defer { retired = [] }
+  /// The previous snapshots, with their entries' keys and texts, that the batch kept for linking
+  /// and deciding figures and needs no more (a chart's next snapshot was stored), handed over so
+  /// that their memory is freed where the caller chooses: an import frees them on its reading
+  /// thread, since releasing the texts of a few hundred entries costs time on the storing thread,
+  /// its bottleneck.
+  public func takeRetiredSnapshots() -> RetiredSnapshots {
+    defer { retired = RetiredSnapshots() }
     return retired
   }
 
@@ -191,11 +237,35 @@ public final class ImportBatch {
     state.referencedSnapshots.insert(snapshotID)
     state.storedHere.insert(key)
     let keys = keys ?? snapshot.entries.map(SongKeys.init)
+    // The chart's snapshots around this one.
+    let previous = try database.row(
+      "SELECT id, chart_date, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+        + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
+      {
+        (
+          id: $0.int64(at: 0),
+          chartDate: ChartDate(trustedISO8601: $0.string(at: 1), secondsSince1970: $0.int64(at: 2))
+        )
+      })
+    let hasLater =
+      try database.row(
+        "SELECT 1 FROM snapshots WHERE chart_id = ? AND chart_time > ? LIMIT 1",
+        [chartID, chartTime], { _ in true }) != nil
     let songs = try linker.songs(
       of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
-      chartID: chartID, chartTime: chartTime, lastStored: state.lastStored[chartID])
+      chartID: chartID, chartTime: chartTime,
+      previousSnapshot: .some(previous.map { ($0.id, $0.chartDate.secondsSince1970) }),
+      lastStored: state.lastStored[chartID])
     for song in songs { state.referencedSongs.insert(song) }
-    try inserter.insert(snapshot.entries, snapshot: snapshotID, songs: songs)
+    let decided = try decideFigures(
+      of: snapshot, id: snapshotID, songs: songs, newSongs: linker.newSongs, chartID: chartID,
+      previous: previous, hasLater: hasLater)
+    try inserter.insert(
+      snapshot.entries, snapshot: snapshotID, songs: songs, figures: decided.figures)
+    try figures.insertVerdicts(of: decided)
+    try database.run(
+      "UPDATE snapshots SET entry_count = ?, follows_missing_snapshot = ? WHERE id = ?",
+      snapshot.entries.count, decided.followsMissingSnapshot, snapshotID)
     try linker.deleteSongsWithoutEntries(replacedSongs)
     let replaced = state.lastStored.updateValue(
       (
@@ -203,13 +273,10 @@ public final class ImportBatch {
         SongLinking.PreviousSnapshot(
           ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
       ), forKey: chartID)
-    if let replaced { retired.append(replaced.snapshot) }
+    if let replaced { retired.linked.append(replaced.snapshot) }
     // The chart's later snapshots, if any, are linked again once, before the batch stores a
     // snapshot after them or when it ends (see `relinkWaiting`).
-    if try database.row(
-      "SELECT 1 FROM snapshots WHERE chart_id = ? AND chart_time > ? LIMIT 1",
-      [chartID, chartTime], { _ in true }) != nil
-    {
+    if hasLater {
       state.relinkWaiting[chartID] = chartTime
     } else {
       state.relinkWaiting[chartID] = nil
@@ -217,35 +284,178 @@ public final class ImportBatch {
     return outcome
   }
 
+  /// The chart's row ID, creating the chart when it is new; records its frequency when the chart
+  /// has none yet.
+  ///
+  /// - Throws: ``ArchiveError/invalidChartName(_:)``, or
+  ///   ``ArchiveError/frequencyConflict(chart:stored:given:)`` when the chart is stored with another
+  ///   frequency than the one given.
   private func chartID(named name: String, frequency: ChartFrequency?) throws -> Int64 {
-    if let id = state.chartIDs[name] { return id }
-    guard Snapshot.isValidChartName(name) else { throw ArchiveError.invalidChartName(name) }
     let id: Int64
-    if let stored = try database.row(
-      "SELECT id FROM charts WHERE name = ?", [name], { $0.int64(at: 0) })
-    {
-      id = stored
-      if let frequency {
+    if let known = state.chartIDs[name] {
+      id = known
+    } else {
+      guard Snapshot.isValidChartName(name) else { throw ArchiveError.invalidChartName(name) }
+      if let (stored, storedFrequency) = try database.row(
+        "SELECT id, frequency FROM charts WHERE name = ?", [name],
+        { ($0.int64(at: 0), $0.optionalString(at: 1).flatMap(ChartFrequency.init)) })
+      {
+        id = stored
+        frequencies[id] = .some(storedFrequency)
+      } else {
+        try database.run(
+          "INSERT INTO charts (name, frequency) VALUES (?, ?)", name, frequency?.rawValue)
+        id = database.lastInsertedRowID
+        frequencies[id] = .some(frequency)
+      }
+      state.chartIDs[name] = id
+    }
+    if let frequency {
+      switch frequencies[id] ?? nil {
+      case .some(let stored) where stored != frequency:
+        throw ArchiveError.frequencyConflict(chart: name, stored: stored, given: frequency)
+      case .some: break
+      case .none:
         try database.run(
           "UPDATE charts SET frequency = ? WHERE id = ? AND frequency IS NULL", frequency.rawValue,
           id)
+        frequencies[id] = .some(frequency)
       }
-    } else {
-      try database.run(
-        "INSERT INTO charts (name, frequency) VALUES (?, ?)", name, frequency?.rawValue)
-      id = database.lastInsertedRowID
     }
-    state.chartIDs[name] = id
     return id
   }
 
-  /// What the write does after its body, before it commits: the snapshots still waiting are linked
-  /// again, and what the batch's rows refer to is checked.
+  /// What the write does after its body, before it commits: every snapshot's figures settled
+  /// (see ``settleFigures()``), and what the batch's rows refer to checked.
   ///
   /// - Throws: ``DatabaseError``.
   func finish() throws {
-    try relinkWaitingSnapshots(before: nil)
+    try settleFigures()
     try checkReferences()
+  }
+
+  /// Links again the snapshots that wait for it and decides again the figures of those that an
+  /// earlier snapshot stored by this batch changed, so that every figure the batch wrote is the
+  /// one that will be committed. The write does it before it commits; an import calls it before it
+  /// reads the figures back.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func settleFigures() throws(ArchiveError) {
+    try ArchiveError.mapping(path: path) {
+      try relinkWaitingSnapshots(before: nil)
+      for (chartID, chartTime) in state.redecideFrom.sorted(by: { $0.key < $1.key }) {
+        for (chartDate, note) in try figures.redecide(chart: chartID, from: chartTime) {
+          try addNote(.figures(note), chartID: chartID, chartDate: chartDate)
+        }
+        state.ledgers[chartID] = nil
+      }
+      state.redecideFrom = [:]
+      // The last snapshots decided without their next: what they say stands.
+      for (chartID, ledger) in state.ledgers.sorted(by: { $0.key < $1.key }) {
+        for note in ledger.last.notes {
+          try addNote(.figures(note), chartID: chartID, chartDate: ledger.last.snapshot.chartDate)
+        }
+        state.ledgers[chartID]?.last.notes = []
+      }
+    }
+  }
+
+  // MARK: - Figures
+
+  /// Decides the figures of a snapshot being stored (see ``ChartFigures``). When it is its chart's
+  /// latest, its previous snapshot is decided again with it as next, and the changes written;
+  /// otherwise the chart's snapshots from it on are decided again when the batch settles.
+  private func decideFigures(
+    of snapshot: Snapshot, id: Int64, songs: [Int64], newSongs: [Int64], chartID: Int64,
+    previous: (id: Int64, chartDate: ChartDate)?, hasLater: Bool
+  ) throws -> DecidedSnapshot {
+    let chartTime = snapshot.chartDate.secondsSince1970
+    let audited = AuditedSnapshot(
+      id: SnapshotID(id), chartDate: snapshot.chartDate,
+      publishesPreviousRank: snapshot.publishesPreviousRank,
+      entries: snapshot.entries, songs: songs.map(SongID.init))
+    let history = histories[chartID] ?? ArchiveHistory(database: database, chartID: chartID)
+    histories[chartID] = history
+    // Songs linking just created have no standing to look up.
+    history.newSongs = SongLinking.SongSet(capacity: newSongs.count)
+    for song in newSongs { history.newSongs.insert(SongID(song)) }
+    let previousID = previous?.id
+    try noteRhythm(of: snapshot, after: previous?.chartDate, chartID: chartID)
+    if let repeated = snapshot.repeatedSongURLs.first {
+      try addNote(
+        .sameSongURLTwice(url: repeated.url, ranks: repeated.ranks), chartID: chartID,
+        chartDate: snapshot.chartDate)
+    }
+    guard !hasLater else {
+      // Not the chart's latest: decided again from its previous snapshot on, once the batch
+      // settles.
+      let from = state.redecideFrom[chartID].map { min($0, chartTime) } ?? chartTime
+      state.redecideFrom[chartID] = from
+      state.ledgers[chartID] = nil
+      return ChartFigures.decide(audited, previous: nil, next: nil, lookup: history)
+    }
+    var decidedPrevious: DecidedSnapshot?
+    if let previousID {
+      if let ledger = state.ledgers[chartID], ledger.last.snapshot.id.rawValue == previousID {
+        // Its figures stand unless this one tells more about it.
+        var redecided = ledger.last
+        if ChartFigures.mustDecideAgain(ledger.last, next: audited) {
+          redecided = ChartFigures.decide(
+            ledger.last.snapshot, previous: ledger.beforeLast, next: audited, lookup: history)
+          try figures.update(redecided, storedAs: ledger.last.figures)
+        }
+        decidedPrevious = redecided
+        for note in redecided.notes {
+          try addNote(.figures(note), chartID: chartID, chartDate: ledger.last.snapshot.chartDate)
+        }
+      } else if let stored = try figures.stored(previousID) {
+        var beforeLast: DecidedSnapshot?
+        if let twoBackID = try figures.snapshot(
+          ofChart: chartID, before: stored.snapshot.chartDate.secondsSince1970),
+          let twoBack = try figures.stored(twoBackID)
+        {
+          beforeLast = FigureStore.decided(twoBack, next: stored.snapshot)
+        }
+        let redecided = ChartFigures.decide(
+          stored.snapshot, previous: beforeLast, next: audited, lookup: history)
+        decidedPrevious = redecided
+        try figures.update(redecided, storedAs: stored.figures)
+      }
+    }
+    let decided = ChartFigures.decide(
+      audited, previous: decidedPrevious, next: nil, lookup: history)
+    if let done = state.ledgers.updateValue(
+      Ledger(last: decided, beforeLast: decidedPrevious), forKey: chartID)?.beforeLast
+    {
+      retired.decided.append(done)
+    }
+    return decided
+  }
+
+  /// Notes a chart date off the chart's rhythm: not one period after the chart's previous
+  /// snapshot (see ``ChartFrequency/isOnRhythm(from:to:)``).
+  private func noteRhythm(of snapshot: Snapshot, after previous: ChartDate?, chartID: Int64)
+    throws
+  {
+    guard let previous, let frequency = frequencies[chartID] ?? nil,
+      !frequency.isOnRhythm(from: previous, to: snapshot.chartDate)
+    else { return }
+    try addNote(
+      .offRhythm(previous: previous, frequency: frequency), chartID: chartID,
+      chartDate: snapshot.chartDate)
+  }
+
+  private func addNote(_ kind: SnapshotNote.Kind, chartID: Int64, chartDate: ChartDate) throws {
+    let chart: String
+    if let name = chartNames[chartID] {
+      chart = name
+    } else {
+      chart =
+        try database.row("SELECT name FROM charts WHERE id = ?", [chartID], { $0.string(at: 0) })
+        ?? ""
+      chartNames[chartID] = chart
+    }
+    state.notes.append(SnapshotNote(chart: chart, chartDate: chartDate, kind: kind))
   }
 
   /// Checks that every song, snapshot and chart that this batch's rows refer to is in the archive,

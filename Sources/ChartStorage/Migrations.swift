@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// One schema change: a SQL file from the top-level `Migrations/` folder, embedded in the binary.
 struct Migration: Sendable {
   /// The schema version the migration brings the archive to (the file's number).
@@ -6,11 +8,17 @@ struct Migration: Sendable {
   let name: String
   /// The SQL text.
   let sql: String
+  /// What fills the new tables and columns of an archive that holds data, after the SQL, in the
+  /// same transaction: what the SQL cannot compute (folded text, decided figures).
+  let fill: (@Sendable (Database) throws -> Void)?
 
-  init(_ name: String, _ bytes: [UInt8]) {
+  init(
+    _ name: String, _ bytes: [UInt8], fill: (@Sendable (Database) throws -> Void)? = nil
+  ) {
     self.name = name
     self.version = Int(name.prefix(while: \.isNumber)) ?? 0
     self.sql = String(decoding: bytes, as: UTF8.self)
+    self.fill = fill
   }
 }
 
@@ -19,8 +27,37 @@ struct Migration: Sendable {
 /// that this list and the folder agree.
 enum Migrations {
   static let all: [Migration] = [
-    Migration("0001_initial_schema", PackageResources._001_initial_schema_sql)
+    Migration("0001_initial_schema", PackageResources._001_initial_schema_sql),
+    Migration(
+      "0002_decided_figures", PackageResources._002_decided_figures_sql,
+      fill: { try fillDecidedFigures($0) }),
   ]
+
+  /// Fills what version 2 adds to an archive of version 1: each snapshot's entry count, the titles
+  /// and credits each song charted under besides its first, and every entry's figures, decided
+  /// chart by chart from its first snapshot.
+  static func fillDecidedFigures(_ database: Database) throws {
+    try database.execute(
+      "UPDATE snapshots SET entry_count = (SELECT count(*) FROM entries WHERE snapshot_id = snapshots.id)"
+    )
+    let credits = try database.rows(
+      "SELECT DISTINCT e.song_id, e.title, e.artist, g.title_key, g.artist_key FROM entries e"
+        + " JOIN songs g ON g.id = e.song_id"
+    ) { ($0.int64(at: 0), $0.string(at: 1), $0.string(at: 2), $0.string(at: 3), $0.string(at: 4)) }
+    for (song, title, artist, titleKey, artistKey) in credits {
+      let keys = SongKeys(ChartEntry(rank: 1, title: title, artist: artist))
+      // The song's first credit is in the songs table.
+      if keys.foldedTitle == titleKey, keys.foldedArtist == artistKey { continue }
+      try database.run(
+        "INSERT OR IGNORE INTO song_credits (song_id, title, artist, title_key, artist_key,"
+          + " base_title_key, primary_artist_key) VALUES (?, ?, ?, ?, ?, ?, ?)", song, title,
+        artist, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
+    }
+    let figures = FigureStore(database: database)
+    for chart in try database.rows("SELECT id FROM charts ORDER BY id", [], { $0.int64(at: 0) }) {
+      try figures.redecide(chart: chart, from: .min)
+    }
+  }
 
   /// The schema version this build writes: the last migration's.
   static var latestVersion: Int { all.last?.version ?? 0 }
@@ -51,6 +88,7 @@ enum Migrations {
             path: database.path, reason: "an SQLite database with other tables (schema version 0)")
         }
         try database.execute(migration.sql)
+        if let fill = migration.fill { try fill(database) }
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
     }

@@ -3,8 +3,13 @@ import ChartRanking
 /// Ties the entries of snapshots being stored to the archive's songs (the rules of
 /// ``SongLinking``), creating the new songs, and links a chart's later snapshots again after an
 /// earlier one was stored.
-struct SongLinker {
+final class SongLinker {
   let database: Database
+  /// The songs the last call of ``songs(of:keys:publishesPreviousRank:chartID:chartTime:lastStored:)``
+  /// created.
+  private(set) var newSongs: [Int64] = []
+
+  init(database: Database) { self.database = database }
 
   /// The songs of a snapshot's entries, creating the new ones.
   ///
@@ -14,20 +19,25 @@ struct SongLinker {
   ///   - publishesPreviousRank: whether the previous ranks are the source's.
   ///   - chartID: the chart.
   ///   - chartTime: the snapshot's chart time; the previous snapshot is the last one before it.
+  ///   - previousSnapshot: the chart's snapshot before this one (its row ID and chart time), when
+  ///     the caller has looked it up; `nil` to look it up here.
   ///   - lastStored: the chart's snapshot stored last by this batch, with its chart time, when
   ///     there is one: used instead of reading the previous snapshot back when it is that one.
   /// - Returns: one song ID per entry.
   /// - Throws: ``DatabaseError``.
   func songs(
     of entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool, chartID: Int64,
-    chartTime: Int64, lastStored: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)?
+    chartTime: Int64, previousSnapshot: (id: Int64, chartTime: Int64)?? = nil,
+    lastStored: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)?
   ) throws -> [Int64] {
     var previous = SongLinking.PreviousSnapshot.none
-    if let (id, time) = try database.row(
-      "SELECT id, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
-        + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
-      { ($0.int64(at: 0), $0.int64(at: 1)) })
-    {
+    let found =
+      try previousSnapshot
+      ?? database.row(
+        "SELECT id, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+          + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime],
+        { (id: $0.int64(at: 0), chartTime: $0.int64(at: 1)) })
+    if let (id, time) = found {
       if let lastStored, lastStored.chartTime == time {
         previous = lastStored.snapshot
       } else {
@@ -52,6 +62,15 @@ struct SongLinker {
           """, [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
       },
+      songsElsewhere: { identity in
+        try database.rows(
+          """
+          SELECT g.id FROM songs g WHERE g.identity = ?1 AND NOT EXISTS (SELECT 1 FROM entries e
+            CROSS JOIN snapshots s ON s.id = e.snapshot_id WHERE e.song_id = g.id AND s.chart_id = ?2)
+          ORDER BY g.recording DESC
+          """, [identity.key, chartID]
+        ) { SongID($0.int64(at: 0)) }
+      },
       songsWithTitle: { baseTitle, primaryArtist in
         try database.rows(
           """
@@ -65,10 +84,24 @@ struct SongLinker {
       })
     var songs: [Int64] = []
     songs.reserveCapacity(entries.count)
+    newSongs = []
     var insertSong: Statement?
     for (index, link) in links.enumerated() {
       if let song = link.song {
         songs.append(song.rawValue)
+        // A credit the song may not have charted under yet: a run joined across a credit
+        // change, a re-entry under another credit, a URL's entry under another title.
+        let sameCredit: Bool =
+          switch link {
+          case .previousRank:
+            entries[index].publishedPreviousRank.flatMap(previous.index(ofRank:)).map {
+              previous.keys[$0].foldedTitle == keys[index].foldedTitle
+                && previous.keys[$0].foldedArtist == keys[index].foldedArtist
+            } ?? false
+          case .identity: !keys[index].identity.isSongURL
+          default: false
+          }
+        if !sameCredit { try addCredit(of: entries[index], keys: keys[index], to: song.rawValue) }
         continue
       }
       let insert =
@@ -88,9 +121,20 @@ struct SongLinker {
       insert.bind(keys[index].primaryArtist, at: 7)
       try insert.run()
       songs.append(database.lastInsertedRowID)
+      newSongs.append(database.lastInsertedRowID)
       insert.reset()
     }
     return songs
+  }
+
+  /// Records a title and credit a song charted under besides its first (`song_credits`), once.
+  private func addCredit(of entry: ChartEntry, keys: SongKeys, to song: Int64)
+    throws(DatabaseError)
+  {
+    try database.run(
+      "INSERT OR IGNORE INTO song_credits (song_id, title, artist, title_key, artist_key,"
+        + " base_title_key, primary_artist_key) VALUES (?, ?, ?, ?, ?, ?, ?)", song, entry.title,
+      entry.artist, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
   }
 
   /// Links the songs of a chart's snapshots after a chart time (and before another, if given)
@@ -136,6 +180,10 @@ struct SongLinker {
       try database.run(
         "DELETE FROM songs WHERE id = ? AND NOT EXISTS (SELECT 1 FROM entries WHERE song_id = ?)",
         song, song)
+      // Foreign keys, and so their cascades, are off while a batch writes.
+      if database.changes > 0 {
+        try database.run("DELETE FROM song_credits WHERE song_id = ?", song)
+      }
     }
   }
 }

@@ -78,8 +78,8 @@ struct HelpAndUsageTests {
     (
       ["history", " ", "--db", "/nonexistent"],
       "Error: <query> is empty: give a title, or part of a title or artist credit\n"
-        + "Usage: chart-archive history <query> [--artist <artist>] [--chart <name>]"
-        + " [--format <format>] [--db <path>]\n"
+        + "Usage: chart-archive history [<query>] [--artist <artist>] [--chart <name>]"
+        + " [--song <id>] [--format <format>] [--db <path>]\n"
         + "  See 'chart-archive history --help' for more information.\n"
     ),
     (

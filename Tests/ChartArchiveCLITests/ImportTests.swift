@@ -93,7 +93,7 @@ struct ImportTests {
 
         Number one
         RANK  MOVE  LAST  PEAK  WKS  TITLE        ARTIST
-           1  ▲8       9     1    4  Lovin On Me  Jack Harlow
+           1  ▲8       9     1   8*  Lovin On Me  Jack Harlow
 
         Debuts (5)
         RANK  MOVE  LAST  PEAK  WKS  TITLE                        ARTIST
@@ -104,9 +104,9 @@ struct ImportTests {
         """
         Biggest climbers
         RANK  MOVE  LAST  PEAK  WKS  TITLE                ARTIST
-          36  ▲40     76    36    4  Truck Bed            HARDY
-          38  ▲39     77    38    4  Save Me The Trouble  Dan + Shay
-          45  ▲39     84    45    4  The Painter          Cody Johnson
+          36  ▲40     76    36  29*  Truck Bed            HARDY
+          38  ▲39     77    38  10*  Save Me The Trouble  Dan + Shay
+          45  ▲39     84    45  13*  The Painter          Cody Johnson
 
         Biggest fallers
           (none)
@@ -126,6 +126,15 @@ struct ImportTests {
     #expect(top["title"] as? String == "Lovin On Me")
     #expect(top["movement"] as? String == "up")
     #expect(top["previous_rank"] as? Int == 9)
+    #expect(top["previous_rank_source"] as? String == "published")
+    // The sample holds four of its weeks: the source's eight are given, the archive's four beside.
+    #expect(top["weeks_on_chart"] as? Int == 8)
+    #expect(top["archive_weeks_on_chart"] as? Int == 4)
+    #expect(top["published_weeks_on_chart"] is NSNull)
+    #expect(top["partial_run"] as? String == "yes")
+    #expect(
+      run.output.hasSuffix(
+        "\n\n* the source's figure: the archive does not hold the start of the song's run\n"))
   }
 
   @Test func theAppFeedMovesAsPublished() throws {
@@ -140,14 +149,19 @@ struct ImportTests {
     #expect(
       lines[0]
         == "chart,chart_date,previous_chart_date,rank,movement,previous_rank,peak_position,"
-        + "weeks_on_chart,streams,title,artist,image_url,song_url")
+        + "weeks_on_chart,streams,title,artist,image_url,song_url,previous_rank_source,run,"
+        + "partial_run,published_previous_rank,published_peak_position,published_weeks_on_chart,"
+        + "archive_peak_position,archive_weeks_on_chart")
     #expect(
       lines[3]
         == "app-daily,2024-05-04,2024-05-03,3,up,7,3,3,,Firstlight,Seo-yeon,"
-        + "https://images.example.com/covers/k.jpg,https://music.example.com/track/k")
+        + "https://images.example.com/covers/k.jpg,https://music.example.com/track/k,published,1,"
+        + "no,,,,,")
+    // Back after a day away: a re-entry, its second run.
     #expect(
       lines[10] == "app-daily,2024-05-04,2024-05-03,10,re-entry,,9,2,,Salt Water,Nadia Rahimi,"
-        + "https://images.example.com/covers/i.jpg,https://music.example.com/track/i")
+        + "https://images.example.com/covers/i.jpg,https://music.example.com/track/i,published,2,"
+        + "no,,,,,")
   }
 
   /// Each bad file: what the importer must say about it.
@@ -235,7 +249,7 @@ struct ImportTests {
     #expect(replaced.status == 0)
     #expect(replaced.output.hasPrefix("replaced  c 2024-01-13  2 entries"))
     let show = try chartArchive(["show", "c", "--db", archive, "--format", "csv"])
-    #expect(show.output.contains(",2,new,,2,1,,C,Y,,\r\n"))
+    #expect(show.output.contains(",2,new,,2,1,,C,Y,,,published,1,no,,,,,\r\n"))
   }
 
   @Test func queriesRefuseAnEmptyFileAndLeaveIt() throws {
@@ -429,9 +443,14 @@ struct ImportTests {
           "imported  Samples-united-states 2017-01-01  1",
           "Imported 5 files into \(archive): 11 new snapshots, 0 replaced, 0 unchanged; 26", "",
         ])
+    // The streaming download and the weekly CSV both go into chart Samples, named after their
+    // folder: seven years apart, which a weekly chart is not.
     #expect(
       run.error
-        == "warning: Tests/ChartFormatsTests/Samples/charts.csv: top200-global 2017-01-07 rank 2"
+        == "warning: Samples 2024-01-06 is 2561 days after the chart's previous snapshot"
+        + " (2017-01-01); a weekly chart's snapshots are 7 days apart: a snapshot missing, or a"
+        + " date that is not the chart's?\n"
+        + "warning: Tests/ChartFormatsTests/Samples/charts.csv: top200-global 2017-01-07 rank 2"
         + " 'Starboy': published MOVE_UP, derived unchanged\n"
         + "warning: 1 published trend disagrees with the derived movement\n")
     let show = try chartArchive(["show", "Samples", "2017-01-01", "--db", archive, "--limit", "2"])

@@ -193,7 +193,10 @@ struct ChartAuditTests {
         peak: min($0, previousRanks[$0 - 1]), weeks: 3)
     }
     let audit = ChartAudit(snapshots: try chart([first, third]))
-    #expect(SourceGaps(snapshots: try chart([first, third])).missingBefore == [1])
+    #expect(
+      ChartFigures.decideAll(try chart([first, third])).map(\.followsMissingSnapshot) == [
+        false, true,
+      ])
     // Every previous rank, and the peaks reached on the missing chart, disagree.
     #expect(
       audit.disagreements.map { "\($0.entry.rank) \($0.figure.rawValue)" } == [

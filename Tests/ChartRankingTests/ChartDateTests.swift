@@ -1,4 +1,5 @@
 import ChartRanking
+import Foundation
 import Testing
 
 struct ChartDateTests {
@@ -8,8 +9,8 @@ struct ChartDateTests {
     ("1958-08-04", "1958-08-04", Int64(-360_115_200)),
     ("2024-01-06T13:00:00Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
     ("2024-01-06T13:00Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
-    ("2024-01-06 13:00:00", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
-    ("2024-01-06T13:00:00.250Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06 13:00:00Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
+    ("2024-01-06T13:00:00.000Z", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
     ("2024-01-06T15:00:00+02:00", "2024-01-06T13:00:00Z", Int64(1_704_546_000)),
     ("2024-01-06T01:30:00-0130", "2024-01-06T03:00:00Z", Int64(1_704_510_000)),
     // Proleptic Gregorian, as ISO 8601 prescribes: no Julian calendar before October 1582.
@@ -33,6 +34,51 @@ struct ChartDateTests {
   ])
   func refusesInvalidDates(text: String) {
     #expect(throws: ChartDateError.invalid(text)) { try ChartDate(iso8601: text) }
+  }
+
+  @Test func aDateAndTimeWithoutAZoneNeedsOne() throws {
+    // A Korean hourly chart's local time.
+    #expect(throws: ChartDateError.noTimeZone("2023-04-09 20:00:00")) {
+      try ChartDate(iso8601: "2023-04-09 20:00:00")
+    }
+    let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+    #expect(
+      try ChartDate(iso8601: "2023-04-09 20:00:00", timeZone: seoul).iso8601
+        == "2023-04-09T11:00:00Z")
+    // Summer and winter time in one zone.
+    let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+    #expect(
+      try ChartDate(iso8601: "2024-07-01T12:00", timeZone: berlin).iso8601 == "2024-07-01T10:00:00Z"
+    )
+    #expect(
+      try ChartDate(iso8601: "2024-01-01T12:00", timeZone: berlin).iso8601 == "2024-01-01T11:00:00Z"
+    )
+    // A zone in the text wins; a calendar date has none to take.
+    #expect(
+      try ChartDate(iso8601: "2023-04-09T20:00:00Z", timeZone: seoul).iso8601
+        == "2023-04-09T20:00:00Z")
+    #expect(try ChartDate(iso8601: "2023-04-09", timeZone: seoul).iso8601 == "2023-04-09")
+    #expect(
+      ChartDateError.noTimeZone("2023-04-09 20:00:00").description
+        == "'2023-04-09 20:00:00' is a date and time without a time zone: give its zone (an IANA"
+        + " name such as Asia/Seoul), or write it with Z or an offset")
+  }
+
+  @Test func aFractionOfASecondIsRefusedNotDropped() {
+    #expect(throws: ChartDateError.fractionalSeconds("2024-01-06T13:00:00.250Z")) {
+      try ChartDate(iso8601: "2024-01-06T13:00:00.250Z")
+    }
+    #expect(
+      ChartDateError.fractionalSeconds("2024-01-06T13:00:00.250Z").description
+        == "'2024-01-06T13:00:00.250Z' has a fraction of a second; chart dates are kept to the"
+        + " second")
+  }
+
+  @Test func aFileNamedWithAPeriodTakesItsEnd() {
+    #expect(
+      ChartDate.inFileName("regional-global-weekly-2019-12-27--2020-01-03.csv")?.iso8601
+        == "2020-01-03")
+    #expect(ChartDate.inFileName("top-2024-01-06.json")?.iso8601 == "2024-01-06")
   }
 
   @Test func ordersDatesAndTimesAsInstants() throws {

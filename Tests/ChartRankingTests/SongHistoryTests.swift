@@ -1,86 +1,99 @@
 import ChartRanking
 import Testing
 
-/// Builds appearances of one song on a chart whose snapshots are numbered 1, 2, 3, … by week.
-private func appearances(
+/// The history of song 1 on a chart whose snapshots are weeks 1, 2, 3, … (2024-01-01 on): its
+/// ranks each week (none: another song alone that week), with its figures decided by
+/// ``ChartFigures``.
+private func history(
   _ ranks: [Int: [Int]], published: [Int: Int?] = [:], weeks: [Int: Int] = [:]
-) throws -> [Appearance] {
-  try ranks.keys.sorted().flatMap { week in
-    try ranks[week]!.map { rank in
-      Appearance(
-        snapshot: SnapshotID(Int64(week)),
-        chartDate: try ChartDate(iso8601: "2024-01-\(week < 10 ? "0" : "")\(week)"),
-        previousSnapshot: week > 1 ? SnapshotID(Int64(week - 1)) : nil,
-        publishesPreviousRank: published[week] != nil,
+) throws -> SongHistory {
+  let last = ranks.keys.max() ?? 1
+  let snapshots = try (1...last).map { week in
+    let song = (ranks[week] ?? []).map { rank in
+      ArchivedEntry(
         entry: ChartEntry(
           rank: rank, title: "Song", artist: "Artist",
-          publishedPreviousRank: published[week] ?? nil, publishedWeeksOnChart: weeks[week]))
+          publishedPreviousRank: published[week] ?? nil, publishedWeeksOnChart: weeks[week]),
+        song: SongID(1))
     }
+    let other = ArchivedEntry(
+      entry: ChartEntry(rank: 100, title: "Other", artist: "Band"), song: SongID(2))
+    return AuditedSnapshot(
+      id: SnapshotID(Int64(week)),
+      chartDate: try ChartDate(iso8601: "2024-01-\(week < 10 ? "0" : "")\(week)"),
+      publishesPreviousRank: published[week] != nil,
+      entries: (song + [other]).sorted { $0.entry.rank < $1.entry.rank })
   }
+  return SongHistory(
+    placements: ChartFigures.decideAll(snapshots).flatMap { decided in
+      decided.snapshot.entries.indices.compactMap { index in
+        decided.snapshot.songs[index] == SongID(1)
+          ? Placement(
+            snapshot: decided.snapshot.id, chartDate: decided.snapshot.chartDate,
+            entry: decided.snapshot.entries[index], song: SongID(1),
+            figures: decided.figures[index]) : nil
+      }
+    })
 }
 
 struct SongHistoryTests {
+  @Test func aPublishedPreviousRankTheArchiveAgreesWithIsGiven() throws {
+    let history = try history([1: [40], 2: [12]], published: [1: nil, 2: 40])
+    #expect(history.placements.map(\.previousRank) == [nil, 40])
+    #expect(history.placements.map(\.figures.previousRankSource) == [.published, .published])
+    #expect(history.placements[1].figures.previousRankVerdict == nil)
+  }
+
   @Test func derivesMovementPeakAndWeeksAcrossAReentry() throws {
     // Weeks 1–3 on the chart, off in week 4, back in week 5.
-    let history = SongHistory(appearances: try appearances([1: [40], 2: [12], 3: [30], 5: [55]]))
+    let history = try history([1: [40], 2: [12], 3: [30], 5: [55]])
     #expect(history.placements.map(\.movement) == [.debut, .up(28), .down(18), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 40, 12, nil])
     #expect(history.placements.map(\.peakPosition) == [40, 12, 12, 12])
     #expect(history.placements.map(\.weeksOnChart) == [1, 2, 3, 4])
+    #expect(history.placements.map(\.figures.run) == [1, 1, 1, 2])
+    #expect(history.placements.allSatisfy { $0.figures.previousRankSource == .derived })
     #expect(history.peakPosition == 12)
     #expect(history.weeksOnChart == 4)
+    #expect(history.runs == 2)
     #expect(history.weeksAtPeak == 1)
     #expect(history.debutDate?.iso8601 == "2024-01-01")
     #expect(history.debutRank == 40)
   }
 
-  @Test func publishedPreviousRankWinsOverTheDerivedOne() throws {
-    // The source says week 2's previous rank was 41 although the archive holds 40.
-    let history = SongHistory(
-      appearances: try appearances([1: [40], 2: [12]], published: [1: nil, 2: 41]))
-    #expect(history.placements.map(\.previousRank) == [nil, 41])
-    #expect(history.placements.map(\.movement) == [.debut, .up(29)])
+  @Test func aPublishedPreviousRankNothingExplainsIsCorrectedToTheArchives() throws {
+    // The source says week 2's previous rank was 41 although the archive holds 40: a
+    // disagreement the archive cannot explain, so its own is given, corrected.
+    let history = try history([1: [40], 2: [12]], published: [1: nil, 2: 41])
+    #expect(history.placements.map(\.previousRank) == [nil, 40])
+    #expect(history.placements.map(\.figures.previousRankSource) == [.published, .corrected])
+    #expect(history.placements.map(\.movement) == [.debut, .up(28)])
+    #expect(
+      history.placements[1].figures.previousRankVerdict
+        == FigureVerdict(derived: 40, cause: .unexplained))
   }
 
   @Test func publishedWeeksAboveOneMakeAReentry() throws {
-    let history = SongHistory(appearances: try appearances([3: [70]], weeks: [3: 9]))
+    let history = try history([3: [70]], weeks: [3: 9])
     #expect(history.placements.map(\.movement) == [.reentry])
-    #expect(history.weeksOnChart == 1)
+    // The source's weeks, more than the archive holds: the run is partial.
+    #expect(history.weeksOnChart == 9)
+    #expect(history.placements[0].figures.archiveWeeksOnChart == 1)
+    #expect(history.isPartial)
   }
 
   @Test func peakIsNeverALaterRank() throws {
-    let history = SongHistory(appearances: try appearances([1: [5], 2: [9], 3: [1]]))
+    let history = try history([1: [5], 2: [9], 3: [1]])
     #expect(history.placements.map(\.peakPosition) == [5, 5, 1])
   }
 
   @Test func twoRecordingsInOneSnapshotPairInRankOrderAndCountOneWeek() throws {
     // "Unchained Melody" twice in weeks 1 and 2 (#19 and #45, then #13 and #50).
-    let history = SongHistory(appearances: try appearances([1: [45, 19], 2: [50, 13]]))
+    let history = try history([1: [45, 19], 2: [50, 13]])
     #expect(history.placements.map(\.rank) == [19, 45, 13, 50])
     #expect(history.placements.map(\.previousRank) == [nil, nil, 19, 45])
     #expect(history.placements.map(\.movement) == [.debut, .debut, .up(6), .down(5)])
     #expect(history.placements.map(\.weeksOnChart) == [1, 1, 2, 2])
-  }
-
-  @Test func placementsOfASnapshotFollowEachSongsHistory() throws {
-    let a = SongID(1)
-    let b = SongID(2)
-    let songA = try appearances([1: [3], 2: [1]])
-    let songB = try appearances([2: [2]])
-    let entries = [
-      ArchivedEntry(entry: songA[1].entry, song: a), ArchivedEntry(entry: songB[0].entry, song: b),
-    ]
-    let date = try ChartDate(iso8601: "2024-01-02")
-    let placements = SongHistory.placements(
-      of: entries, in: SnapshotID(2), chartDate: date, appearances: [a: songA, b: songB])
-    #expect(placements.map(\.rank) == [1, 2])
-    #expect(placements.map(\.movement) == [.up(2), .debut])
-    #expect(placements.map(\.weeksOnChart) == [2, 1])
-    // A song whose appearances are missing is placed on its own, at the snapshot's date.
-    let alone = SongHistory.placements(
-      of: entries, in: SnapshotID(2), chartDate: date, appearances: [a: songA])
-    #expect(alone.map(\.movement) == [.up(2), .debut])
-    #expect(alone[1].chartDate == date)
   }
 }
 
@@ -95,19 +108,21 @@ struct SnapshotDiffTests {
   @Test func listsMovesArrivalsAndDropOuts() {
     let older = [entry(1, 10), entry(2, 20), entry(3, 30), entry(4, 40)]
     let newer = [entry(1, 20), entry(2, 50), entry(3, 10), entry(4, 60), entry(5, 70, weeks: 3)]
-    let diff = SnapshotDiff(older: older, newer: newer, songsSeenBeforeNewer: [SongID(60)])
+    let diff = SnapshotDiff(older: older, newer: newer, songsChartedByOlder: [SongID(60)])
     #expect(diff.moves.map(\.entry.song) == [SongID(20), SongID(10)])
     #expect(diff.moves.map(\.movement) == [.up(1), .down(2)])
     #expect(diff.moves.map(\.olderRank) == [2, 1])
     #expect(diff.arrivals.map(\.entry.song) == [SongID(50), SongID(60), SongID(70)])
-    #expect(diff.arrivals.map(\.movement) == [.debut, .reentry, .reentry])
+    // Across a gap, an arrival is new unless it charted by the older date, whatever weeks the
+    // source counts.
+    #expect(diff.arrivals.map(\.movement) == [.debut, .reentry, .debut])
     #expect(diff.dropOuts.map(\.song) == [SongID(30), SongID(40)])
   }
 
   @Test func twoEntriesOfOneSongKeepTheirPartners() {
     let older = [entry(19, 1), entry(45, 1)]
     let newer = [entry(13, 1)]
-    let diff = SnapshotDiff(older: older, newer: newer, songsSeenBeforeNewer: [SongID(1)])
+    let diff = SnapshotDiff(older: older, newer: newer, songsChartedByOlder: [SongID(1)])
     #expect(diff.moves.map(\.movement) == [.up(6)])
     #expect(diff.dropOuts.map(\.entry.rank) == [45])
   }
@@ -118,8 +133,10 @@ struct RankChangeReportTests {
     Placement(
       snapshot: SnapshotID(1), chartDate: try ChartDate(iso8601: "2024-01-06"),
       entry: ChartEntry(rank: rank, title: "Song \(rank)", artist: "Artist"),
-      previousRank: movement.change.map { rank + $0 }, movement: movement, peakPosition: rank,
-      weeksOnChart: 1)
+      song: SongID(Int64(rank)),
+      figures: EntryFigures(
+        previousRank: movement.change.map { rank + $0 }, previousRankSource: .derived,
+        movement: movement, peakPosition: rank, weeksOnChart: 1, run: 1))
   }
 
   @Test func sortsEachSectionAsAChartEditorWould() throws {
@@ -136,6 +153,6 @@ struct RankChangeReportTests {
     #expect(report.reentries.map(\.rank) == [8])
     #expect(report.climbers.map(\.rank) == [4, 7, 10])
     #expect(report.fallers.map(\.rank) == [5, 9, 2])
-    #expect(report.dropOuts.map(\.entry.title) == ["Gone"])
+    #expect(report.dropOuts?.map(\.entry.title) == ["Gone"])
   }
 }

@@ -111,15 +111,17 @@ struct SongLinkingTests {
   }
 
   @Test func historyNamesTheCreditChangesItJoined() throws {
-    let history = SongHistory(appearances: [
-      Appearance(
-        snapshot: SnapshotID(1), chartDate: try ChartDate(iso8601: "2023-12-23"),
-        previousSnapshot: nil, publishesPreviousRank: false,
-        entry: entry(15, "The Christmas Song", "Nat King Cole")),
-      Appearance(
+    let figures = EntryFigures(
+      previousRank: nil, previousRankSource: .derived, movement: .debut, peakPosition: 15,
+      weeksOnChart: 1, run: 1)
+    let history = SongHistory(placements: [
+      Placement(
         snapshot: SnapshotID(2), chartDate: try ChartDate(iso8601: "2023-12-30"),
-        previousSnapshot: SnapshotID(1), publishesPreviousRank: false,
-        entry: entry(11, "The Christmas Song", "Nat \"King\" Cole")),
+        entry: entry(11, "The Christmas Song", "Nat \"King\" Cole"), song: SongID(1),
+        figures: figures),
+      Placement(
+        snapshot: SnapshotID(1), chartDate: try ChartDate(iso8601: "2023-12-23"),
+        entry: entry(15, "The Christmas Song", "Nat King Cole"), song: SongID(1), figures: figures),
     ])
     #expect(history.creditChanges.count == 1)
     #expect(history.creditChanges.first?.chartDate.iso8601 == "2023-12-30")

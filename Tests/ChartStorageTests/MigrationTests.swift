@@ -1,3 +1,4 @@
+import ChartRanking
 import Foundation
 import Testing
 
@@ -30,7 +31,51 @@ struct MigrationTests {
     let tables = try database.rows(
       "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
     ) { $0.string(at: 0) }
-    #expect(tables == ["charts", "entries", "snapshots", "songs"])
+    #expect(tables == ["charts", "entries", "snapshots", "song_credits", "songs", "verdicts"])
+  }
+
+  @Test func anArchiveOfVersionOneGetsItsFiguresDecided() throws {
+    // What version 1 stored for four weeks: the song at 5, then 2 (published previous rank 5),
+    // then off, then back at 9 with weeks on chart 3 (as the source counts), under a new credit.
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: file.path, mode: .create)
+      try database.execute(Migrations.all[0].sql)
+      try database.execute(
+        """
+        PRAGMA user_version = 1;
+        INSERT INTO charts (id, name, frequency) VALUES (1, 'c', 'weekly');
+        INSERT INTO snapshots (id, chart_id, chart_date, chart_time, publishes_previous_rank,
+          imported_at) VALUES (1, 1, '2024-01-06', 1704499200, 1, ''),
+          (2, 1, '2024-01-13', 1705104000, 1, ''), (3, 1, '2024-01-20', 1705708800, 1, ''),
+          (4, 1, '2024-01-27', 1706313600, 1, '');
+        INSERT INTO songs (id, identity, title, artist, title_key, artist_key, base_title_key,
+          primary_artist_key) VALUES (1, 'song:hit' || char(31) || 'ann', 'Hit', 'Ann', 'hit',
+          'ann', 'hit', 'ann'), (2, 'song:other' || char(31) || 'bo', 'Other', 'Bo', 'other',
+          'bo', 'other', 'bo');
+        INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,
+          weeks_on_chart, title, artist) VALUES (1, 0, 5, 1, NULL, 5, 1, 'Hit', 'Ann'),
+          (2, 0, 1, 2, NULL, 1, 1, 'Other', 'Bo'), (2, 1, 2, 1, 5, 2, 2, 'Hit', 'Ann'),
+          (3, 0, 1, 2, 1, 1, 2, 'Other', 'Bo'), (4, 0, 1, 2, 1, 1, 3, 'Other', 'Bo'),
+          (4, 1, 9, 1, NULL, 2, 3, 'Hit', 'Ann & Cy');
+        """)
+    }
+    let archive = try Archive(path: file.path, access: .write)
+    #expect(try archive.storedSchemaVersion() == 2)
+    let history = try #require(try archive.history(of: SongID(1)).first?.history)
+    #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
+    #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
+    #expect(history.placements.map(\.weeksOnChart) == [1, 2, 3])
+    #expect(history.placements.map(\.figures.run) == [1, 1, 2])
+    #expect(history.placements.map(\.entry.publishedWeeksOnChart) == [1, 2, 3])
+    // The credits a song charted under besides its first, and each snapshot's entry count.
+    #expect(
+      try archive.database.rows("SELECT song_id, artist_key FROM song_credits") {
+        "\($0.int(at: 0)) \($0.string(at: 1))"
+      } == ["1 ann & cy"])
+    #expect(try archive.snapshots(of: "c").map(\.entryCount) == [1, 2, 1, 2])
+    #expect(try archive.check().allSatisfy(\.passed))
   }
 
   @Test func connectionsEnforceForeignKeysAndUseWriteAheadLogging() throws {

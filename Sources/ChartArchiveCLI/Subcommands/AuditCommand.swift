@@ -46,8 +46,7 @@ enum AuditCommand: Subcommand {
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let snapshots = try query { try archive.read { try $0.auditedSnapshots(of: chart) } }
-    let audit = ChartAudit(snapshots: snapshots, from: from, to: to)
+    let audit = try query { try archive.read { try $0.audit(of: chart, from: from, to: to) } }
     console.show(
       AuditView(
         chart: chart, from: from, to: to, audit: audit, summaryOnly: arguments.flag("--summary")),

@@ -43,6 +43,10 @@ enum ImportCommand: Subcommand {
       name: "--date", valueName: "date",
       help: "The chart date for files that carry none: YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ."),
     OptionSpec(
+      name: "--timezone", valueName: "zone",
+      help: "The time zone of dates and times written without one (an hourly chart's local time):"
+        + " an IANA name such as Asia/Seoul. Without it they are refused."),
+    OptionSpec(
       name: "--format", valueName: "format",
       help: "Read every file in this format instead of detecting it: "
         + ChartFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
@@ -69,7 +73,15 @@ enum ImportCommand: Subcommand {
       throw UsageError(
         "--chart '\(chart)' is not a valid chart name (1 to 200 characters, no control characters)")
     }
-    options.chartDate = try SharedOptions.chartDate(arguments.option("--date"), argument: "date")
+    if let zone = arguments.option("--timezone") {
+      guard let timeZone = TimeZone(identifier: zone) else {
+        throw UsageError(
+          "--timezone '\(zone)' is not a time zone (an IANA name such as Asia/Seoul)")
+      }
+      options.timeZone = timeZone
+    }
+    options.chartDate = try SharedOptions.chartDate(
+      arguments.option("--date"), argument: "date", timeZone: options.timeZone)
     options.format = try SharedOptions.choice(
       arguments, "--format", of: ChartFormat.self, named: "format")
     options.frequency = try SharedOptions.choice(
@@ -77,11 +89,11 @@ enum ImportCommand: Subcommand {
     options.replacing = arguments.flag("--replace")
     options.skippingInvalid = arguments.flag("--skip-invalid")
     options.listingSnapshots = !arguments.flag("--quiet")
-    let files: [String]
-    do { files = try ImportSource.files(in: arguments.arguments("path")) } catch {
-      throw CommandError(.noInput, error.description)
-    }
-    if files.isEmpty {
+    let sources: [ImportSource]
+    do {
+      sources = try ImportSource.files(in: arguments.arguments("path")).map(ImportSource.file)
+    } catch { throw CommandError(.noInput, error.description) }
+    if sources.isEmpty {
       throw CommandError(
         .noInput,
         "no *.json or *.csv chart files in \(arguments.arguments("path").joined(separator: ", "))")
@@ -92,7 +104,7 @@ enum ImportCommand: Subcommand {
     do {
       defer { bar.finish() }
       report = try Importer.run(
-        files.map(ImportSource.file), intoArchiveAt: path, options: options, progress: bar.update)
+        sources, intoArchiveAt: path, options: options, progress: bar.update)
     } catch .refused(let refused, let count) {
       for source in refused { console.printError(describe(source)) }
       throw CommandError(
@@ -102,7 +114,7 @@ enum ImportCommand: Subcommand {
     } catch .archive(let error) {
       throw CommandError(error)
     }
-    printReport(report, into: path, console: console)
+    printReport(report, of: sources, into: path, console: console)
     return .success
   }
 
@@ -114,14 +126,63 @@ enum ImportCommand: Subcommand {
     }
   }
 
+  /// What storing found, in a line.
+  static func describe(_ note: SnapshotNote) -> String {
+    let snapshot = "\(note.chart) \(note.chartDate)"
+    switch note.kind {
+    case .figures(.previousRanksContradict(let previous, let disagreeing, let published)):
+      return
+        "\(snapshot): \(disagreeing) of \(published) published previous ranks disagree with the"
+        + " archive's previous snapshot (\(previous)): a chart missing between them, or one of"
+        + " them holding another date's chart"
+    case .figures(.identicalToPrevious(let previous, let countsNoNewWeek)):
+      return
+        "\(snapshot) holds the same entries as \(previous): the same chart saved under two dates?"
+        + (countsNoNewWeek ? " It counts no new week on chart." : "")
+    case .figures(.lostPublishedFigures):
+      return
+        "\(snapshot): the source gives no previous rank, peak or weeks on chart for any entry,"
+        + " after snapshots that had them; its movements are derived from the archive"
+    case .figures(.correctedPreviousRank(let rank, let title, let published, let given)):
+      return
+        "\(snapshot) rank \(rank) '\(title)': the published previous rank \(published) cannot be"
+        + " right (the source says the song is new, or the archive's previous snapshot has another"
+        + " song there); the archive gives \(given.map { "\($0)" } ?? "none (not on it)")"
+    case .offRhythm(let previous, let frequency):
+      let seconds = note.chartDate.secondsSince1970 - previous.secondsSince1970
+      let apart =
+        frequency == .hourly
+        ? "\(seconds / 3_600) hour\(seconds == 3_600 ? "" : "s")"
+        : "\(seconds / 86_400) day\(seconds == 86_400 ? "" : "s")"
+      let expected =
+        switch frequency {
+        case .hourly: "1 hour"
+        case .daily: "1 day"
+        case .weekly: "7 days"
+        case .monthly: "a month"
+        case .allTime: "any time"
+        }
+      return
+        "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous)); a"
+        + " \(frequency.rawValue) chart's snapshots are \(expected) apart: a snapshot missing, or"
+        + " a date that is not the chart's?"
+    case .sameSongURLTwice(let url, let ranks):
+      return
+        "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
+        + " (\(url)), which names one recording"
+    }
+  }
+
   /// Prints what an import did: a line per snapshot (unless --quiet), warnings and skipped files
   /// on standard error, and the summary.
-  private static func printReport(_ report: ImportReport, into path: String, console: Console) {
+  private static func printReport(
+    _ report: ImportReport, of sources: [ImportSource], into path: String, console: Console
+  ) {
     for item in report.snapshots {
       let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
       console.print(
         "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount)"
-          + (item.entryCount == 1 ? " entry  " : " entries  ") + report.sources[item.source])
+          + (item.entryCount == 1 ? " entry  " : " entries  ") + sources[item.source].name)
     }
     for file in report.setAside {
       console.printError(
@@ -135,11 +196,14 @@ enum ImportCommand: Subcommand {
         console.printError("skipped: \(line)")
       }
     }
+    let notes = report.notes.map(describe)
+    for line in notes.prefix(20) { console.printError("warning: \(line)") }
+    if notes.count > 20 { console.printError("warning: … and \(notes.count - 20) more") }
     let disagreements = report.trendDisagreements
     if !disagreements.isEmpty {
       for item in disagreements.prefix(20) {
         console.printError(
-          "warning: \(report.sources[item.source]): \(item.chart) \(item.chartDate) rank"
+          "warning: \(sources[item.source].name): \(item.chart) \(item.chartDate) rank"
             + " \(item.rank) '\(item.title)': published \(item.published.rawValue), derived"
             + " \(item.derived.kind)")
       }
@@ -153,7 +217,7 @@ enum ImportCommand: Subcommand {
     }
     let (new, replaced, unchanged) = (report.imported, report.replaced, report.unchanged)
     let entries = report.entriesStored
-    let count = report.sources.count
+    let count = report.sourceCount
     let skipped = report.skipped.count
     if new == 0, replaced == 0 {
       console.print(

@@ -1,0 +1,942 @@
+/// Where the previous rank the archive gives an entry comes from.
+public enum PreviousRankSource: String, CaseIterable, Hashable, Sendable {
+  /// The source published it, and nothing in the archive contradicts it (or what does is a
+  /// defect of the archive's data: a lost row, shifted ranks, a missing chart, a tie).
+  case published
+  /// The source publishes none: it is the song's rank on the archive's previous snapshot.
+  case derived
+  /// The source published one that cannot be right (it says the song is new, or the archive's
+  /// previous snapshot has another song there and no defect explains it): the archive's own is
+  /// used instead.
+  case corrected
+}
+
+/// A derived figure that disagrees with the published one, and why.
+public struct FigureVerdict: Hashable, Sendable {
+  /// The archive's own figure (`nil` for a previous rank: not on the archive's previous
+  /// snapshot).
+  public var derived: Int?
+  /// Why it differs from the published one.
+  public var cause: DisagreementCause
+
+  /// A verdict.
+  public init(derived: Int?, cause: DisagreementCause) {
+    self.derived = derived
+    self.cause = cause
+  }
+}
+
+/// The figures the archive decides for one entry when its snapshot is stored, read by every
+/// command, the HTTP service and the SQL views alike.
+///
+/// The rule for which figure wins (see ``ChartFigures``): the previous rank is the published one
+/// when the source publishes previous ranks, unless it cannot be right (``PreviousRankSource``);
+/// peak position and weeks on chart are the archive's own counts, unless the archive does not
+/// hold the song's whole run (the source's figure says more, and the disagreement is a source
+/// gap), when they are the source's and ``isPartialRun`` is true.
+public struct EntryFigures: Hashable, Sendable {
+  /// The previous rank, 1-based; `nil` when the song was not on the previous chart.
+  public var previousRank: Int?
+  /// Where ``previousRank`` comes from.
+  public var previousRankSource: PreviousRankSource
+  /// How the entry moved (see ``Movement``).
+  public var movement: Movement
+  /// Best rank up to and including the chart date, 1-based.
+  public var peakPosition: Int
+  /// Snapshots of the chart the song was on up to and including this one, across re-entries (for
+  /// a daily chart, days; for an hourly one, hours).
+  public var weeksOnChart: Int
+  /// The song's run on the chart: 1 for its first, 2 after its first re-entry, and so on (each
+  /// later entry whose movement is a re-entry starts one).
+  public var run: Int
+  /// Whether the archive lacks the start of the song's run: ``peakPosition`` and
+  /// ``weeksOnChart`` are then the source's, which say more than the archive holds.
+  public var isPartialRun: Bool
+  /// Where the archive's previous rank disagrees with the published one, and why; `nil` when
+  /// they agree or the source publishes none.
+  public var previousRankVerdict: FigureVerdict?
+  /// Where the archive's peak position disagrees with the published one, and why.
+  public var peakPositionVerdict: FigureVerdict?
+  /// Where the archive's weeks on chart disagree with the published ones, and why.
+  public var weeksOnChartVerdict: FigureVerdict?
+
+  /// Figures, as decided or read back from an archive.
+  public init(
+    previousRank: Int?, previousRankSource: PreviousRankSource, movement: Movement,
+    peakPosition: Int, weeksOnChart: Int, run: Int, isPartialRun: Bool = false,
+    previousRankVerdict: FigureVerdict? = nil, peakPositionVerdict: FigureVerdict? = nil,
+    weeksOnChartVerdict: FigureVerdict? = nil
+  ) {
+    self.previousRank = previousRank
+    self.previousRankSource = previousRankSource
+    self.movement = movement
+    self.peakPosition = peakPosition
+    self.weeksOnChart = weeksOnChart
+    self.run = run
+    self.isPartialRun = isPartialRun
+    self.previousRankVerdict = previousRankVerdict
+    self.peakPositionVerdict = peakPositionVerdict
+    self.weeksOnChartVerdict = weeksOnChartVerdict
+  }
+
+  /// The archive's own peak position: ``peakPosition``, or the derived one where the source's is
+  /// shown.
+  public var archivePeakPosition: Int { peakPositionVerdict?.derived ?? peakPosition }
+  /// The archive's own weeks on chart.
+  public var archiveWeeksOnChart: Int { weeksOnChartVerdict?.derived ?? weeksOnChart }
+
+  /// The verdict on one figure.
+  public func verdict(on figure: AuditFigure) -> FigureVerdict? {
+    switch figure {
+    case .previousRank: previousRankVerdict
+    case .peakPosition: peakPositionVerdict
+    case .weeksOnChart: weeksOnChartVerdict
+    }
+  }
+}
+
+/// A song's figures at its last entry on a chart before a snapshot: what deciding its next entry
+/// continues from.
+public struct SongStanding: Hashable, Sendable {
+  /// The chart date of that entry.
+  public var chartDate: ChartDate
+  /// That entry as published.
+  public var entry: ChartEntry
+  /// Its figures.
+  public var figures: EntryFigures
+
+  /// A standing.
+  public init(chartDate: ChartDate, entry: ChartEntry, figures: EntryFigures) {
+    self.chartDate = chartDate
+    self.entry = entry
+    self.figures = figures
+  }
+}
+
+/// A chart's earlier snapshot that the source lacks something of: the source's previous chart is
+/// missing from the archive, or the snapshot holds fewer entries than the chart's size.
+public struct FlaggedSnapshot: Hashable, Sendable {
+  /// Its chart date.
+  public var chartDate: ChartDate
+  /// Whether the source's previous chart is missing from the archive.
+  public var followsMissingSnapshot: Bool
+  /// How many entries it holds.
+  public var entryCount: Int
+
+  /// A flagged snapshot.
+  public init(chartDate: ChartDate, followsMissingSnapshot: Bool, entryCount: Int) {
+    self.chartDate = chartDate
+    self.followsMissingSnapshot = followsMissingSnapshot
+    self.entryCount = entryCount
+  }
+}
+
+/// What deciding a snapshot's figures asks of the chart's earlier snapshots (the archive, or a
+/// list in memory). Every question is about the snapshots before a chart date, which
+/// ``ChartFigures/decide(_:previous:next:lookup:)`` gives as its previous snapshot's (that one
+/// and the snapshot decided are known to it already), so that the answers do not depend on the
+/// order snapshots were imported in, nor on later ones.
+public protocol ChartHistoryLookup {
+  /// The song's last entry on the chart before `chartDate`, or `nil` when it has none.
+  func standing(of song: SongID, before chartDate: ChartDate) -> SongStanding?
+  /// The chart's snapshots from `start` (the first ever when `nil`) and before `end`, those that
+  /// follow a missing snapshot or hold fewer than `chartSize` entries, in chart-date order.
+  func flaggedSnapshots(from start: ChartDate?, before end: ChartDate, chartSize: Int)
+    -> [FlaggedSnapshot]
+  /// The most entries a snapshot of the chart before `chartDate` holds (0 for none).
+  func largestSnapshot(before chartDate: ChartDate) -> Int
+  /// The chart's songs with an entry before `chartDate` whose entries have this identity.
+  func songs(withIdentity identity: SongIdentity, before chartDate: ChartDate) -> Set<SongID>
+  /// The chart's songs with an entry before `chartDate` of this base title and lead artist (see
+  /// ``SongIdentity/baseTitle(_:)`` and ``SongIdentity/primaryArtist(_:)``).
+  func songs(withTitleKey key: String, before chartDate: ChartDate) -> Set<SongID>
+  /// The ranks the song had on charts missing from the archive before `chartDate`: its
+  /// published previous ranks on the snapshots that follow one.
+  func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int>
+}
+
+/// A snapshot with the figures decided for its entries.
+public struct DecidedSnapshot: Sendable {
+  /// The snapshot.
+  public var snapshot: AuditedSnapshot
+  /// Each entry's figures, same order.
+  public var figures: [EntryFigures]
+  /// Each entry's rank as the source meant it: its file rank, or corrected when the snapshot's
+  /// next one says a run of its ranks is off (a lost row, ranks shifted by the source).
+  public var trueRanks: [Int]
+  /// Whether the source's previous chart is missing from the archive: most of its published
+  /// previous ranks (five at least) disagree with the archive's previous snapshot, with no common
+  /// offset.
+  public var followsMissingSnapshot: Bool
+  /// What deciding found that the importer should say (see ``ChartFigures/Note``).
+  public var notes: [ChartFigures.Note]
+
+  /// A decided snapshot, as decided or read back from an archive.
+  public init(
+    snapshot: AuditedSnapshot, figures: [EntryFigures], trueRanks: [Int],
+    followsMissingSnapshot: Bool, notes: [ChartFigures.Note]
+  ) {
+    self.snapshot = snapshot
+    self.figures = figures
+    self.trueRanks = trueRanks
+    self.followsMissingSnapshot = followsMissingSnapshot
+    self.notes = notes
+  }
+}
+
+/// Decides every entry's figures, one snapshot of a chart at a time in chart-date order: the one
+/// place where previous rank, movement, peak position, weeks on chart and the run are computed,
+/// with the audit's verdict on each published figure.
+///
+/// Rules (those Billboard documents for the Hot 100, applied to any chart):
+/// - The archive's previous rank is the song's rank on the chart's previous snapshot, as the
+///   source meant it (see ``DecidedSnapshot/trueRanks``); the one given is the published one when
+///   the source publishes previous ranks, unless it cannot be right (``PreviousRankSource``).
+/// - Movement: see ``Movement``; a song without a previous rank is a re-entry when it was on an
+///   earlier snapshot of the chart, or when the source says it has been on the chart for more than
+///   one week (``ChartEntry/saysChartedBefore``).
+/// - Peak position: the best rank up to and including the chart date, never a later one.
+/// - Weeks on chart: the snapshots the song was on up to and including the chart date, across
+///   re-entries; a chart missing from the archive counts when the source says the song was on
+///   it.
+/// - A snapshot whose entries are all those of the previous one, published weeks on chart or
+///   streams included, is that chart saved again under another date: it counts no new week.
+/// - A snapshot whose source gives no previous rank, peak or weeks for any entry, after
+///   snapshots that had them, lost them: its movements are derived.
+/// - Run: the song's first entry on the chart starts its first run; each later entry whose
+///   movement is a re-entry starts the next.
+///
+/// Each published figure that disagrees with the archive's gets a cause, found in the data (see
+/// ``DisagreementCause``); a disagreement carried over from the song's previous entry (weeks on
+/// chart off by as much, a peak the source keeps giving while the archive's climbs towards it)
+/// keeps its cause.
+public enum ChartFigures {
+  /// Something about a snapshot that an import should report.
+  public enum Note: Hashable, Sendable {
+    /// Most published previous ranks (`disagreeing` of `published`) disagree with the archive's
+    /// previous snapshot of `previous`: a chart between them is missing, or one of them holds
+    /// another date's chart.
+    case previousRanksContradict(previous: ChartDate, disagreeing: Int, published: Int)
+    /// Every entry is the previous snapshot's (of `previous`): the same chart saved under two
+    /// dates; when the source publishes weeks on chart or streams, it counts no new week.
+    case identicalToPrevious(previous: ChartDate, countsNoNewWeek: Bool)
+    /// The source publishes previous ranks but gave none, nor a peak or weeks on chart, for any
+    /// entry, after snapshots that had them: the movements are derived.
+    case lostPublishedFigures
+    /// An entry's published previous rank cannot be right and the archive's is given instead.
+    case correctedPreviousRank(rank: Int, title: String, published: Int, given: Int?)
+  }
+
+  /// Decides a snapshot's figures.
+  ///
+  /// - Parameters:
+  ///   - snapshot: the snapshot, its entries in rank order with their songs.
+  ///   - previous: the chart's previous snapshot, decided with this one as its next; `nil` for the
+  ///     chart's first.
+  ///   - next: the chart's next snapshot when it is known: its published previous ranks say
+  ///     whether this one's ranks are shifted, and explain some disagreements. Deciding again
+  ///     when it arrives may change this snapshot's figures.
+  ///   - lookup: the chart's snapshots before `previous`.
+  /// - Returns: the figures.
+  public static func decide(
+    _ snapshot: AuditedSnapshot, previous: DecidedSnapshot?, next: AuditedSnapshot?,
+    lookup: some ChartHistoryLookup
+  ) -> DecidedSnapshot {
+    var decider = Decider(snapshot: snapshot, previous: previous, next: next, lookup: lookup)
+    return decider.decide()
+  }
+
+  /// The runs of a snapshot's file ranks that the next snapshot's published previous ranks say
+  /// are off by the same offset (1 or 2 either way), for two or more entries in a row: a lost row
+  /// whose ranks below were taken from row order, or ranks the source shifted.
+  ///
+  /// - Returns: the runs of file ranks and their offsets (true minus file rank).
+  static func shiftedRanks(of snapshot: AuditedSnapshot, byNext next: AuditedSnapshot) -> [(
+    ranks: ClosedRange<Int>, offset: Int
+  )] {
+    guard next.publishesPreviousRank else { return [] }
+    var finder = SongFinder(snapshot)
+    var pairs: [(rank: Int, offset: Int)] = []
+    pairs.reserveCapacity(next.entries.count)
+    for index in next.entries.indices {
+      guard let published = next.entries[index].publishedPreviousRank,
+        let position = finder.position(of: next.songs[index], hint: published)
+      else { continue }
+      let rank = snapshot.entries[position].rank
+      pairs.append((rank, published - rank))
+    }
+    // Most snapshots: every previous rank is the file's rank.
+    guard pairs.contains(where: { $0.offset != 0 }) else { return [] }
+    let sorted = pairs.sorted { $0.rank < $1.rank }
+    var runs: [(ranks: ClosedRange<Int>, offset: Int)] = []
+    var start = sorted.startIndex
+    while start < sorted.endIndex {
+      var end = start + 1
+      while end < sorted.endIndex, sorted[end].offset == sorted[start].offset { end += 1 }
+      let offset = sorted[start].offset
+      if offset != 0, abs(offset) <= 2, end - start >= 2 {
+        runs.append((sorted[start].rank...sorted[end - 1].rank, offset))
+      }
+      start = end
+    }
+    return runs
+  }
+
+  /// Whether the source's previous chart of a snapshot is missing from the archive: most of its
+  /// published previous ranks (five at least) disagree with the previous snapshot's ranks (as the
+  /// source meant them), with no common offset (that would be a rank shift).
+  ///
+  /// - Parameters:
+  ///   - entries: the snapshot's entries.
+  ///   - previousTrueRanks: the previous snapshot's ranks as the source meant them.
+  ///   - previousIndices: each entry's song's first entry on the previous snapshot, if any.
+  /// - Returns: the verdict, and how many published previous ranks disagree of how many.
+  static func followsMissingSnapshot(
+    entries: [ChartEntry], previousTrueRanks: [Int], previousIndices: [Int?]
+  ) -> (missing: Bool, disagreeing: Int, published: Int) {
+    var published = 0
+    var disagreeing = 0
+    var offsets: [Int: Int] = [:]
+    for index in entries.indices {
+      guard let rank = entries[index].publishedPreviousRank else { continue }
+      published += 1
+      let derived = previousIndices[index].map { previousTrueRanks[$0] }
+      guard derived != rank else { continue }
+      disagreeing += 1
+      if let derived, abs(rank - derived) <= 2 { offsets[rank - derived, default: 0] += 1 }
+    }
+    let largestRun = offsets.values.max() ?? 0
+    let missing = disagreeing >= 5 && disagreeing * 2 > published && largestRun * 2 < disagreeing
+    return (missing, disagreeing, published)
+  }
+
+  /// The ranks of a snapshot as the source meant them, given its next snapshot: its file ranks,
+  /// corrected where the next snapshot's published previous ranks say a run of them is off (see
+  /// ``shiftedRanks(of:byNext:)``), unless the next one follows a missing snapshot.
+  public static func trueRanks(of snapshot: AuditedSnapshot, next: AuditedSnapshot?) -> [Int] {
+    let ranks = snapshot.entries.map(\.rank)
+    guard let next else { return ranks }
+    let runs = shiftedRanks(of: snapshot, byNext: next)
+    guard !runs.isEmpty else { return ranks }
+    let shifted = ranks.map { rank in
+      rank + (runs.first { $0.ranks.contains(rank) }?.offset ?? 0)
+    }
+    // The previous ranks right after a missing chart speak of that chart, not of this one.
+    var finder = SongFinder(snapshot)
+    let previousIndices = next.entries.indices.map {
+      finder.position(of: next.songs[$0], hint: next.entries[$0].publishedPreviousRank)
+    }
+    if followsMissingSnapshot(
+      entries: next.entries, previousTrueRanks: shifted, previousIndices: previousIndices
+    ).missing {
+      return ranks
+    }
+    return shifted
+  }
+
+  /// Whether a decided snapshot, decided before its next one was known, must be decided again now
+  /// that it is: the next one says some of its ranks are shifted, or one of its peaks disagrees
+  /// (whose cause the next one may tell). Otherwise its figures stand.
+  public static func mustDecideAgain(_ decided: DecidedSnapshot, next: AuditedSnapshot) -> Bool {
+    decided.figures.contains { $0.peakPositionVerdict != nil }
+      || trueRanks(of: decided.snapshot, next: next) != decided.trueRanks
+  }
+
+  /// Whether two snapshots hold the same entries, every published field included.
+  static func isRepeat(_ snapshot: AuditedSnapshot, of previous: AuditedSnapshot) -> Bool {
+    snapshot.entries.count == previous.entries.count
+      && snapshot.entries.indices.allSatisfy { snapshot.entries[$0] == previous.entries[$0] }
+  }
+}
+
+/// Where each song of a snapshot is in it: built when an entry is not found the fast way (by the
+/// rank its next snapshot's entry says it had), an open-addressing table with a multiplicative
+/// hash, cheaper than `Dictionary`'s seeded SipHash for a few hundred integer keys.
+struct SongPositions {
+  private var keys: [Int64]
+  private var values: [Int32]
+  private let shift: UInt64
+
+  /// The first position of each of `songs`.
+  init(_ songs: [SongID]) {
+    var size = 16
+    while size < songs.count * 2 { size *= 2 }
+    keys = Array(repeating: .min, count: size)
+    values = Array(repeating: -1, count: size)
+    shift = UInt64(64 - size.trailingZeroBitCount)
+    for index in songs.indices {
+      let song = songs[index].rawValue
+      var slot = self.slot(of: song)
+      while keys[slot] != .min, keys[slot] != song { slot = (slot + 1) & (keys.count - 1) }
+      if keys[slot] == .min {
+        keys[slot] = song
+        values[slot] = Int32(index)
+      }
+    }
+  }
+
+  private func slot(of song: Int64) -> Int {
+    Int(truncatingIfNeeded: (UInt64(bitPattern: song) &* 0x9E37_79B9_7F4A_7C15) >> shift)
+  }
+
+  /// The first position of `song`, or `nil`.
+  func position(of song: SongID) -> Int? {
+    var slot = slot(of: song.rawValue)
+    while keys[slot] != .min {
+      if keys[slot] == song.rawValue { return Int(values[slot]) }
+      slot = (slot + 1) & (keys.count - 1)
+    }
+    return nil
+  }
+}
+
+/// Finds a song's entry in a snapshot: first at the rank an entry says the song had there (most
+/// entries of a chart that publishes previous ranks), else through ``SongPositions``, built once
+/// when first needed.
+struct SongFinder {
+  let snapshot: AuditedSnapshot
+  private var positions: SongPositions?
+
+  init(_ snapshot: AuditedSnapshot) { self.snapshot = snapshot }
+
+  /// The position of `song`'s first entry, trying the entry at `rank` first.
+  mutating func position(of song: SongID, hint rank: Int?) -> Int? {
+    if let rank {
+      // Ranks run 1, 2, 3 … in most snapshots: the entry at a rank is at its rank's position.
+      let guess = rank - 1
+      if guess >= 0, guess < snapshot.entries.count, snapshot.entries[guess].rank == rank,
+        snapshot.songs[guess] == song
+      {
+        return guess
+      }
+    }
+    if positions == nil { positions = SongPositions(snapshot.songs) }
+    return positions?.position(of: song)
+  }
+}
+
+/// The work of deciding one snapshot.
+///
+/// Not generic over the lookup: a generic type instantiated from another module looks its
+/// metadata up at run time on every use, which an import does for every snapshot.
+private struct Decider {
+  let snapshot: AuditedSnapshot
+  let previous: DecidedSnapshot?
+  let next: AuditedSnapshot?
+  let lookup: any ChartHistoryLookup
+
+  /// One entry's figures before its causes are found.
+  struct Derived {
+    /// The song's last entry before this snapshot: its chart date, figures and published peak
+    /// and weeks (the published ones say whether a disagreement goes on).
+    var standingDate: ChartDate?
+    var standingFigures: EntryFigures?
+    var standingPublishedPeak: Int?
+    var standingPublishedWeeks: Int?
+    /// The index in `previous` of the song's entry paired with this one.
+    var previousIndex: Int?
+    var trueRank: Int
+    var derivedPreviousRank: Int?
+    var peak: Int
+    var weeks: Int
+    var run: Int
+  }
+
+  mutating func decide() -> DecidedSnapshot {
+    var notes: [ChartFigures.Note] = []
+    let entries = snapshot.entries
+    let songs = snapshot.songs
+    let trueRanks = ChartFigures.trueRanks(of: snapshot, next: next)
+    var publishes = snapshot.publishesPreviousRank
+    // Each entry's song on the previous snapshot, and its rank there as the source meant it.
+    var previousIndices = [Int?](repeating: nil, count: entries.count)
+    var missing = false
+    if let previous {
+      if publishes, !previous.snapshot.entries.isEmpty,
+        !entries.contains(where: \.publishesAnyFigure),
+        previous.snapshot.entries.contains(where: \.publishesAnyFigure)
+      {
+        publishes = false
+        notes.append(.lostPublishedFigures)
+      }
+      if ChartFigures.isRepeat(snapshot, of: previous.snapshot) {
+        let countsNoNewWeek = entries.contains {
+          $0.publishedWeeksOnChart != nil || $0.streams != nil
+        }
+        notes.append(
+          .identicalToPrevious(
+            previous: previous.snapshot.chartDate, countsNoNewWeek: countsNoNewWeek))
+        if countsNoNewWeek {
+          // The same chart: the same figures.
+          return DecidedSnapshot(
+            snapshot: snapshot, figures: previous.figures, trueRanks: trueRanks,
+            followsMissingSnapshot: previous.followsMissingSnapshot, notes: notes)
+        }
+      }
+      var finder = SongFinder(previous.snapshot)
+      for index in entries.indices {
+        previousIndices[index] = finder.position(
+          of: songs[index], hint: entries[index].publishedPreviousRank)
+      }
+      if publishes {
+        let check = ChartFigures.followsMissingSnapshot(
+          entries: entries, previousTrueRanks: previous.trueRanks,
+          previousIndices: previousIndices)
+        missing = check.missing
+        if check.missing {
+          notes.append(
+            .previousRanksContradict(
+              previous: previous.snapshot.chartDate, disagreeing: check.disagreeing,
+              published: check.published))
+        }
+      }
+    }
+    // The lookup answers for the snapshots before the previous one; this one and the previous
+    // are added here.
+    let horizon = previous?.snapshot.chartDate ?? snapshot.chartDate
+    let chartSize = max(
+      lookup.largestSnapshot(before: horizon), previous?.snapshot.entries.count ?? 0,
+      entries.count)
+    var derived: [Derived] = []
+    derived.reserveCapacity(entries.count)
+    var seen = SongLinking.SongSet(capacity: entries.count)
+    for index in entries.indices {
+      let song = songs[index]
+      let trueRank = trueRanks[index]
+      if seen.contains(song) {
+        // A second entry of one song in one snapshot (two recordings the archive could not tell
+        // apart): paired with the song's next entry on the previous snapshot, in rank order, the
+        // week counted once.
+        let last = derived.indices.last { songs[$0] == song }!
+        let pairedBefore = songs[..<index].filter { $0 == song }.count
+        let candidates = (previous?.snapshot.songs.indices ?? 0..<0).filter {
+          previous!.snapshot.songs[$0] == song
+        }
+        var item = derived[last]
+        item.previousIndex = pairedBefore < candidates.count ? candidates[pairedBefore] : nil
+        item.derivedPreviousRank = item.previousIndex.map { previous!.trueRanks[$0] }
+        item.trueRank = trueRank
+        item.peak = min(derived[last].peak, trueRank)
+        derived.append(item)
+        continue
+      }
+      seen.insert(song)
+      let previousIndex = previousIndices[index]
+      var item = Derived(
+        previousIndex: previousIndex, trueRank: trueRank,
+        derivedPreviousRank: previousIndex.map { previous!.trueRanks[$0] }, peak: trueRank,
+        weeks: 1, run: 1)
+      if let previousIndex, let previous {
+        item.standingDate = previous.snapshot.chartDate
+        item.standingFigures = previous.figures[previousIndex]
+        item.standingPublishedPeak = previous.snapshot.entries[previousIndex].publishedPeakPosition
+        item.standingPublishedWeeks =
+          previous.snapshot.entries[previousIndex]
+          .publishedWeeksOnChart
+      } else if let standing = lookup.standing(of: song, before: horizon) {
+        item.standingDate = standing.chartDate
+        item.standingFigures = standing.figures
+        item.standingPublishedPeak = standing.entry.publishedPeakPosition
+        item.standingPublishedWeeks = standing.entry.publishedWeeksOnChart
+      }
+      // A chart missing from the archive since the song's last entry counts as a week when the
+      // source says the song was on it: a previous rank right after it, or a count of weeks one
+      // above the archive's.
+      var unseen = 0
+      let archiveWeeks = item.standingFigures?.archiveWeeksOnChart ?? 0
+      if let firstMissing = firstMissingSnapshot(after: item.standingDate, here: missing) {
+        if (firstMissing == snapshot.chartDate && entries[index].publishedPreviousRank != nil)
+          || entries[index].publishedWeeksOnChart == archiveWeeks + 2
+        {
+          unseen = 1
+        }
+      }
+      item.weeks = archiveWeeks + 1 + unseen
+      if let standing = item.standingFigures {
+        item.peak = min(standing.archivePeakPosition, trueRank)
+        item.run = standing.run
+      }
+      derived.append(item)
+    }
+    // The snapshot's own ranks are shifted when several entries at their derived peak have a
+    // published peak the same small offset away.
+    var peakOffsetCounts: [Int: Int] = [:]
+    for index in derived.indices {
+      let item = derived[index]
+      guard item.peak == item.trueRank,
+        let peak = entries[index].publishedPeakPosition, peak != item.trueRank,
+        abs(peak - item.trueRank) <= 2
+      else { continue }
+      peakOffsetCounts[peak - item.trueRank, default: 0] += 1
+    }
+    // Found only when a figure disagrees: most snapshots have none.
+    var causes: CauseFinder?
+    var figures: [EntryFigures] = []
+    figures.reserveCapacity(derived.count)
+    for index in derived.indices {
+      let item = derived[index]
+      func verdict(_ figure: AuditFigure, published: Int?, derived value: Int?) -> FigureVerdict? {
+        guard published != value else { return nil }
+        let difference = (published ?? 0) - (value ?? 0)
+        // The same disagreement goes on: weeks on chart off by as much as before, or a peak the
+        // source still gives as before while the archive's climbs towards it.
+        if let standing = item.standingFigures, figure != .previousRank,
+          let earlier = standing.verdict(on: figure),
+          figure == .weeksOnChart
+            && (item.standingPublishedWeeks ?? 0) - (earlier.derived ?? 0) == difference
+            || figure == .peakPosition && item.standingPublishedPeak == published
+        {
+          return FigureVerdict(derived: value, cause: earlier.cause)
+        }
+        if causes == nil {
+          causes = CauseFinder(
+            snapshot: snapshot, publishes: publishes, previous: previous, next: next,
+            lookup: lookup, horizon: horizon, chartSize: chartSize, followsMissing: missing,
+            shiftedPeakOffsets: Set(peakOffsetCounts.filter { $0.value >= 3 }.keys))
+        }
+        return FigureVerdict(
+          derived: value,
+          cause: causes!.cause(
+            of: entries[index], song: songs[index], trueRank: item.trueRank,
+            since: item.standingDate,
+            previousIndex: item.previousIndex, figure: figure))
+      }
+      // The entry's fields are read in place: a copy of the entry would retain all its texts.
+      let rank = entries[index].rank
+      let publishedPrevious = entries[index].publishedPreviousRank
+      let publishedPeak = entries[index].publishedPeakPosition
+      let publishedWeeks = entries[index].publishedWeeksOnChart
+      let previousVerdict =
+        publishes
+        ? verdict(.previousRank, published: publishedPrevious, derived: item.derivedPreviousRank)
+        : nil
+      let peakVerdict = publishedPeak.flatMap {
+        verdict(.peakPosition, published: $0, derived: item.peak)
+      }
+      let weeksVerdict = publishedWeeks.flatMap {
+        verdict(.weeksOnChart, published: $0, derived: item.weeks)
+      }
+      // The previous rank given.
+      var previousRank = publishes ? publishedPrevious : item.derivedPreviousRank
+      var source: PreviousRankSource = publishes ? .published : .derived
+      if publishes, let published = publishedPrevious, let previousVerdict,
+        entries[index].saysFirstWeek || previousVerdict.cause == .unexplained
+      {
+        previousRank = item.derivedPreviousRank
+        source = .corrected
+        notes.append(
+          .correctedPreviousRank(
+            rank: rank, title: entries[index].title, published: published,
+            given: item.derivedPreviousRank))
+      }
+      // The source's peak and weeks where the archive lacks the start of the run.
+      var peak = item.peak
+      var weeks = item.weeks
+      var partial = false
+      if peakVerdict?.cause == .sourceGap, let published = publishedPeak, published < item.peak {
+        peak = published
+        partial = true
+      }
+      if weeksVerdict?.cause == .sourceGap, let published = publishedWeeks, published > item.weeks {
+        weeks = published
+        partial = true
+      }
+      let movement = Movement(
+        rank: rank, previousRank: previousRank,
+        wasOnChartBefore: item.weeks > 1 || entries[index].saysChartedBefore)
+      figures.append(
+        EntryFigures(
+          previousRank: previousRank, previousRankSource: source, movement: movement,
+          peakPosition: peak, weeksOnChart: weeks,
+          // A re-entry starts a new run (the song's first entry starts the first, whatever it is).
+          run: item.standingFigures != nil && movement == .reentry ? item.run + 1 : item.run,
+          isPartialRun: partial,
+          previousRankVerdict: previousVerdict, peakPositionVerdict: peakVerdict,
+          weeksOnChartVerdict: weeksVerdict))
+    }
+    return DecidedSnapshot(
+      snapshot: snapshot, figures: figures, trueRanks: trueRanks, followsMissingSnapshot: missing,
+      notes: notes)
+  }
+
+  /// The chart date of the first snapshot after `start` (exclusive; from the chart's first when
+  /// `nil`) up to this one that follows a snapshot missing from the archive.
+  private func firstMissingSnapshot(after start: ChartDate?, here missing: Bool) -> ChartDate? {
+    let end = previous?.snapshot.chartDate ?? snapshot.chartDate
+    if start.map({ $0 < end }) ?? true {
+      let earlier = lookup.flaggedSnapshots(from: start, before: end, chartSize: 0).filter {
+        $0.followsMissingSnapshot && $0.chartDate != start
+      }
+      if let first = earlier.first { return first.chartDate }
+    }
+    if let previous, previous.followsMissingSnapshot,
+      start.map({ $0 < previous.snapshot.chartDate }) ?? true
+    {
+      return previous.snapshot.chartDate
+    }
+    return missing ? snapshot.chartDate : nil
+  }
+}
+
+/// Finds, from the data, why a derived figure differs from the published one.
+private struct CauseFinder {
+  let snapshot: AuditedSnapshot
+  let publishes: Bool
+  let previous: DecidedSnapshot?
+  let next: AuditedSnapshot?
+  let lookup: any ChartHistoryLookup
+  /// The chart date before which the lookup answers: the previous snapshot's.
+  let horizon: ChartDate
+  let chartSize: Int
+  let followsMissing: Bool
+  /// The offsets (published minus derived peak) shared by several entries at their derived peak:
+  /// the snapshot's own ranks are shifted.
+  let shiftedPeakOffsets: Set<Int>
+  /// The published previous ranks claimed by more than one entry.
+  let tiedRanks: Set<Int>
+  /// The offsets (published minus derived previous rank) shared by a run of entries.
+  let shiftedOffsets: Set<Int>
+
+  init(
+    snapshot: AuditedSnapshot, publishes: Bool, previous: DecidedSnapshot?,
+    next: AuditedSnapshot?, lookup: any ChartHistoryLookup, horizon: ChartDate, chartSize: Int,
+    followsMissing: Bool, shiftedPeakOffsets: Set<Int>
+  ) {
+    self.horizon = horizon
+    self.snapshot = snapshot
+    self.publishes = publishes
+    self.previous = previous
+    self.next = next
+    self.lookup = lookup
+    self.chartSize = chartSize
+    self.followsMissing = followsMissing
+    self.shiftedPeakOffsets = shiftedPeakOffsets
+    var claims: [Int: Int] = [:]
+    var offsets: [Int: Int] = [:]
+    var ties: Set<Int> = []
+    var shifts: Set<Int> = []
+    if let previous, publishes {
+      var previousRanks: [SongID: Int] = [:]
+      for index in previous.snapshot.songs.indices
+      where previousRanks[previous.snapshot.songs[index]] == nil {
+        previousRanks[previous.snapshot.songs[index]] = previous.trueRanks[index]
+      }
+      for index in snapshot.entries.indices {
+        guard let rank = snapshot.entries[index].publishedPreviousRank else { continue }
+        claims[rank, default: 0] += 1
+        if let derived = previousRanks[snapshot.songs[index]], derived != rank {
+          offsets[rank - derived, default: 0] += 1
+        }
+      }
+      ties = Set(claims.filter { $0.value > 1 }.keys)
+      shifts = Set(offsets.filter { abs($0.key) <= 2 && $0.value >= 3 }.keys)
+    }
+    tiedRanks = ties
+    shiftedOffsets = shifts
+  }
+
+  static func titleKey(_ entry: ChartEntry) -> String {
+    SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
+  }
+
+  /// This snapshot's entries and the previous one's, with their songs.
+  private var recentEntries: [(entry: ChartEntry, song: SongID)] {
+    var recent: [(entry: ChartEntry, song: SongID)] = []
+    for snapshot in [previous?.snapshot, snapshot].compactMap(\.self) {
+      for index in snapshot.entries.indices {
+        recent.append((snapshot.entries[index], snapshot.songs[index]))
+      }
+    }
+    return recent
+  }
+
+  /// The chart's songs, up to this snapshot, whose entries have this one's identity.
+  private func songs(withIdentityOf entry: ChartEntry) -> Set<SongID> {
+    let identity = entry.songIdentity
+    var songs = lookup.songs(withIdentity: identity, before: horizon)
+    for other in recentEntries where other.entry.songIdentity == identity {
+      songs.insert(other.song)
+    }
+    return songs
+  }
+
+  /// The chart's songs, up to this snapshot, whose entries have this one's base title and lead
+  /// artist.
+  private func songs(withTitleOf entry: ChartEntry) -> Set<SongID> {
+    let key = Self.titleKey(entry)
+    var songs = lookup.songs(withTitleKey: key, before: horizon)
+    for other in recentEntries where Self.titleKey(other.entry) == key {
+      songs.insert(other.song)
+    }
+    return songs
+  }
+
+  /// The cause of a disagreement that appears at this snapshot.
+  ///
+  /// - Parameters:
+  ///   - archived: the entry and its song.
+  ///   - trueRank: its rank as the source meant it.
+  ///   - since: the chart date of the song's previous entry, or `nil` for its first.
+  ///   - previousIndex: the index of the song's entry on the previous snapshot, if it is there.
+  ///   - figure: the figure that disagrees.
+  func cause(
+    of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?, previousIndex: Int?,
+    figure: AuditFigure
+  ) -> DisagreementCause {
+    // A short snapshot, or a missing one, here or between the song's entries (from its previous
+    // entry, or the previous snapshot for its first).
+    if followsMissing || snapshot.entries.count < chartSize { return .sourceGap }
+    if let previous {
+      let start = since ?? previous.snapshot.chartDate
+      if start <= previous.snapshot.chartDate,
+        previous.followsMissingSnapshot || previous.snapshot.entries.count < chartSize
+      {
+        return .sourceGap
+      }
+      if start < previous.snapshot.chartDate,
+        !lookup.flaggedSnapshots(
+          from: start, before: previous.snapshot.chartDate, chartSize: chartSize
+        ).isEmpty
+      {
+        // `since` itself, or one after it before the previous snapshot.
+        return .sourceGap
+      }
+    }
+    if figure == .peakPosition, let peak = entry.publishedPeakPosition {
+      if shiftedPeakOffsets.contains(peak - trueRank) { return .rankShift }
+      // One entry misranked: the source's own peak and its next previous rank agree on a rank
+      // one or two away from the file's.
+      if peak != trueRank, abs(peak - trueRank) <= 2,
+        let next, let index = next.songs.firstIndex(of: song),
+        next.entries[index].publishedPreviousRank == peak
+      {
+        return .rankShift
+      }
+      // The peak was reached on a chart missing from the archive.
+      var missingRanks = lookup.ranksOnMissingSnapshots(of: song, before: horizon)
+      if let previous, previous.followsMissingSnapshot,
+        let index = previous.snapshot.songs.firstIndex(of: song),
+        let rank = previous.snapshot.entries[index].publishedPreviousRank
+      {
+        missingRanks.insert(rank)
+      }
+      if followsMissing, let rank = entry.publishedPreviousRank { missingRanks.insert(rank) }
+      if missingRanks.contains(peak) { return .sourceGap }
+    }
+    let derivedPrevious = previousIndex.map { previous!.trueRanks[$0] }
+    if figure == .previousRank, let rank = entry.publishedPreviousRank {
+      // A shift first: its last shifted entry also claims a rank another entry claims.
+      if let derivedPrevious, shiftedOffsets.contains(rank - derivedPrevious) { return .rankShift }
+      if tiedRanks.contains(rank) { return .tie }
+      // One entry misranked on the previous snapshot: its published peak there says the same.
+      if let derivedPrevious, let previousIndex, abs(rank - derivedPrevious) <= 2,
+        previous!.snapshot.entries[previousIndex].publishedPeakPosition == rank
+      {
+        return .rankShift
+      }
+    }
+    // A tie at the previous rank the source gives: the dropped one of two tied songs.
+    if let rank = entry.publishedPreviousRank, tiedRanks.contains(rank), derivedPrevious != rank {
+      return .tie
+    }
+    // The song's first entry says it charted before, and nothing earlier has its title: the
+    // source counts weeks the archive does not hold.
+    if since == nil, entry.saysChartedBefore, songs(withTitleOf: entry).count <= 1 {
+      return .sourceGap
+    }
+    if songs(withIdentityOf: entry).count > 1 { return .twoRecordings }
+    if songs(withTitleOf: entry).count > 1 { return .creditChange }
+    if figure == .previousRank, let rank = entry.publishedPreviousRank, let previous,
+      let target = previous.snapshot.entries.first(where: { $0.rank == rank }),
+      SongIdentity.fold(target.title) == SongIdentity.fold(entry.title)
+    {
+      return .creditChange
+    }
+    return .unexplained
+  }
+}
+
+extension ChartFigures {
+  /// Decides the figures of a chart's snapshots from nothing but themselves, each with its next
+  /// one known.
+  ///
+  /// - Parameter snapshots: every snapshot of the chart, in chart-date order.
+  /// - Returns: the decided snapshots, same order.
+  public static func decideAll(_ snapshots: [AuditedSnapshot]) -> [DecidedSnapshot] {
+    let history = HistoryInMemory()
+    var decided: [DecidedSnapshot] = []
+    decided.reserveCapacity(snapshots.count)
+    for (index, snapshot) in snapshots.enumerated() {
+      let item = decide(
+        snapshot, previous: decided.last,
+        next: index + 1 < snapshots.count ? snapshots[index + 1] : nil, lookup: history)
+      // What the snapshot before it adds to the history: it is the next one's previous no more.
+      if let last = decided.last { history.add(last) }
+      decided.append(item)
+    }
+    return decided
+  }
+}
+
+/// A chart's decided snapshots in memory, answering what deciding the next one asks.
+final class HistoryInMemory: ChartHistoryLookup {
+  private var standings: [SongID: SongStanding] = [:]
+  private var flagged: [FlaggedSnapshot] = []
+  private var sizes: [(chartDate: ChartDate, entryCount: Int)] = []
+  private var largest = 0
+  private var byIdentity: [SongIdentity: Set<SongID>] = [:]
+  private var byTitle: [String: Set<SongID>] = [:]
+  private var ranksOnMissing: [SongID: Set<Int>] = [:]
+
+  /// Adds a decided snapshot, later than every one added before.
+  func add(_ decided: DecidedSnapshot) {
+    let snapshot = decided.snapshot
+    for index in snapshot.entries.indices
+    where standings[snapshot.songs[index]]?.chartDate != snapshot.chartDate {
+      let entry = snapshot.entries[index]
+      let song = snapshot.songs[index]
+      standings[song] = SongStanding(
+        chartDate: snapshot.chartDate, entry: entry, figures: decided.figures[index])
+      byIdentity[entry.songIdentity, default: []].insert(song)
+      byTitle[
+        SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist),
+        default: []
+      ].insert(song)
+      if decided.followsMissingSnapshot, let rank = entry.publishedPreviousRank {
+        ranksOnMissing[song, default: []].insert(rank)
+      }
+    }
+    largest = max(largest, snapshot.entries.count)
+    flagged.append(
+      FlaggedSnapshot(
+        chartDate: snapshot.chartDate, followsMissingSnapshot: decided.followsMissingSnapshot,
+        entryCount: snapshot.entries.count))
+  }
+
+  func standing(of song: SongID, before chartDate: ChartDate) -> SongStanding? {
+    standings[song].flatMap { $0.chartDate < chartDate ? $0 : nil }
+  }
+
+  func flaggedSnapshots(from start: ChartDate?, before end: ChartDate, chartSize: Int)
+    -> [FlaggedSnapshot]
+  {
+    flagged.filter { item in
+      (start.map { item.chartDate >= $0 } ?? true) && item.chartDate < end
+        && (item.followsMissingSnapshot || item.entryCount < chartSize)
+    }
+  }
+
+  func largestSnapshot(before chartDate: ChartDate) -> Int { largest }
+
+  func songs(withIdentity identity: SongIdentity, before chartDate: ChartDate) -> Set<SongID> {
+    byIdentity[identity] ?? []
+  }
+
+  func songs(withTitleKey key: String, before chartDate: ChartDate) -> Set<SongID> {
+    byTitle[key] ?? []
+  }
+
+  func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int> {
+    ranksOnMissing[song] ?? []
+  }
+}

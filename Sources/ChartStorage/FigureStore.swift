@@ -1,0 +1,423 @@
+import ChartRanking
+
+/// Reads and writes the figures decided for entries (see ``ChartFigures``): the columns of
+/// `entries` from `previous_rank` on, the `verdicts` table and each snapshot's entry count and
+/// `follows_missing_snapshot`, and decides a chart's snapshots again after a change.
+struct FigureStore {
+  let database: Database
+
+  // MARK: - Codes
+
+  /// An entry's `figure_flags`: the code of its previous rank's source (0 published, 1 derived,
+  /// 2 corrected) plus 4 for a partial run.
+  static func flags(_ figures: EntryFigures) -> Int {
+    let source =
+      switch figures.previousRankSource {
+      case .published: 0
+      case .derived: 1
+      case .corrected: 2
+      }
+    return source + (figures.isPartialRun ? 4 : 0)
+  }
+
+  static func previousRankSource(flags: Int) -> PreviousRankSource {
+    switch flags & 3 {
+    case 0: .published
+    case 2: .corrected
+    default: .derived
+    }
+  }
+
+  /// The codes of ``AuditFigure`` in `verdicts.figure`.
+  static func code(_ figure: AuditFigure) -> Int {
+    switch figure {
+    case .previousRank: 0
+    case .peakPosition: 1
+    case .weeksOnChart: 2
+    }
+  }
+
+  static let figures: [AuditFigure] = [.previousRank, .peakPosition, .weeksOnChart]
+
+  /// The codes of ``DisagreementCause`` in `verdicts.cause`, in its order.
+  static func code(_ cause: DisagreementCause) -> Int {
+    DisagreementCause.allCases.firstIndex(of: cause)!
+  }
+
+  static func cause(code: Int) -> DisagreementCause {
+    DisagreementCause.allCases.indices.contains(code)
+      ? DisagreementCause.allCases[code] : .unexplained
+  }
+
+  // MARK: - Reading
+
+  /// The columns of an entry's figures, read by ``figures(_:from:entry:verdicts:)``.
+  static let figureColumns =
+    "e.previous_rank, e.peak_position, e.weeks_on_chart, e.run, e.figure_flags"
+
+  /// The figures of an entry read from ``figureColumns`` at column `offset`, with the entry (for
+  /// its movement) and its verdicts.
+  static func figures(
+    _ row: Statement, from offset: Int32, entry: ChartEntry, verdicts: [AuditFigure: FigureVerdict]
+  ) -> EntryFigures {
+    let previousRank = row.optionalInt(at: offset)
+    let weeks = row.optionalInt(at: offset + 2) ?? 1
+    let flags = row.int(at: offset + 4)
+    return EntryFigures(
+      previousRank: previousRank, previousRankSource: previousRankSource(flags: flags),
+      movement: movement(rank: entry.rank, previousRank: previousRank, weeks: weeks, entry: entry),
+      peakPosition: row.optionalInt(at: offset + 1) ?? entry.rank, weeksOnChart: weeks,
+      run: row.optionalInt(at: offset + 3) ?? 1, isPartialRun: flags & 4 != 0,
+      previousRankVerdict: verdicts[.previousRank], peakPositionVerdict: verdicts[.peakPosition],
+      weeksOnChartVerdict: verdicts[.weeksOnChart])
+  }
+
+  /// An entry's movement from its stored figures (see ``Movement``): the song charted before when
+  /// its weeks on chart, the archive's or the source's, are above 1.
+  static func movement(rank: Int, previousRank: Int?, weeks: Int, entry: ChartEntry) -> Movement {
+    Movement(
+      rank: rank, previousRank: previousRank,
+      wasOnChartBefore: weeks > 1 || entry.saysChartedBefore)
+  }
+
+  /// The verdicts of a snapshot's entries, by position.
+  func verdicts(of snapshot: Int64) throws(DatabaseError) -> [Int: [AuditFigure: FigureVerdict]] {
+    var verdicts: [Int: [AuditFigure: FigureVerdict]] = [:]
+    for (position, figure, derived, cause) in try database.rows(
+      "SELECT position, figure, derived, cause FROM verdicts WHERE snapshot_id = ?", [snapshot],
+      { ($0.int(at: 0), $0.int(at: 1), $0.optionalInt(at: 2), $0.int(at: 3)) })
+    {
+      verdicts[position, default: [:]][Self.figures[figure]] = FigureVerdict(
+        derived: derived, cause: Self.cause(code: cause))
+    }
+    return verdicts
+  }
+
+  /// A stored snapshot with its entries, songs and figures.
+  struct Stored {
+    var id: Int64
+    var snapshot: AuditedSnapshot
+    var figures: [EntryFigures]
+    var followsMissingSnapshot: Bool
+  }
+
+  /// The stored snapshot with this row ID.
+  func stored(_ id: Int64) throws(DatabaseError) -> Stored? {
+    guard
+      let (date, time, publishes, follows) = try database.row(
+        "SELECT chart_date, chart_time, publishes_previous_rank, follows_missing_snapshot"
+          + " FROM snapshots WHERE id = ?", [id],
+        { ($0.string(at: 0), $0.int64(at: 1), $0.bool(at: 2), $0.bool(at: 3)) })
+    else { return nil }
+    let verdicts = try verdicts(of: id)
+    var entries: [ArchivedEntry] = []
+    var figures: [EntryFigures] = []
+    let statement = try database.statement(
+      "SELECT e.song_id, \(ArchiveReader.entryColumns), \(Self.figureColumns)"
+        + " FROM entries e WHERE e.snapshot_id = ? ORDER BY e.position")
+    statement.bind(id, at: 1)
+    defer { statement.reset() }
+    while try statement.step() {
+      let entry = ArchiveReader.readEntry(statement, from: 1)
+      entries.append(ArchivedEntry(entry: entry, song: SongID(statement.int64(at: 0))))
+      figures.append(
+        Self.figures(
+          statement, from: 1 + ArchiveReader.entryColumnCount, entry: entry,
+          verdicts: verdicts[figures.count] ?? [:]))
+    }
+    return Stored(
+      id: id,
+      snapshot: AuditedSnapshot(
+        id: SnapshotID(id),
+        chartDate: ChartDate(trustedISO8601: date, secondsSince1970: time),
+        publishesPreviousRank: publishes, entries: entries),
+      figures: figures, followsMissingSnapshot: follows)
+  }
+
+  /// The row ID of a chart's snapshot just before (or after) a chart time, or `nil`.
+  func snapshot(ofChart chartID: Int64, before chartTime: Int64) throws(DatabaseError) -> Int64? {
+    try database.row(
+      "SELECT id FROM snapshots WHERE chart_id = ? AND chart_time < ? ORDER BY chart_time DESC"
+        + " LIMIT 1", [chartID, chartTime], { $0.int64(at: 0) })
+  }
+
+  func snapshot(ofChart chartID: Int64, after chartTime: Int64) throws(DatabaseError) -> Int64? {
+    try database.row(
+      "SELECT id FROM snapshots WHERE chart_id = ? AND chart_time > ? ORDER BY chart_time LIMIT 1",
+      [chartID, chartTime], { $0.int64(at: 0) })
+  }
+
+  /// A stored snapshot as deciding its next one needs it: its figures as stored and its ranks as
+  /// the source meant them, given its next snapshot.
+  static func decided(_ stored: Stored, next: AuditedSnapshot?) -> DecidedSnapshot {
+    DecidedSnapshot(
+      snapshot: stored.snapshot, figures: stored.figures,
+      trueRanks: ChartFigures.trueRanks(of: stored.snapshot, next: next),
+      followsMissingSnapshot: stored.followsMissingSnapshot, notes: [])
+  }
+
+  // MARK: - Writing
+
+  /// Writes the figures of a stored snapshot whose entries are in the archive: the entries whose
+  /// figures changed, the snapshot's verdicts when they did, and its flags.
+  ///
+  /// - Parameters:
+  ///   - decided: the snapshot's figures as decided now.
+  ///   - stored: its figures as stored, `nil` to write them all.
+  func update(_ decided: DecidedSnapshot, storedAs stored: [EntryFigures]?) throws(DatabaseError) {
+    let id = decided.snapshot.id.rawValue
+    var verdictsChanged = stored == nil
+    for (position, figures) in decided.figures.enumerated() {
+      let old = stored.flatMap { position < $0.count ? $0[position] : nil }
+      if let old, old == figures { continue }
+      try database.run(
+        "UPDATE entries SET previous_rank = ?, peak_position = ?, weeks_on_chart = ?, run = ?,"
+          + " figure_flags = ? WHERE snapshot_id = ? AND position = ?", figures.previousRank,
+        figures.peakPosition, figures.weeksOnChart, figures.run, Self.flags(figures), id,
+        position)
+      if old.map({ !Self.sameVerdicts($0, figures) }) ?? true { verdictsChanged = true }
+    }
+    if verdictsChanged {
+      try database.run("DELETE FROM verdicts WHERE snapshot_id = ?", id)
+      try insertVerdicts(of: decided)
+    }
+    try database.run(
+      "UPDATE snapshots SET entry_count = ?, follows_missing_snapshot = ? WHERE id = ?",
+      decided.snapshot.entries.count, decided.followsMissingSnapshot, id)
+  }
+
+  private static func sameVerdicts(_ lhs: EntryFigures, _ rhs: EntryFigures) -> Bool {
+    lhs.previousRankVerdict == rhs.previousRankVerdict
+      && lhs.peakPositionVerdict == rhs.peakPositionVerdict
+      && lhs.weeksOnChartVerdict == rhs.weeksOnChartVerdict
+  }
+
+  /// Inserts the verdicts of a snapshot's entries.
+  func insertVerdicts(of decided: DecidedSnapshot) throws(DatabaseError) {
+    for (position, figures) in decided.figures.enumerated() {
+      for figure in Self.figures {
+        guard let verdict = figures.verdict(on: figure) else { continue }
+        try database.run(
+          "INSERT INTO verdicts (snapshot_id, position, figure, derived, cause)"
+            + " VALUES (?, ?, ?, ?, ?)", decided.snapshot.id.rawValue, position, Self.code(figure),
+          verdict.derived, Self.code(verdict.cause))
+      }
+    }
+  }
+
+  // MARK: - Deciding again
+
+  /// Decides a chart's snapshots again from the one before `chartTime` (which depends on the one
+  /// after it) to the last, in chart-date order, and writes what changed.
+  ///
+  /// - Returns: the notes of the snapshots decided again.
+  /// - Throws: ``DatabaseError``.
+  @discardableResult
+  func redecide(chart chartID: Int64, from chartTime: Int64) throws(DatabaseError) -> [(
+    ChartDate, ChartFigures.Note
+  )] {
+    let lookup = ArchiveHistory(database: database, chartID: chartID)
+    let startTime =
+      try database.row(
+        "SELECT chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+          + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartTime], { $0.int64(at: 0) })
+      ?? chartTime
+    let pending = try database.rows(
+      "SELECT id FROM snapshots WHERE chart_id = ? AND chart_time >= ? ORDER BY chart_time",
+      [chartID, startTime], { $0.int64(at: 0) })
+    guard let first = pending.first, var current = try stored(first) else { return [] }
+    var previous: DecidedSnapshot?
+    if let before = try snapshot(
+      ofChart: chartID, before: current.snapshot.chartDate.secondsSince1970),
+      let stored = try stored(before)
+    {
+      previous = Self.decided(stored, next: current.snapshot)
+    }
+    var notes: [(ChartDate, ChartFigures.Note)] = []
+    for index in pending.indices {
+      let next = index + 1 < pending.count ? try stored(pending[index + 1]) : nil
+      let decided = ChartFigures.decide(
+        current.snapshot, previous: previous, next: next?.snapshot, lookup: lookup)
+      try update(decided, storedAs: current.figures)
+      notes += decided.notes.map { (current.snapshot.chartDate, $0) }
+      previous = decided
+      guard let next else { break }
+      current = next
+    }
+    return notes
+  }
+}
+
+/// A chart's snapshots in the archive, answering what deciding a snapshot asks of the earlier ones
+/// (see ``ChartHistoryLookup``).
+final class ArchiveHistory: ChartHistoryLookup {
+  let database: Database
+  let chartID: Int64
+  /// The largest snapshot before a chart time, remembered: an import asks for later and later
+  /// times.
+  private var largest: (before: Int64, count: Int)?
+  /// The first snapshot that follows a missing one, found before a chart time (or none before
+  /// it), remembered for the same reason.
+  private var firstMissing: (before: Int64, found: FlaggedSnapshot?)?
+  /// Songs that have no entry before the snapshot being decided: just created by linking.
+  var newSongs = SongLinking.SongSet(capacity: 0)
+
+  init(database: Database, chartID: Int64) {
+    self.database = database
+    self.chartID = chartID
+  }
+
+  func standing(of song: SongID, before chartDate: ChartDate) -> SongStanding? {
+    if newSongs.contains(song) { return nil }
+    let statement: Statement
+    do {
+      statement = try database.statement(
+        "SELECT s.chart_date, s.chart_time, e.snapshot_id, e.position, \(ArchiveReader.entryColumns),"
+          + " \(FigureStore.figureColumns)"
+          + " FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+          + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
+          + " ORDER BY s.chart_time DESC, e.position LIMIT 1")
+      statement.bind([song.rawValue, chartID, chartDate.secondsSince1970])
+      defer { statement.reset() }
+      guard try statement.step() else { return nil }
+      let date = ChartDate(
+        trustedISO8601: statement.string(at: 0), secondsSince1970: statement.int64(at: 1))
+      let snapshot = statement.int64(at: 2)
+      let position = statement.int(at: 3)
+      let entry = ArchiveReader.readEntry(statement, from: 4)
+      let offset = 4 + ArchiveReader.entryColumnCount
+      // The verdicts are read after the statement is done with.
+      let figures = FigureStore.figures(statement, from: offset, entry: entry, verdicts: [:])
+      statement.reset()
+      // The verdicts of the few entries that have any.
+      guard let verdicts = try FigureStore(database: database).verdicts(of: snapshot)[position]
+      else { return SongStanding(chartDate: date, entry: entry, figures: figures) }
+      var withVerdicts = figures
+      withVerdicts.previousRankVerdict = verdicts[.previousRank]
+      withVerdicts.peakPositionVerdict = verdicts[.peakPosition]
+      withVerdicts.weeksOnChartVerdict = verdicts[.weeksOnChart]
+      return SongStanding(chartDate: date, entry: entry, figures: withVerdicts)
+    } catch {
+      return nil
+    }
+  }
+
+  func flaggedSnapshots(from start: ChartDate?, before end: ChartDate, chartSize: Int)
+    -> [FlaggedSnapshot]
+  {
+    // The first one following a missing snapshot, asked for every song new to the chart.
+    if start == nil, chartSize == 0 {
+      let time = end.secondsSince1970
+      if let firstMissing, let found = firstMissing.found {
+        return found.chartDate.secondsSince1970 < time ? [found] : []
+      }
+      if let firstMissing, time <= firstMissing.before { return [] }
+      let found = queryFlagged(
+        from: firstMissing.map { ChartDate(trustedISO8601: "", secondsSince1970: $0.before) },
+        before: end, chartSize: 0
+      ).first
+      firstMissing = (max(time, firstMissing?.before ?? .min), found)
+      return found.map { [$0] } ?? []
+    }
+    return queryFlagged(from: start, before: end, chartSize: chartSize)
+  }
+
+  private func queryFlagged(from start: ChartDate?, before end: ChartDate, chartSize: Int)
+    -> [FlaggedSnapshot]
+  {
+    // Only those following a missing snapshot (a partial index) when no size is asked about.
+    let sql =
+      chartSize > 0
+      ? "SELECT chart_date, chart_time, follows_missing_snapshot, entry_count FROM snapshots"
+        + " WHERE chart_id = ?1 AND chart_time >= ?2 AND chart_time < ?3"
+        + " AND (follows_missing_snapshot = 1 OR entry_count < ?4) ORDER BY chart_time"
+      : "SELECT chart_date, chart_time, follows_missing_snapshot, entry_count FROM snapshots"
+        + " WHERE chart_id = ?1 AND chart_time >= ?2 AND chart_time < ?3"
+        + " AND follows_missing_snapshot = 1 ORDER BY chart_time"
+    let arguments: [any StatementArgument] =
+      [chartID, start?.secondsSince1970 ?? .min, end.secondsSince1970]
+      + (chartSize > 0 ? [chartSize] : [])
+    return
+      (try? database.rows(sql, arguments) { row in
+        FlaggedSnapshot(
+          chartDate: ChartDate(
+            trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
+          followsMissingSnapshot: row.bool(at: 2), entryCount: row.int(at: 3))
+      }) ?? []
+  }
+
+  func largestSnapshot(before chartDate: ChartDate) -> Int {
+    let time = chartDate.secondsSince1970
+    let query =
+      "SELECT max(entry_count) FROM snapshots WHERE chart_id = ? AND chart_time >= ?"
+      + " AND chart_time < ?"
+    if let largest, largest.before <= time {
+      // Only the snapshots since the last answer.
+      let more =
+        (try? database.row(query, [chartID, largest.before, time]) { $0.optionalInt(at: 0) })
+        ?? nil
+      self.largest = (time, max(largest.count, more ?? 0))
+    } else {
+      let count =
+        (try? database.row(query, [chartID, Int64.min, time]) { $0.optionalInt(at: 0) }) ?? nil
+      largest = (time, count ?? 0)
+    }
+    return largest?.count ?? 0
+  }
+
+  func songs(withIdentity identity: SongIdentity, before chartDate: ChartDate) -> Set<SongID> {
+    let candidates: [Int64]
+    if identity.key.hasPrefix("url:") {
+      candidates =
+        (try? database.rows("SELECT id FROM songs WHERE identity = ?", [identity.key]) {
+          $0.int64(at: 0)
+        }) ?? []
+    } else {
+      let parts = identity.key.dropFirst("song:".count).split(
+        separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+      guard parts.count == 2 else { return [] }
+      candidates =
+        (try? database.rows(
+          "SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 UNION"
+            + " SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2",
+          [String(parts[0]), String(parts[1])]
+        ) { $0.int64(at: 0) }) ?? []
+    }
+    return onChart(candidates, before: chartDate)
+  }
+
+  func songs(withTitleKey key: String, before chartDate: ChartDate) -> Set<SongID> {
+    let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2 else { return [] }
+    let candidates =
+      (try? database.rows(
+        "SELECT id FROM songs WHERE base_title_key = ?1 AND primary_artist_key = ?2 UNION"
+          + " SELECT song_id FROM song_credits WHERE base_title_key = ?1"
+          + " AND primary_artist_key = ?2", [String(parts[0]), String(parts[1])]
+      ) { $0.int64(at: 0) }) ?? []
+    return onChart(candidates, before: chartDate)
+  }
+
+  /// Those of `songs` with an entry on the chart before a chart date.
+  private func onChart(_ songs: [Int64], before chartDate: ChartDate) -> Set<SongID> {
+    var found: Set<SongID> = []
+    for song in songs {
+      let charted =
+        (try? database.row(
+          "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+            + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ? LIMIT 1",
+          [song, chartID, chartDate.secondsSince1970], { _ in true })) ?? nil
+      if charted != nil { found.insert(SongID(song)) }
+    }
+    return found
+  }
+
+  func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int> {
+    Set(
+      (try? database.rows(
+        "SELECT e.published_previous_rank FROM entries e CROSS JOIN snapshots s"
+          + " ON s.id = e.snapshot_id WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
+          + " AND s.follows_missing_snapshot = 1 AND e.published_previous_rank IS NOT NULL",
+        [song.rawValue, chartID, chartDate.secondsSince1970], { $0.int(at: 0) })) ?? [])
+  }
+}

@@ -1,0 +1,25 @@
+public import ChartRanking
+
+/// Something storing a snapshot found that an import should report: the data was stored, but a
+/// reader should look at it.
+public struct SnapshotNote: Hashable, Sendable {
+  /// The chart's name.
+  public var chart: String
+  /// The snapshot's chart date.
+  public var chartDate: ChartDate
+  /// What was found.
+  public var kind: Kind
+
+  /// What storing a snapshot can find.
+  public enum Kind: Hashable, Sendable {
+    /// What deciding its figures found (see ``ChartFigures/Note``).
+    case figures(ChartFigures.Note)
+    /// Its chart date is not one period after the chart's previous snapshot (of `previous`): a
+    /// chart missing between them, or a date off the chart's rhythm (see
+    /// ``ChartFrequency/isOnRhythm(from:to:)``).
+    case offRhythm(previous: ChartDate, frequency: ChartFrequency)
+    /// Two or more of its entries (at `ranks`) have the same song URL, which names one recording:
+    /// a scraper's repeated row.
+    case sameSongURLTwice(url: String, ranks: [Int])
+  }
+}
