@@ -68,7 +68,9 @@ let package = Package(
       dependencies: ["ChartImport", "ChartStorage", "ChartFormats", "ChartRanking"]),
     .testTarget(
       name: "ChartArchiveCLITests",
-      dependencies: ["ChartArchiveCLI", "ChartFormats", "ChartRanking", "chart-archive"]
+      dependencies: [
+        "ChartArchiveCLI", "ChartFormats", "ChartRanking", "ChartStorage", "chart-archive",
+      ]
     ),
   ]
 )

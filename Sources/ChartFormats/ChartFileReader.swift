@@ -504,7 +504,8 @@ public struct ChartFileReader: Sendable {
     // index, any other in a dictionary, which costs a hash per entry.
     var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
     var firstEntryAtOtherRank: [Int: Int] = [:]
-    var publishes = publishesPreviousRank ?? (format != .native && format != .nativeCSV)
+    // A format publishes previous ranks when its entries have the field, even when null.
+    var publishes = publishesPreviousRank ?? false
     for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
       let noun = raw.row == nil ? "entry" : "row"

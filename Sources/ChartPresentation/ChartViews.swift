@@ -84,7 +84,7 @@ func figureDetailCells(_ entry: ChartEntry, _ figures: EntryFigures) -> [Cell] {
   }
   return [
     .text(figures.previousRankSource.rawValue), .int(figures.run),
-    .text(figures.isPartialRun ? "yes" : "no"),
+    .bool(figures.isPartialRun),
     figures.previousRankSource == .derived
       ? .null : differing(entry.publishedPreviousRank, from: figures.previousRank),
     differing(entry.publishedPeakPosition, from: figures.peakPosition),

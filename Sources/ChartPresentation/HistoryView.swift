@@ -182,16 +182,18 @@ public struct SongMatchesView: Presentation {
       "matches",
       Table(
         columns: [
+          Column(key: "song_id", heading: "SONG", alignRight: true),
           Column(key: "title", heading: "TITLE"),
           Column(key: "artist", heading: "ARTIST"),
+          Column(key: "recording", heading: "REC", alignRight: true),
           Column(key: "first_chart_date", heading: "FIRST"),
           Column(key: "best_rank", heading: "BEST", alignRight: true),
           Column(key: "entries", heading: "ENTRIES", alignRight: true),
         ],
         rows: shown.map {
           [
-            .text($0.title), .text($0.artist), .text($0.firstChartDate.iso8601),
-            .int($0.bestRank), .int($0.entryCount),
+            .int(Int($0.id.rawValue)), .text($0.title), .text($0.artist), .int($0.recording),
+            .text($0.firstChartDate.iso8601), .int($0.bestRank), .int($0.entryCount),
           ]
         }))
     if shown.count < songs.count { document.footer = ["… and \(songs.count - shown.count) more"] }

@@ -9,6 +9,8 @@ public enum Cell: Equatable, Sendable {
   case int(Int)
   /// Text.
   case text(String)
+  /// Yes or no: `true` or `false` in JSON and CSV, `yes` or `no` in tables.
+  case bool(Bool)
   /// A movement: its marker in tables, its kind in JSON and CSV.
   case movement(Movement)
   /// An integer with a mark after it in tables (`8*`), the integer alone in JSON and CSV.
@@ -25,6 +27,7 @@ public enum Cell: Equatable, Sendable {
     case .null: .null
     case .int(let value): .int(value)
     case .text(let value): .string(value)
+    case .bool(let value): .bool(value)
     case .movement(let movement): .string(movement.kind)
     case .marked(let value, _): .int(value)
     }
@@ -36,6 +39,7 @@ public enum Cell: Equatable, Sendable {
     case .null: ""
     case .int(let value): String(value)
     case .text(let value): value
+    case .bool(let value): value ? "true" : "false"
     case .movement(let movement): movement.kind
     case .marked(let value, _): String(value)
     }
@@ -54,6 +58,7 @@ public enum Cell: Equatable, Sendable {
             value.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }
           ))
         : value
+    case .bool(let value): value ? "yes" : "no"
     case .movement(let movement): movement.marker
     case .marked(let value, let mark): String(value) + mark
     }

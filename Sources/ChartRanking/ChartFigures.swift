@@ -100,15 +100,18 @@ public struct EntryFigures: Hashable, Sendable {
 public struct SongStanding: Hashable, Sendable {
   /// The chart date of that entry.
   public var chartDate: ChartDate
-  /// That entry as published.
-  public var entry: ChartEntry
+  /// The peak position the source published with that entry, 1-based, if any.
+  public var publishedPeakPosition: Int?
+  /// The weeks on chart the source published with that entry, if any.
+  public var publishedWeeksOnChart: Int?
   /// Its figures.
   public var figures: EntryFigures
 
-  /// A standing.
+  /// A standing: the entry's chart date, what the source published of it, and its figures.
   public init(chartDate: ChartDate, entry: ChartEntry, figures: EntryFigures) {
     self.chartDate = chartDate
-    self.entry = entry
+    publishedPeakPosition = entry.publishedPeakPosition
+    publishedWeeksOnChart = entry.publishedWeeksOnChart
     self.figures = figures
   }
 }
@@ -536,8 +539,8 @@ private struct Decider {
       } else if let standing = lookup.standing(of: song, before: horizon) {
         item.standingDate = standing.chartDate
         item.standingFigures = standing.figures
-        item.standingPublishedPeak = standing.entry.publishedPeakPosition
-        item.standingPublishedWeeks = standing.entry.publishedWeeksOnChart
+        item.standingPublishedPeak = standing.publishedPeakPosition
+        item.standingPublishedWeeks = standing.publishedWeeksOnChart
       }
       // A chart missing from the archive since the song's last entry counts as a week when the
       // source says the song was on it: a previous rank right after it, or a count of weeks one

@@ -166,57 +166,21 @@ public enum SongLinking {
     return links
   }
 
-  /// A set of songs for the few hundred entries of one snapshot: open addressing with a
-  /// multiplicative hash, cheaper than `Set`'s seeded SipHash for integer keys.
+  /// A set of songs for the few hundred entries of one snapshot (see ``SongMap``).
   public struct SongSet: Sendable {
-    private var slots: [Int64]
-    private var used: [Bool]
-    private let shift: UInt64
+    private var map: SongMap<Bool>
 
     /// An empty set with room for `capacity` songs before it grows.
-    public init(capacity: Int) {
-      var size = 16
-      while size < capacity * 2 { size *= 2 }
-      slots = Array(repeating: 0, count: size)
-      used = Array(repeating: false, count: size)
-      shift = UInt64(64 - size.trailingZeroBitCount)
-    }
-
-    private func slot(of song: SongID) -> Int {
-      Int(truncatingIfNeeded: (UInt64(bitPattern: song.rawValue) &* 0x9E37_79B9_7F4A_7C15) >> shift)
-    }
+    public init(capacity: Int) { map = SongMap(capacity: capacity) }
 
     /// Whether `song` is in the set.
-    public func contains(_ song: SongID) -> Bool {
-      var index = slot(of: song)
-      while used[index] {
-        if slots[index] == song.rawValue { return true }
-        index = (index + 1) & (slots.count - 1)
-      }
-      return false
-    }
+    public func contains(_ song: SongID) -> Bool { map[song] != nil }
 
     /// Adds `song`.
-    public mutating func insert(_ song: SongID) {
-      var index = slot(of: song)
-      while used[index] {
-        if slots[index] == song.rawValue { return }
-        index = (index + 1) & (slots.count - 1)
-      }
-      slots[index] = song.rawValue
-      used[index] = true
-      count += 1
-      if count * 2 > slots.count { grow() }
-    }
+    public mutating func insert(_ song: SongID) { map[song] = true }
 
     /// How many songs the set holds.
-    public private(set) var count = 0
-
-    private mutating func grow() {
-      var larger = SongSet(capacity: slots.count)
-      for index in slots.indices where used[index] { larger.insert(SongID(slots[index])) }
-      self = larger
-    }
+    public var count: Int { map.count }
   }
 
   /// What linking one snapshot looks up in the previous one; the maps by identity and by song are

@@ -194,9 +194,13 @@ struct FigureStore {
 
   /// Inserts the verdicts of a snapshot's entries.
   func insertVerdicts(of decided: DecidedSnapshot) throws(DatabaseError) {
-    for (position, figures) in decided.figures.enumerated() {
+    for position in decided.figures.indices
+    where decided.figures[position].previousRankVerdict != nil
+      || decided.figures[position].peakPositionVerdict != nil
+      || decided.figures[position].weeksOnChartVerdict != nil
+    {
       for figure in Self.figures {
-        guard let verdict = figures.verdict(on: figure) else { continue }
+        guard let verdict = decided.figures[position].verdict(on: figure) else { continue }
         try database.run(
           "INSERT INTO verdicts (snapshot_id, position, figure, derived, cause)"
             + " VALUES (?, ?, ?, ?, ?)", decided.snapshot.id.rawValue, position, Self.code(figure),
@@ -238,6 +242,7 @@ struct FigureStore {
       let next = index + 1 < pending.count ? try stored(pending[index + 1]) : nil
       let decided = ChartFigures.decide(
         current.snapshot, previous: previous, next: next?.snapshot, lookup: lookup)
+      try lookup.checked()
       try update(decided, storedAs: current.figures)
       notes += decided.notes.map { (current.snapshot.chartDate, $0) }
       previous = decided
@@ -250,9 +255,19 @@ struct FigureStore {
 
 /// A chart's snapshots in the archive, answering what deciding a snapshot asks of the earlier ones
 /// (see ``ChartHistoryLookup``).
+///
+/// The lookup protocol does not throw, so a failed query answers as if the archive held nothing
+/// and keeps its error in ``error``: whoever decides with this lookup throws it afterwards
+/// (``checked()``), so that no figure decided from a failed query is stored.
 final class ArchiveHistory: ChartHistoryLookup {
   let database: Database
   let chartID: Int64
+  /// The first error a query met, if any.
+  private(set) var error: DatabaseError?
+  /// Where each song's last entry on the chart is, for the songs of the snapshots an import
+  /// appended after the chart's latest one (see ``rememberAppended(_:chartTime:songs:)``): a
+  /// re-entry's standing is then read by its key, not searched among all the song's entries.
+  private var lastEntries = SongMap<(snapshot: Int64, position: Int, chartTime: Int64)>()
   /// The largest snapshot before a chart time, remembered: an import asks for later and later
   /// times.
   private var largest: (before: Int64, count: Int)?
@@ -267,38 +282,91 @@ final class ArchiveHistory: ChartHistoryLookup {
     self.chartID = chartID
   }
 
+  /// Throws the error a query met, if any, and forgets it.
+  ///
+  /// - Throws: ``DatabaseError``.
+  /// The answer of a query, or `fallback` when it fails (its error kept in ``error``).
+  private func answer<Answer>(_ fallback: Answer, _ query: () throws(DatabaseError) -> Answer)
+    -> Answer
+  {
+    do {
+      return try query()
+    } catch {
+      self.error = self.error ?? error
+      return fallback
+    }
+  }
+
+  func checked() throws(DatabaseError) {
+    if let error {
+      self.error = nil
+      throw error
+    }
+  }
+
+  /// Remembers where the entries of a snapshot just stored after the chart's latest one are:
+  /// each one is its song's last entry on the chart. Call ``forgetAppended()`` when the chart's
+  /// entries change any other way (a snapshot stored before the chart's latest, a replacement, a
+  /// relinking, a rollback).
+  func rememberAppended(_ snapshot: Int64, chartTime: Int64, songs: [Int64]) {
+    // In reverse, so that a song's first position wins.
+    for position in songs.indices.reversed() {
+      lastEntries[SongID(songs[position])] = (snapshot, position, chartTime)
+    }
+  }
+
+  /// Forgets where the last entries are (see ``rememberAppended(_:chartTime:songs:)``).
+  func forgetAppended() { lastEntries.removeAll() }
+
   func standing(of song: SongID, before chartDate: ChartDate) -> SongStanding? {
     if newSongs.contains(song) { return nil }
-    let statement: Statement
-    do {
-      statement = try database.statement(
-        "SELECT s.chart_date, s.chart_time, e.snapshot_id, e.position, \(ArchiveReader.entryColumns),"
-          + " \(FigureStore.figureColumns)"
+    return answer(nil) { () throws(DatabaseError) -> SongStanding? in
+      // The entry: remembered, or from the index of entries by song alone (it holds the
+      // snapshot and position); then that one entry's row and verdicts.
+      let last: (snapshot: Int64, position: Int)?
+      if let known = lastEntries[song], known.chartTime < chartDate.secondsSince1970 {
+        last = (known.snapshot, known.position)
+      } else {
+        last = try database.row(
+          "SELECT e.snapshot_id, e.position FROM entries e INDEXED BY entries_by_song"
+            + " CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+            + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
+            + " ORDER BY s.chart_time DESC, e.position LIMIT 1",
+          [song.rawValue, chartID, chartDate.secondsSince1970], { ($0.int64(at: 0), $0.int(at: 1)) }
+        )
+      }
+      guard let (snapshot, position) = last else { return nil }
+      // The entry with its snapshot's date and its verdicts, one row per verdict (most have none).
+      var standing: SongStanding?
+      let statement = try database.statement(
+        "SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause,"
+          + " \(ArchiveReader.entryColumns), \(FigureStore.figureColumns)"
           + " FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
-          + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
-          + " ORDER BY s.chart_time DESC, e.position LIMIT 1")
-      statement.bind([song.rawValue, chartID, chartDate.secondsSince1970])
+          + " LEFT JOIN verdicts v ON v.snapshot_id = e.snapshot_id AND v.position = e.position"
+          + " WHERE e.snapshot_id = ? AND e.position = ?")
+      statement.bind([snapshot, position])
       defer { statement.reset() }
-      guard try statement.step() else { return nil }
-      let date = ChartDate(
-        trustedISO8601: statement.string(at: 0), secondsSince1970: statement.int64(at: 1))
-      let snapshot = statement.int64(at: 2)
-      let position = statement.int(at: 3)
-      let entry = ArchiveReader.readEntry(statement, from: 4)
-      let offset = 4 + ArchiveReader.entryColumnCount
-      // The verdicts are read after the statement is done with.
-      let figures = FigureStore.figures(statement, from: offset, entry: entry, verdicts: [:])
-      statement.reset()
-      // The verdicts of the few entries that have any.
-      guard let verdicts = try FigureStore(database: database).verdicts(of: snapshot)[position]
-      else { return SongStanding(chartDate: date, entry: entry, figures: figures) }
-      var withVerdicts = figures
-      withVerdicts.previousRankVerdict = verdicts[.previousRank]
-      withVerdicts.peakPositionVerdict = verdicts[.peakPosition]
-      withVerdicts.weeksOnChartVerdict = verdicts[.weeksOnChart]
-      return SongStanding(chartDate: date, entry: entry, figures: withVerdicts)
-    } catch {
-      return nil
+      while try statement.step() {
+        if standing == nil {
+          let entry = ArchiveReader.readEntry(statement, from: 5)
+          standing = SongStanding(
+            chartDate: ChartDate(
+              trustedISO8601: statement.string(at: 0), secondsSince1970: statement.int64(at: 1)),
+            entry: entry,
+            figures: FigureStore.figures(
+              statement, from: 5 + ArchiveReader.entryColumnCount, entry: entry, verdicts: [:]))
+        }
+        guard let figure = statement.optionalInt(at: 2) else { continue }
+        let verdict = FigureVerdict(
+          derived: statement.optionalInt(at: 3),
+          cause: FigureStore.cause(code: statement.int(at: 4)))
+        switch FigureStore.figures[figure] {
+        case .previousRank: standing?.figures.previousRankVerdict = verdict
+        case .peakPosition: standing?.figures.peakPositionVerdict = verdict
+        case .weeksOnChart: standing?.figures.weeksOnChartVerdict = verdict
+        }
+      }
+      return standing
     }
   }
 
@@ -338,12 +406,14 @@ final class ArchiveHistory: ChartHistoryLookup {
       [chartID, start?.secondsSince1970 ?? .min, end.secondsSince1970]
       + (chartSize > 0 ? [chartSize] : [])
     return
-      (try? database.rows(sql, arguments) { row in
-        FlaggedSnapshot(
-          chartDate: ChartDate(
-            trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
-          followsMissingSnapshot: row.bool(at: 2), entryCount: row.int(at: 3))
-      }) ?? []
+      answer([]) { () throws(DatabaseError) in
+        try database.rows(sql, arguments) { row in
+          FlaggedSnapshot(
+            chartDate: ChartDate(
+              trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
+            followsMissingSnapshot: row.bool(at: 2), entryCount: row.int(at: 3))
+        }
+      }
   }
 
   func largestSnapshot(before chartDate: ChartDate) -> Int {
@@ -353,13 +423,14 @@ final class ArchiveHistory: ChartHistoryLookup {
       + " AND chart_time < ?"
     if let largest, largest.before <= time {
       // Only the snapshots since the last answer.
-      let more =
-        (try? database.row(query, [chartID, largest.before, time]) { $0.optionalInt(at: 0) })
-        ?? nil
+      let more: Int? = answer(nil) { () throws(DatabaseError) in
+        try database.row(query, [chartID, largest.before, time]) { $0.optionalInt(at: 0) } ?? nil
+      }
       self.largest = (time, max(largest.count, more ?? 0))
     } else {
-      let count =
-        (try? database.row(query, [chartID, Int64.min, time]) { $0.optionalInt(at: 0) }) ?? nil
+      let count: Int? = answer(nil) { () throws(DatabaseError) in
+        try database.row(query, [chartID, Int64.min, time]) { $0.optionalInt(at: 0) } ?? nil
+      }
       largest = (time, count ?? 0)
     }
     return largest?.count ?? 0
@@ -369,19 +440,23 @@ final class ArchiveHistory: ChartHistoryLookup {
     let candidates: [Int64]
     if identity.key.hasPrefix("url:") {
       candidates =
-        (try? database.rows("SELECT id FROM songs WHERE identity = ?", [identity.key]) {
-          $0.int64(at: 0)
-        }) ?? []
+        answer([]) { () throws(DatabaseError) in
+          try database.rows("SELECT id FROM songs WHERE identity = ?", [identity.key]) {
+            $0.int64(at: 0)
+          }
+        }
     } else {
       let parts = identity.key.dropFirst("song:".count).split(
         separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
       guard parts.count == 2 else { return [] }
       candidates =
-        (try? database.rows(
-          "SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 UNION"
-            + " SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2",
-          [String(parts[0]), String(parts[1])]
-        ) { $0.int64(at: 0) }) ?? []
+        answer([]) { () throws(DatabaseError) in
+          try database.rows(
+            "SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 UNION"
+              + " SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2",
+            [String(parts[0]), String(parts[1])]
+          ) { $0.int64(at: 0) }
+        }
     }
     return onChart(candidates, before: chartDate)
   }
@@ -390,11 +465,13 @@ final class ArchiveHistory: ChartHistoryLookup {
     let parts = key.split(separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
     guard parts.count == 2 else { return [] }
     let candidates =
-      (try? database.rows(
-        "SELECT id FROM songs WHERE base_title_key = ?1 AND primary_artist_key = ?2 UNION"
-          + " SELECT song_id FROM song_credits WHERE base_title_key = ?1"
-          + " AND primary_artist_key = ?2", [String(parts[0]), String(parts[1])]
-      ) { $0.int64(at: 0) }) ?? []
+      answer([]) { () throws(DatabaseError) in
+        try database.rows(
+          "SELECT id FROM songs WHERE base_title_key = ?1 AND primary_artist_key = ?2 UNION"
+            + " SELECT song_id FROM song_credits WHERE base_title_key = ?1"
+            + " AND primary_artist_key = ?2", [String(parts[0]), String(parts[1])]
+        ) { $0.int64(at: 0) }
+      }
     return onChart(candidates, before: chartDate)
   }
 
@@ -403,10 +480,12 @@ final class ArchiveHistory: ChartHistoryLookup {
     var found: Set<SongID> = []
     for song in songs {
       let charted =
-        (try? database.row(
-          "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
-            + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ? LIMIT 1",
-          [song, chartID, chartDate.secondsSince1970], { _ in true })) ?? nil
+        answer(nil) { () throws(DatabaseError) in
+          try database.row(
+            "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+              + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ? LIMIT 1",
+            [song, chartID, chartDate.secondsSince1970], { _ in true })
+        }
       if charted != nil { found.insert(SongID(song)) }
     }
     return found
@@ -414,10 +493,12 @@ final class ArchiveHistory: ChartHistoryLookup {
 
   func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int> {
     Set(
-      (try? database.rows(
-        "SELECT e.published_previous_rank FROM entries e CROSS JOIN snapshots s"
-          + " ON s.id = e.snapshot_id WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
-          + " AND s.follows_missing_snapshot = 1 AND e.published_previous_rank IS NOT NULL",
-        [song.rawValue, chartID, chartDate.secondsSince1970], { $0.int(at: 0) })) ?? [])
+      answer([]) { () throws(DatabaseError) in
+        try database.rows(
+          "SELECT e.published_previous_rank FROM entries e CROSS JOIN snapshots s"
+            + " ON s.id = e.snapshot_id WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
+            + " AND s.follows_missing_snapshot = 1 AND e.published_previous_rank IS NOT NULL",
+          [song.rawValue, chartID, chartDate.secondsSince1970], { $0.int(at: 0) })
+      })
   }
 }

@@ -143,6 +143,8 @@ public final class ImportBatch {
       try? database.execute("ROLLBACK TO file")
       try? database.execute("RELEASE file")
       state = saved
+      // What the lookups remember may come from what was undone.
+      histories = [:]
       throw error
     }
   }
@@ -262,6 +264,11 @@ public final class ImportBatch {
       previous: previous, hasLater: hasLater)
     try inserter.insert(
       snapshot.entries, snapshot: snapshotID, songs: songs, figures: decided.figures)
+    if hasLater || outcome == .replaced {
+      histories[chartID]?.forgetAppended()
+    } else {
+      histories[chartID]?.rememberAppended(snapshotID, chartTime: chartTime, songs: songs)
+    }
     try figures.insertVerdicts(of: decided)
     try database.run(
       "UPDATE snapshots SET entry_count = ?, follows_missing_snapshot = ? WHERE id = ?",
@@ -348,6 +355,7 @@ public final class ImportBatch {
           try addNote(.figures(note), chartID: chartID, chartDate: chartDate)
         }
         state.ledgers[chartID] = nil
+        histories[chartID] = nil
       }
       state.redecideFrom = [:]
       // The last snapshots decided without their next: what they say stands.
@@ -392,7 +400,9 @@ public final class ImportBatch {
       let from = state.redecideFrom[chartID].map { min($0, chartTime) } ?? chartTime
       state.redecideFrom[chartID] = from
       state.ledgers[chartID] = nil
-      return ChartFigures.decide(audited, previous: nil, next: nil, lookup: history)
+      let decided = ChartFigures.decide(audited, previous: nil, next: nil, lookup: history)
+      try history.checked()
+      return decided
     }
     var decidedPrevious: DecidedSnapshot?
     if let previousID {
@@ -424,6 +434,7 @@ public final class ImportBatch {
     }
     let decided = ChartFigures.decide(
       audited, previous: decidedPrevious, next: nil, lookup: history)
+    try history.checked()
     if let done = state.ledgers.updateValue(
       Ledger(last: decided, beforeLast: decidedPrevious), forKey: chartID)?.beforeLast
     {
@@ -498,6 +509,7 @@ public final class ImportBatch {
         end = nil
       }
       let relinked = try linker.relink(chart: chartID, after: after, before: end)
+      histories[chartID]?.forgetAppended()
       relinkedSnapshotCount += relinked.snapshots
       for song in relinked.songs { state.referencedSongs.insert(song) }
       // Those from `chartTime` on still wait.

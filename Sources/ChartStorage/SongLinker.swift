@@ -45,6 +45,10 @@ final class SongLinker {
           try ArchiveReader.entries(of: SnapshotID(id), in: database))
       }
     }
+    // Songs of other charts exist only when the archive holds another chart.
+    let otherCharts =
+      try database.row(
+        "SELECT 1 FROM charts WHERE id != ? LIMIT 1", [chartID], { _ in true }) ?? false
     let links = try SongLinking.link(
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
       songsWithIdentity: { identity in
@@ -63,7 +67,8 @@ final class SongLinker {
         ) { SongID($0.int64(at: 0)) }
       },
       songsElsewhere: { identity in
-        try database.rows(
+        guard otherCharts else { return [] }
+        return try database.rows(
           """
           SELECT g.id FROM songs g WHERE g.identity = ?1 AND NOT EXISTS (SELECT 1 FROM entries e
             CROSS JOIN snapshots s ON s.id = e.snapshot_id WHERE e.song_id = g.id AND s.chart_id = ?2)

@@ -1,3 +1,5 @@
+import ChartRanking
+import ChartStorage
 import Foundation
 import Testing
 
@@ -151,5 +153,51 @@ struct Hot100Tests {
         + " 354887 entries stored.\n")
     let again = try chartArchive(["export", "hot-100", "--format", format, "--db", second])
     #expect(again.output == exported.output)
+  }
+
+  @Test func showAndDiffGiveEveryEntryOfEveryWeekTheFiguresDecidedForTheWholeChart() throws {
+    _ = try Self.firstImport.get()
+    let archive = try Archive(path: Self.archive, access: .read)
+    let (pairs, differing) = try archive.read { reader in
+      var pairs = 0
+      var differing: [String] = []
+      let snapshots = try reader.snapshots(of: "hot-100")
+      // The figures the import stored, a snapshot at a time, are those of the whole chart
+      // decided at once.
+      let decided = ChartFigures.decideAll(try reader.auditedSnapshots(of: "hot-100"))
+      #expect(decided.count == snapshots.count)
+      for (index, (older, newer)) in zip(snapshots, snapshots.dropFirst()).enumerated() {
+        let shown = try reader.chartSnapshot(of: "hot-100", at: newer.chartDate)
+        let diff = try reader.diff(from: older, to: newer)
+        let fromShow = shown.placements.map { "\($0.rank) \($0.movement) \($0.previousRank ?? 0)" }
+        let fromDiff = diff.lines.map {
+          "\($0.entry.entry.rank) \($0.movement) \($0.olderRank ?? 0)"
+        }
+        if fromShow != fromDiff || shown.previous?.id != older.id
+          || shown.placements.map(\.figures) != decided[index + 1].figures
+        {
+          differing.append(newer.chartDate.iso8601)
+        }
+        pairs += 1
+      }
+      return (pairs, differing)
+    }
+    #expect(pairs == 3548)
+    #expect(differing == [])
+    // A week of 99 rows (1976-12-04), whose ranks below the lost row the archive corrects:
+    // Car Wash came from 42 to 22 (▲20), in show and diff alike.
+    let show = try chartArchive([
+      "show", "hot-100", "1976-12-11", "--db", Self.archive, "--format", "csv",
+    ])
+    #expect(
+      show.output.components(separatedBy: "\r\n").first { $0.contains(",Car Wash,") }
+        == "hot-100,1976-12-11,1976-12-04,22,up,42,22,8,,Car Wash,Rose Royce,,,published,1,false,,,,,"
+    )
+    let diff = try chartArchive([
+      "diff", "hot-100", "1976-12-04", "1976-12-11", "--db", Self.archive, "--format", "csv",
+    ])
+    #expect(
+      diff.output.components(separatedBy: "\r\n").first { $0.contains(",Car Wash,") }
+        == "hot-100,1976-12-04,1976-12-11,movements,22,up,42,Car Wash,Rose Royce")
   }
 }

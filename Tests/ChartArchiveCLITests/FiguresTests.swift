@@ -1,0 +1,474 @@
+import Foundation
+import Testing
+
+/// A weekly chart file (the billboard format) of entries (title, artist, last week, peak, weeks).
+private func week(_ date: String, _ entries: [(String, String, Int?, Int?, Int?)]) -> String {
+  let lines = entries.enumerated().map { index, entry in
+    func number(_ value: Int?) -> String { value.map(String.init) ?? "null" }
+    return #"{"song":"\#(entry.0)","artist":"\#(entry.1)","this_week":\#(index + 1),"#
+      + #""last_week":\#(number(entry.2)),"peak_position":\#(number(entry.3)),"#
+      + #""weeks_on_chart":\#(number(entry.4))}"#
+  }
+  return #"{"date":"\#(date)","data":[\#(lines.joined(separator: ","))]}"#
+}
+
+/// A chart-archive snapshot of one chart: entries (title, artist, song URL, weeks on chart).
+private func native(
+  _ chart: String, _ date: String, _ entries: [(String, String, String?, Int?)],
+  frequency: String = "daily"
+) -> String {
+  let lines = entries.enumerated().map { index, entry in
+    var fields = [
+      #""rank": \#(index + 1)"#, #""title": "\#(entry.0)""#, #""artist": "\#(entry.1)""#,
+    ]
+    if let url = entry.2 { fields.append(#""song_url": "\#(url)""#) }
+    if let weeks = entry.3 { fields.append(#""weeks_on_chart": \#(weeks)"#) }
+    return "{" + fields.joined(separator: ", ") + "}"
+  }
+  return #"{"chart": "\#(chart)", "chart_date": "\#(date)", "frequency": "\#(frequency)", "#
+    + #""entries": [\#(lines.joined(separator: ", "))]}"#
+}
+
+/// The figures `show` gives a snapshot, as `rank movement last peak weeks` lines.
+private func shown(_ chart: String, _ date: String, archive: String) throws -> [String] {
+  let run = try chartArchive(["show", chart, date, "--db", archive, "--format", "json"])
+  #expect(run.status == 0, "\(run.error)")
+  let entries = try #require(try json(run.output)["entries"] as? [[String: Any]])
+  return entries.map { entry in
+    [
+      "\(entry["rank"] as? Int ?? 0)", entry["movement"] as? String ?? "?",
+      (entry["previous_rank"] as? Int).map(String.init) ?? "-",
+      "\(entry["peak_position"] as? Int ?? 0)", "\(entry["weeks_on_chart"] as? Int ?? 0)",
+    ].joined(separator: " ")
+  }
+}
+
+/// What a source that contradicts the archive gets: each case from its smallest input, with the
+/// exact warning or error.
+struct ContradictingSourceTests {
+  @Test func aWeeklyFileSavedUnderAMidWeekDateCountsNoWeekTwice() throws {
+    // 2024-01-11 holds the chart of 2024-01-13, which comes next as well.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)]))
+    let saturday = week("2024-01-13", [("B", "Y", 2, 1, 2), ("A", "X", 1, 1, 2)])
+    try folder.write("hot/2024-01-11.json", saturday.replacing("2024-01-13", with: "2024-01-11"))
+    try folder.write("hot/2024-01-13.json", saturday)
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-11 is 5 days after the chart's previous snapshot (2024-01-06); a"
+        + " weekly chart's snapshots are 7 days apart: a snapshot missing, or a date that is not"
+        + " the chart's?\n"
+        + "warning: hot 2024-01-13 is 2 days after the chart's previous snapshot (2024-01-11); a"
+        + " weekly chart's snapshots are 7 days apart: a snapshot missing, or a date that is not"
+        + " the chart's?\n"
+        + "warning: hot 2024-01-13 holds the same entries as 2024-01-11: the same chart saved under"
+        + " two dates? It counts no new week on chart.\n")
+    // Two weeks on chart, as the source says, not three.
+    #expect(try shown("hot", "2024-01-13", archive: archive) == ["1 up 2 1 2", "2 down 1 1 2"])
+    let audit = try chartArchive(["audit", "hot", "--db", archive, "--summary", "--format", "json"])
+    let causes = try #require(try json(audit.output)["causes"] as? [[String: Any]])
+    #expect(causes.allSatisfy { $0["disagreements"] as? Int == 0 })
+  }
+
+  @Test func aDailyChartSavedTwiceIsSaidSoAndCountsItsDays() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let day = #"[{"title": "A", "artist": "X"}, {"title": "B", "artist": "Y"}]"#
+    try folder.write("app-daily/2024-05-01.json", day)
+    try folder.write("app-daily/2024-05-02.json", day)
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("app-daily").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    // Nothing says it is not the next day's chart: it counts.
+    #expect(
+      run.error
+        == "warning: app-daily 2024-05-02 holds the same entries as 2024-05-01: the same chart"
+        + " saved under two dates?\n")
+    #expect(
+      try shown("app-daily", "2024-05-02", archive: archive) == [
+        "1 unchanged 1 1 2", "2 unchanged 2 2 2",
+      ])
+  }
+
+  @Test func aWeekThatLostItsPublishedFiguresMovesAsTheArchiveSays() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)]))
+    try folder.write(
+      "hot/2024-01-13.json", week("2024-01-13", [("B", "Y", 2, 1, 2), ("A", "X", 1, 1, 2)]))
+    try folder.write(
+      "hot/2024-01-20.json",
+      week("2024-01-20", [("A", "X", nil, nil, nil), ("B", "Y", nil, nil, nil)]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-20: the source gives no previous rank, peak or weeks on chart for"
+        + " any entry, after snapshots that had them; its movements are derived from the archive\n")
+    // Not RE for every entry.
+    #expect(try shown("hot", "2024-01-20", archive: archive) == ["1 up 2 1 3", "2 down 1 1 3"])
+    let sources = try json(
+      chartArchive(["show", "hot", "2024-01-20", "--db", archive, "--format", "json"]).output)
+    #expect(
+      (sources["entries"] as? [[String: Any]])?.compactMap { $0["previous_rank_source"] as? String }
+        == ["derived", "derived"])
+  }
+
+  @Test func aNumberOneSaidToBeNewAndLastWeeksNumberOneIsNew() throws {
+    // billboard.py's isNew: true with lastPos: 1, while another song held #1 last week.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    func file(_ date: String, _ entries: String) -> String {
+      #"{"name": "hot", "date": "\#(date)", "entries": [\#(entries)]}"#
+    }
+    try folder.write(
+      "hot/2024-01-06.json",
+      file(
+        "2024-01-06",
+        #"{"title": "Y", "artist": "B", "rank": 1, "isNew": true, "lastPos": 0, "peakPos": 1, "weeks": 1}"#
+      ))
+    try folder.write(
+      "hot/2024-01-13.json",
+      file(
+        "2024-01-13",
+        #"{"title": "X", "artist": "A", "rank": 1, "isNew": true, "lastPos": 1, "peakPos": 1, "weeks": 1}, "#
+          + #"{"title": "Y", "artist": "B", "rank": 2, "isNew": false, "lastPos": 1, "peakPos": 1, "weeks": 2}"#
+      ))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-13 rank 1 'X': the published previous rank 1 cannot be right (the"
+        + " source says the song is new, or the archive's previous snapshot has another song"
+        + " there); the archive gives none (not on it)\n")
+    #expect(try shown("hot", "2024-01-13", archive: archive) == ["1 new - 1 1", "2 down 1 1 2"])
+    let table = try chartArchive(["show", "hot", "--db", archive])
+    #expect(
+      table.output
+        == """
+        hot · 2024-01-13 (previous: 2024-01-06)
+
+        RANK  MOVE  LAST  PEAK  WKS  TITLE  ARTIST
+           1  NEW      !     1    1  X      A
+           2  ▼1       1     1    2  Y      B
+
+        ! the source's previous rank cannot be right; the archive's is given
+
+        """)
+  }
+
+  @Test func aDateAndTimeWithoutAZoneNeedsTheTimezoneOption() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "kr.json",
+      #"{"chart": "kr-hourly", "chart_date": "2023-04-09 20:00:00", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
+    )
+    let refused = try chartArchive(["import", file, "--db", archive])
+    #expect(refused.status == 65)
+    #expect(
+      refused.error
+        == "\(file): field 'chart_date': '2023-04-09 20:00:00' is a date and time without a time"
+        + " zone: pass --timezone ZONE (an IANA name such as Asia/Seoul)\n"
+        + "Error: 1 of 1 file could not be imported; nothing was stored\n")
+    let imported = try chartArchive(["import", file, "--db", archive, "--timezone", "Asia/Seoul"])
+    #expect(imported.status == 0)
+    #expect(imported.output.hasPrefix("imported  kr-hourly 2023-04-09T11:00:00Z  1 entry"))
+    let badZone = try chartArchive(["import", file, "--db", archive, "--timezone", "Mars/Base"])
+    #expect(badZone.status == 64)
+    #expect(
+      badZone.error.hasPrefix(
+        "Error: --timezone 'Mars/Base' is not a time zone (an IANA name such as Asia/Seoul)\n"))
+  }
+
+  @Test func aFractionOfASecondIsRefusedAndAPeriodsFileTakesItsEnd() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let fraction = try folder.write(
+      "f.json",
+      #"{"chart": "c", "chart_date": "2024-01-06T13:00:00.5Z", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
+    )
+    let refused = try chartArchive(["import", fraction, "--db", archive])
+    #expect(refused.status == 65)
+    #expect(
+      refused.error.hasPrefix(
+        "\(fraction): field 'chart_date': '2024-01-06T13:00:00.5Z' has a fraction of a second;"
+          + " chart dates are kept to the second\n"))
+    let period = try folder.write(
+      "spotify/regional-global-weekly-2019-12-27--2020-01-03.csv",
+      "Position,\"Track Name\",Artist,Streams,URL\n1,A,X,100,https://open.spotify.com/track/a\n")
+    let imported = try chartArchive(["import", period, "--db", archive])
+    #expect(imported.output.hasPrefix("imported  spotify 2020-01-03  1 entry"))
+  }
+
+  @Test func aFrequencyOtherThanTheChartsIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try chartArchive(["import", "Sample-data/app-daily", "--db", archive])
+    let weekly = try folder.write(
+      "w.json", native("app-daily", "2024-05-06", [("A", "X", nil, nil)], frequency: "weekly"))
+    let run = try chartArchive(["import", weekly, "--db", archive])
+    #expect(run.status == 65)
+    #expect(
+      run.error
+        == "\(weekly): chart 'app-daily' is daily in the archive, and this snapshot is said to be"
+        + " weekly (import it into another chart with --chart NAME, or give --frequency daily if"
+        + " it is this chart)\nError: 1 of 1 file could not be imported; nothing was stored\n")
+    #expect(
+      try chartArchive(["import", weekly, "--db", archive, "--frequency", "daily"]).status == 0)
+  }
+}
+
+/// One song is one song: its URL, its first week on another chart, every credit it charted under.
+struct SongIdentityCLITests {
+  @Test func aSongURLBackAfterADayAwayIsARentryOfTheSameSong() throws {
+    // The source restarts its weeks on chart at 1; the URL says it is the same recording.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let url = "https://open.spotify.com/track/a"
+    try folder.write(
+      "d/1.json", native("d", "2024-05-01", [("A", "X", url, 1), ("B", "Y", nil, 1)]))
+    try folder.write(
+      "d/2.json", native("d", "2024-05-02", [("A", "X", url, 2), ("B", "Y", nil, 2)]))
+    try folder.write("d/3.json", native("d", "2024-05-03", [("B", "Y", nil, 3)]))
+    try folder.write(
+      "d/4.json", native("d", "2024-05-04", [("B", "Y", nil, 4), ("A", "X", url, 1)]))
+    #expect(
+      try chartArchive(["import", folder.url.appendingPathComponent("d").path, "--db", archive])
+        .status == 0)
+    #expect(
+      try shown("d", "2024-05-04", archive: archive) == ["1 unchanged 1 1 4", "2 re-entry - 1 3"])
+    let history = try json(
+      chartArchive(["history", "A", "--db", archive, "--format", "json"]).output)
+    #expect((history["recordings"] as? [Any])?.count == 1)
+  }
+
+  @Test func twoEntriesWithOneSongURLAreAWarning() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let url = "https://open.spotify.com/track/a"
+    let file = try folder.write(
+      "d/1.json", native("d", "2024-05-01", [("A", "X", url, nil), ("A", "X", url, nil)]))
+    let run = try chartArchive(["import", file, "--db", archive, "--quiet"])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: d 2024-05-01: ranks 1, 2 have the same song URL (\(url)), which names one"
+        + " recording\n")
+  }
+
+  @Test func aFirstWeekOnASecondChartIsTheSameSong() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write("us/2024-05-01.json", native("us", "2024-05-01", [("Song", "Band", nil, 1)]))
+    try folder.write("uk/2024-05-02.json", native("uk", "2024-05-02", [("Song", "Band", nil, 1)]))
+    let paths = ["us", "uk"].map { folder.url.appendingPathComponent($0).path }
+    #expect(try chartArchive(["import"] + paths + ["--db", archive]).status == 0)
+    let history = try json(
+      chartArchive(["history", "song", "--db", archive, "--format", "json"]).output)
+    let recordings = try #require(history["recordings"] as? [[String: Any]])
+    #expect(recordings.count == 1)
+    #expect(
+      (recordings.first?["charts"] as? [[String: Any]])?.compactMap { $0["chart"] as? String }
+        == ["uk", "us"])
+  }
+
+  /// Area Codes by Kali, then Kaliii; Hello by Queen Bee and by Max & Queen Bee.
+  func songs() throws -> (TemporaryFolder, String) {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json",
+      week(
+        "2024-01-06",
+        [
+          ("Area Codes", "Kali", nil, 1, 1), ("Hello", "Queen Bee", nil, 2, 1),
+          ("Hello", "Max & Queen Bee", nil, 3, 1),
+        ]))
+    try folder.write(
+      "hot/2024-01-13.json",
+      week(
+        "2024-01-13",
+        [
+          ("Area Codes", "Kaliii", 1, 1, 2), ("Hello", "Queen Bee", 2, 2, 2),
+          ("Hello", "Max & Queen Bee", 3, 3, 2),
+        ]))
+    #expect(
+      try chartArchive(["import", folder.url.appendingPathComponent("hot").path, "--db", archive])
+        .status == 0)
+    return (folder, archive)
+  }
+
+  @Test func historyFindsASongByEveryCreditItChartedUnder() throws {
+    let (folder, archive) = try songs()
+    _ = folder
+    for query in [
+      ["Area Codes", "--artist", "Kaliii"], ["kaliii"], ["Area Codes", "--artist", "Kali"],
+    ] {
+      let run = try chartArchive(["history"] + query + ["--db", archive])
+      #expect(run.status == 0, "\(query): \(run.error)")
+      #expect(run.output.contains("Credit change:  2024-01-13 'Kali' → 'Kaliii' (one run)"))
+    }
+  }
+
+  @Test func anExactCreditWinsAndEverySongCanBePickedOut() throws {
+    let (folder, archive) = try songs()
+    _ = folder
+    let exact = try chartArchive(["history", "Hello", "--artist", "Queen Bee", "--db", archive])
+    #expect(exact.status == 0)
+    #expect(exact.output.hasPrefix("Hello — Queen Bee\n"))
+    let both = try chartArchive(["history", "Hello", "--db", archive, "--format", "csv"])
+    #expect(both.status == 1)
+    #expect(
+      both.output
+        == "song_id,title,artist,recording,first_chart_date,best_rank,entries\r\n"
+        + "3,Hello,Max & Queen Bee,1,2024-01-06,3,2\r\n2,Hello,Queen Bee,1,2024-01-06,2,2\r\n")
+    let picked = try chartArchive(["history", "--song", "3", "--db", archive])
+    #expect(picked.status == 0)
+    #expect(picked.output.hasPrefix("Hello — Max & Queen Bee\n"))
+    let artist = try chartArchive([
+      "history", "--artist", "queen bee", "--db", archive, "--format", "csv",
+    ])
+    #expect(artist.status == 0)
+    #expect(
+      artist.output.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }.count == 2)
+    let missing = try chartArchive(["history", "--song", "99", "--db", archive])
+    #expect(missing.status == 1)
+    #expect(missing.error == "Error: no song with ID 99\n")
+  }
+}
+
+/// What the archive says at its edges: a chart's first snapshot, a diff across a gap.
+struct ArchiveEdgeTests {
+  @Test func aChartsFirstSnapshotHasUnknownDropOuts() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "c/2024-05-01.json", native("c", "2024-05-01", [("A", "X", nil, nil)]))
+    #expect(try chartArchive(["import", file, "--db", archive]).status == 0)
+    let table = try chartArchive(["report", "c", "--db", archive])
+    #expect(
+      table.output.hasSuffix(
+        "\n\nDrop-outs: unknown (the archive holds no snapshot before this one)\n"))
+    let report = try json(
+      chartArchive(["report", "c", "--db", archive, "--format", "json"]).output)
+    #expect(report["drop_outs"] is NSNull)
+  }
+
+  @Test func aDiffAcrossAGapCallsASongNewWhenItFirstChartedAfterTheOlderDate() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write("c/1.json", native("c", "2024-05-01", [("A", "X", nil, nil)]))
+    try folder.write("c/2.json", native("c", "2024-05-02", [("B", "Y", nil, nil)]))
+    try folder.write("c/3.json", native("c", "2024-05-03", [("C", "Z", nil, nil)]))
+    try folder.write(
+      "c/4.json", native("c", "2024-05-04", [("A", "X", nil, nil), ("C", "Z", nil, nil)]))
+    #expect(
+      try chartArchive(["import", folder.url.appendingPathComponent("c").path, "--db", archive])
+        .status == 0)
+    let diff = try json(
+      chartArchive(["diff", "c", "2024-05-02", "2024-05-04", "--db", archive, "--format", "json"])
+        .output)
+    let arrivals = try #require(diff["arrivals"] as? [[String: Any]])
+    // A charted on 2024-05-01, before the older date: back; C first charted after it: new.
+    #expect(arrivals.compactMap { $0["title"] as? String } == ["A", "C"])
+    #expect(arrivals.compactMap { $0["movement"] as? String } == ["re-entry", "new"])
+  }
+}
+
+/// Every command gives an entry the one movement decided for it.
+struct OneMovementTests {
+  /// `(rank, movement, previous rank)` of each entry, as `show` gives them.
+  static func shownMovements(_ chart: String, _ date: String, archive: String) throws -> [String] {
+    let show = try json(
+      chartArchive(["show", chart, date, "--db", archive, "--format", "json"]).output)
+    return try #require(show["entries"] as? [[String: Any]]).map { entry in
+      "\(entry["rank"] as? Int ?? 0) \(entry["movement"] as? String ?? "?")"
+        + " \((entry["previous_rank"] as? Int).map(String.init) ?? "-")"
+    }
+  }
+
+  @Test func showDiffReportAndHistoryAgreeOnEveryEntryOfTheSample() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"]).status == 0)
+    var pairs = 0
+    var songsSeen: [String: [String: String]] = [:]  // title|artist → date → movement
+    for chart in ["app-daily", "hot-100"] {
+      let list = try json(
+        chartArchive(["snapshots", chart, "--db", archive, "--format", "json"]).output)
+      let dates = try #require(list["snapshots"] as? [[String: Any]]).compactMap {
+        $0["chart_date"] as? String
+      }
+      for (older, newer) in zip(dates, dates.dropFirst()) {
+        let diff = try json(
+          chartArchive(["diff", chart, older, newer, "--db", archive, "--format", "json"]).output)
+        let lines =
+          ((diff["movements"] as? [[String: Any]]) ?? [])
+          + ((diff["arrivals"] as? [[String: Any]]) ?? [])
+        let diffed = lines.sorted { ($0["rank"] as? Int ?? 0) < ($1["rank"] as? Int ?? 0) }.map {
+          "\($0["rank"] as? Int ?? 0) \($0["movement"] as? String ?? "?")"
+            + " \(($0["older_rank"] as? Int).map(String.init) ?? "-")"
+        }
+        let shown = try Self.shownMovements(chart, newer, archive: archive)
+        #expect(shown.count > 0)
+        #expect(diffed == shown, "\(chart) \(older) → \(newer)")
+        let report = try json(
+          chartArchive(["report", chart, newer, "--db", archive, "--format", "json"]).output)
+        for (section, kind) in [("debuts", "new"), ("reentries", "re-entry")] {
+          let reported = try #require(report[section] as? [[String: Any]]).compactMap {
+            $0["rank"] as? Int
+          }
+          #expect(
+            reported
+              == shown.filter { $0.split(separator: " ")[1] == kind }.compactMap {
+                Int($0.split(separator: " ")[0])
+              }, "\(chart) \(newer) \(section)")
+        }
+        pairs += 1
+      }
+      // Each song's history gives the same movement at each date as show.
+      for date in dates {
+        let show = try json(
+          chartArchive(["show", chart, date, "--db", archive, "--format", "json"]).output)
+        for entry in try #require(show["entries"] as? [[String: Any]]) {
+          let key = "\(entry["title"] as? String ?? "")|\(entry["artist"] as? String ?? "")"
+          songsSeen[key, default: [:]][date] = entry["movement"] as? String
+        }
+      }
+      for (key, movements) in songsSeen.sorted(by: { $0.key < $1.key }).prefix(12) {
+        let parts = key.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        let history = try json(
+          chartArchive([
+            "history", parts[0], "--artist", parts[1], "--chart", chart, "--db", archive,
+            "--format", "json",
+          ]).output)
+        let recordings = try #require(history["recordings"] as? [[String: Any]])
+        var given: [String: String] = [:]
+        for recording in recordings {
+          for charted in recording["charts"] as? [[String: Any]] ?? []
+          where charted["chart"] as? String == chart {
+            for entry in charted["entries"] as? [[String: Any]] ?? [] {
+              given[entry["chart_date"] as? String ?? ""] = entry["movement"] as? String
+            }
+          }
+        }
+        #expect(given == movements, "\(key)")
+      }
+      songsSeen = [:]
+    }
+    #expect(pairs == 7)
+  }
+}
