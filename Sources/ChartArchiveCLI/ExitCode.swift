@@ -17,10 +17,14 @@ public enum ExitCode: Int32, Sendable {
   case noInput = 66
   /// EX_SOFTWARE: an internal error.
   case software = 70
-  /// EX_IOERR: SQLite could not read or write the archive.
+  /// EX_IOERR: SQLite could not read or write the archive, or standard output could not be
+  /// written (a full disk, an I/O error).
   case ioError = 74
   /// EX_TEMPFAIL: the archive stayed locked by another process; try again.
   case temporaryFailure = 75
+  /// Standard output was closed by its reader (`chart-archive export hot-100 | head -1`): the
+  /// status of a process ended by SIGPIPE (128 + 13), with nothing said.
+  case outputClosed = 141
 }
 
 /// An error that ends a command: its message for standard error and its exit status.

@@ -23,21 +23,40 @@ public final class Console {
   public let errorIsTerminal: Bool
   private let outputSink: (String) -> Void
   private let errorSink: (String) -> Void
+  /// Flushes standard output and returns the first error writing it met (an `errno`), if any.
+  private let outputFinisher: () -> Int32?
+  /// The first error writing standard output met, as soon as it is known.
+  private let outputError: () -> Int32?
+
+  /// The first error writing the process's standard output met: once there is one, nothing more
+  /// is written.
+  private final class OutputFailure: @unchecked Sendable {
+    var error: Int32?
+  }
 
   /// A console on the process's standard output and error.
   public static func standard(environment: [String: String]) -> Console {
-    Console(
+    let failure = OutputFailure()
+    return Console(
       environment: environment, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1,
       output: { text in
+        guard failure.error == nil else { return }
         var text = text
-        text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, outputStream) }
+        let count = text.utf8.count
+        let written = text.withUTF8 { fwrite($0.baseAddress, 1, $0.count, outputStream) }
+        if written < count { failure.error = errno }
       },
       error: { text in
-        fflush(outputStream)
+        if failure.error == nil, fflush(outputStream) != 0 { failure.error = errno }
         var text = text
         text.withUTF8 { _ = fwrite($0.baseAddress, 1, $0.count, errorStream) }
         fflush(errorStream)
-      })
+      },
+      outputFinisher: {
+        if failure.error == nil, fflush(outputStream) != 0 { failure.error = errno }
+        return failure.error
+      },
+      outputError: { failure.error })
   }
 
   /// A console that hands output and error text to the given closures.
@@ -48,19 +67,37 @@ public final class Console {
   ///   - errorIsTerminal: whether to show progress on standard error.
   ///   - output: receives standard output text.
   ///   - error: receives standard error text.
-  public init(
+  public convenience init(
     environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool,
     output: @escaping (String) -> Void, error: @escaping (String) -> Void
+  ) {
+    self.init(
+      environment: environment, outputIsTerminal: outputIsTerminal,
+      errorIsTerminal: errorIsTerminal, output: output, error: error, outputFinisher: { nil },
+      outputError: { nil })
+  }
+
+  private init(
+    environment: [String: String], outputIsTerminal: Bool, errorIsTerminal: Bool,
+    output: @escaping (String) -> Void, error: @escaping (String) -> Void,
+    outputFinisher: @escaping () -> Int32?, outputError: @escaping () -> Int32?
   ) {
     self.environment = environment
     self.outputIsTerminal = outputIsTerminal
     self.errorIsTerminal = errorIsTerminal
     self.outputSink = output
     self.errorSink = error
+    self.outputFinisher = outputFinisher
+    self.outputError = outputError
   }
 
-  /// Writes buffered standard output out (before the process exits).
-  public static func flushStandardOutput() { fflush(outputStream) }
+  /// Whether writing standard output failed (a full disk, a closed pipe): a long output stops.
+  var outputFailed: Bool { outputError() != nil }
+
+  /// Writes buffered standard output out, before the process exits.
+  ///
+  /// - Returns: the first error writing it met (an `errno`: `ENOSPC`, `EPIPE`, `EIO` …), or `nil`.
+  func finishOutput() -> Int32? { outputFinisher() }
 
   /// Writes a line (or several) to standard output.
   func print(_ text: String) { outputSink(text + "\n") }

@@ -25,6 +25,21 @@ public enum ChartArchiveTool {
   ///   - console: where output goes, and the environment.
   /// - Returns: the exit status.
   public static func run(_ arguments: [String], console: Console) -> ExitCode {
+    let status = runCommand(arguments, console: console)
+    // Output that could not be written is an error, but for a reader that went away (`| head`),
+    // which ends the command quietly as SIGPIPE ends other tools.
+    switch console.finishOutput() {
+    case nil: return status
+    case EPIPE?: return .outputClosed
+    case let error?:
+      console.printError(
+        "Error: could not write to standard output (\(String(cString: strerror(error)))); what"
+          + " was written is incomplete")
+      return .ioError
+    }
+  }
+
+  private static func runCommand(_ arguments: [String], console: Console) -> ExitCode {
     // `--db PATH` may come before the subcommand too: hand it to the subcommand.
     var arguments = arguments
     var leading: [String] = []

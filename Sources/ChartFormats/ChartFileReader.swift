@@ -11,9 +11,34 @@ public struct DecodedChartFile: Sendable {
   public var snapshots: [Snapshot]
   /// How often the chart is published, when the file or the chart's name says.
   public var frequency: ChartFrequency?
+  /// Whether a snapshot's chart is named after the file's folder (neither the file nor
+  /// ``ChartFileReader/chart`` names it): files of other formats in that folder would go to the
+  /// same chart without saying so.
+  public var chartNamedAfterFolder = false
+  /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
+  /// file or in its name.
+  public var dateDisagreements: [ChartDateDisagreement] = []
   /// The movement the source published for each entry, per snapshot and in the snapshots' entry
   /// order (a charts CSV's `trend` column); empty when the format has none.
   public var publishedTrends: [[PublishedTrend?]] = []
+}
+
+/// A chart date given for a file (`--date`) that differs from one the file gives.
+public struct ChartDateDisagreement: Hashable, Sendable {
+  /// The date given.
+  public var given: ChartDate
+  /// The file's date: in its content, or in its name.
+  public var file: ChartDate
+  /// Whether the file's date is the snapshot's (a date in the content wins over the one given);
+  /// otherwise the given date wins over the one in the file's name.
+  public var fileDateIsUsed: Bool
+
+  /// A disagreement between the given date and the file's.
+  public init(given: ChartDate, file: ChartDate, fileDateIsUsed: Bool) {
+    self.given = given
+    self.file = file
+    self.fileDateIsUsed = fileDateIsUsed
+  }
 }
 
 /// A movement as a streaming chart's CSV publishes it (`trend`), to check against the derived one.
@@ -391,6 +416,8 @@ public struct ChartFileReader: Sendable {
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
     var frequency: ChartFrequency?
+    // The first only: a file of many snapshots given one date would repeat it for each.
+    var dateDisagreements: [ChartDateDisagreement] = []
     let keys = EntryKeys.forFormat(format)
     for group in groups {
       var groupProblems: [ChartFileProblem] = []
@@ -413,7 +440,13 @@ public struct ChartFileReader: Sendable {
       // Chart date.
       var date: ChartDate?
       if let text = group.date {
-        do { date = try ChartDate(iso8601: text, timeZone: timeZone) } catch {
+        do {
+          date = try ChartDate(iso8601: text, timeZone: timeZone)
+          if let chartDate, let date, date != chartDate, dateDisagreements.isEmpty {
+            dateDisagreements.append(
+              ChartDateDisagreement(given: chartDate, file: date, fileDateIsUsed: true))
+          }
+        } catch {
           switch error {
           case .noTimeZone:
             groupProblems.append(
@@ -428,7 +461,12 @@ public struct ChartFileReader: Sendable {
           }
         }
       } else if !group.dateFieldProblem {
-        date = chartDate ?? ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
+        let named = ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
+        date = chartDate ?? named
+        if let chartDate, let named, named != chartDate, dateDisagreements.isEmpty {
+          dateDisagreements.append(
+            ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
+        }
         if date == nil {
           let bare = format == .appFeed || format.isCSV
           groupProblems.append(
@@ -476,6 +514,8 @@ public struct ChartFileReader: Sendable {
     }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
+      chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
+      dateDisagreements: dateDisagreements,
       publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [])
   }
 

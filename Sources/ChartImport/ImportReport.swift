@@ -85,6 +85,11 @@ public struct RefusedSource: Error, Sendable {
     /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)`` or
     /// ``ArchiveError/frequencyConflict(chart:stored:given:)``.
     case conflict(ArchiveError)
+    /// Its chart is named after its folder, and another file of the import that goes to that
+    /// chart the same way is of another format (a weekly chart's CSV and a streaming chart's in
+    /// one folder): they are most likely different charts.
+    case otherFormatInFolder(
+      chart: String, format: ChartFormat, otherSource: String, otherFormat: ChartFormat)
   }
 }
 
@@ -126,10 +131,17 @@ public struct ImportReport: Sendable {
   public var skipped: [RefusedSource] = []
   /// Published movements that disagree with the derived ones.
   public var trendDisagreements: [TrendDisagreement] = []
+  /// Sources whose own chart date (in the file or in its name) differs from the one given
+  /// (``ImportOptions/chartDate``), by the source's index in the import's list.
+  public var dateDisagreements: [(source: Int, disagreement: ChartDateDisagreement)] = []
   /// What storing found that a reader should look at: snapshots identical to the previous one,
   /// dates off the chart's rhythm, previous ranks that contradict the archive or were corrected,
   /// a song URL repeated in one snapshot.
   public var notes: [SnapshotNote] = []
+  /// Why the import, committed, could not be copied from the archive's write-ahead log (the
+  /// `-wal` file beside it) into the archive file, if it could not (see ``Archive/checkpoint()``):
+  /// the log holds it and must be kept with the archive.
+  public var logNotCopied: ArchiveError?
   /// What a new archive found at its path and renamed aside (see ``NewArchive/setAside``).
   public var setAside: [String] = []
 

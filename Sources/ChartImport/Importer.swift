@@ -40,7 +40,12 @@ public enum Importer {
     _ sources: [ImportSource], intoArchiveAt path: String, options: ImportOptions = .init(),
     progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportError) -> ImportReport {
-    if path != ":memory:", !FileManager.default.fileExists(atPath: path) {
+    // No archive there yet: nothing at the path, or an empty file, which is left as it is when
+    // the import fails.
+    var status = stat()
+    let noArchive =
+      stat(path, &status) != 0 || (status.st_mode & S_IFMT == S_IFREG && status.st_size == 0)
+    if path != ":memory:", noArchive {
       let createdFolders = foldersCreated(byCreating: path)
       do {
         if let report = try intoNewArchive(
@@ -59,7 +64,13 @@ public enum Importer {
     }
     let archive: Archive
     do { archive = try Archive(path: path, access: .create) } catch { throw .archive(error) }
-    return try run(sources, into: archive, options: options, progress: progress)
+    var report = try run(sources, into: archive, options: options, progress: progress)
+    // The import is committed in the write-ahead log; it is copied into the archive file now, and
+    // when that fails (a full disk) the log must stay with the archive.
+    if path != ":memory:", report.imported + report.replaced > 0 {
+      do { try archive.checkpoint() } catch { report.logNotCopied = error }
+    }
+    return report
   }
 
   /// Imports into an archive that is open (the HTTP service's uploads).
@@ -80,6 +91,8 @@ public enum Importer {
     defer { readAhead.cancel() }
     var report = ImportReport(sourceCount: sources.count)
     var refused: [RefusedSource] = []
+    // The charts named after a folder, with the first file and format that went to each.
+    var folderCharts: [String: (source: String, format: ChartFormat)] = [:]
     // The published trends of the snapshots stored, checked once every figure is settled.
     var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] = []
     do {
@@ -97,6 +110,23 @@ public enum Importer {
           // After a refusal nothing will be committed (unless invalid sources are skipped): keep
           // checking the sources, store no more.
           guard refused.isEmpty || options.skippingInvalid else { continue }
+          if prepared.file.chartNamedAfterFolder,
+            let chart = prepared.file.snapshots.first?.chart
+          {
+            if let first = folderCharts[chart], first.format != prepared.file.format {
+              refused.append(
+                RefusedSource(
+                  source: index, name: sources[index].name,
+                  reason: .otherFormatInFolder(
+                    chart: chart, format: prepared.file.format, otherSource: first.source,
+                    otherFormat: first.format)))
+              continue
+            }
+            folderCharts[chart] = folderCharts[chart] ?? (sources[index].name, prepared.file.format)
+          }
+          for disagreement in prepared.file.dateDisagreements {
+            report.dateDisagreements.append((index, disagreement))
+          }
           do {
             try store(prepared, source: index, in: batch, options: options, into: &report)
             for (snapshot, published) in zip(prepared.file.snapshots, prepared.file.publishedTrends)

@@ -190,6 +190,30 @@ public final class Archive: Sendable {
     }
   }
 
+  /// Copies what the write-ahead log holds into the archive file and empties the log
+  /// (`PRAGMA wal_checkpoint(TRUNCATE)`, <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>),
+  /// so that the archive is whole in its one file. Readers in the middle of a query may keep part
+  /// of the log from being copied; that part is copied later, by the next write or checkpoint.
+  ///
+  /// - Returns: whether the whole log was copied.
+  /// - Throws: ``ArchiveError/database(path:_:)`` when the copy fails (`SQLITE_FULL` on a full
+  ///   disk, an I/O error): what was committed stays in the log, beside the archive, and is copied
+  ///   in when the archive is next opened with room to spare.
+  /// - Precondition: the archive was not opened for ``Access/read``.
+  @discardableResult
+  public func checkpoint() throws(ArchiveError) -> Bool {
+    guard let writer else { preconditionFailure("an archive opened for reading has no writer") }
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    do {
+      // (busy, log frames, frames copied); busy is 1 when a reader kept the log from being reset.
+      let busy = try writer.database.row("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(at: 0) }
+      return busy == 0
+    } catch {
+      throw .database(path: path, error)
+    }
+  }
+
   /// Runs `body` with the writing connection, outside any transaction (tests that change an
   /// archive under the batch).
   func withWritingDatabase<Result>(_ body: (Database) throws -> Result) rethrows -> Result {

@@ -25,12 +25,25 @@ enum ArchiveOpening {
   ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
   static func open(path: String, access: Archive.Access) throws(ArchiveError) -> Opened {
     let manager = FileManager.default
+    // What is at the path is checked before anything opens it, following symbolic links: SQLite
+    // opening a file for writing changes it (its journal mode in the header), or writes a journal
+    // beside it (`/dev/null-journal`).
+    var existing = false
     if path != ":memory:" {
-      var isDirectory: ObjCBool = false
-      if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
-        if isDirectory.boolValue { throw .notAnArchive(path: path, reason: "it is a directory") }
-        let size = (try? manager.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
-        if access == .read, size == 0 { throw .notAnArchive(path: path, reason: "it is empty") }
+      var status = stat()
+      if stat(path, &status) == 0 {
+        existing = true
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: throw .notAnArchive(path: path, reason: "it is a directory")
+        case S_IFREG: break
+        default:
+          throw .notAnArchive(
+            path: path, reason: "it is not a regular file (a device, a pipe or a socket)")
+        }
+        if access == .read, status.st_size == 0 {
+          throw .notAnArchive(path: path, reason: "it is empty")
+        }
+        existing = status.st_size > 0
       } else if access == .create {
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent()
         try? manager.createDirectory(at: parent, withIntermediateDirectories: true)
@@ -40,20 +53,16 @@ enum ArchiveOpening {
     }
     do {
       if access != .read || path == ":memory:" {
+        // Another program's database, or a newer archive, is refused before it is opened for
+        // writing.
+        if existing { try checkBeforeWriting(path: path) }
         let writer = try Database(path: path, mode: access == .write ? .readWrite : .create)
         try Migrations.migrate(writer)
         try Migrations.verifySchema(writer)
         return Opened(writer: writer, reader: nil, sharesWriter: path == ":memory:")
       }
       let reader = try Database(path: path, mode: .readOnly)
-      let version = try Migrations.userVersion(reader)
-      if version == 0 {
-        let tables = try reader.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
-        throw ArchiveError.notAnArchive(
-          path: path,
-          reason: tables > 0
-            ? "an SQLite database with other tables (schema version 0)" : "it is empty")
-      }
+      let version = try checkedVersion(reader, path: path)
       if version < Migrations.latestVersion {
         let migrating = try Database(path: path, mode: .readWrite)
         try Migrations.migrate(migrating)
@@ -70,6 +79,37 @@ enum ArchiveOpening {
       throw .database(path: path, error)
     } catch {
       throw .database(path: path, .other("\(error)"))
+    }
+  }
+
+  /// The schema version of an archive opened for reading, refusing a database that is not one.
+  ///
+  /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` for a database without a schema version
+  ///   (another program's, or an empty one), ``DatabaseError`` when it cannot be read.
+  private static func checkedVersion(_ reader: Database, path: String) throws -> Int {
+    let version = try Migrations.userVersion(reader)
+    if version == 0 {
+      let tables = try reader.row("SELECT count(*) FROM sqlite_schema") { $0.int(at: 0) } ?? 0
+      throw ArchiveError.notAnArchive(
+        path: path,
+        reason: tables > 0
+          ? "an SQLite database with other tables (schema version 0)" : "it is empty")
+    }
+    return version
+  }
+
+  /// Checks, with a read-only connection that changes nothing, that an existing file is an archive
+  /// this build can write: not another program's database, nor one of a newer schema.
+  ///
+  /// - Throws: ``ArchiveError/notAnArchive(path:reason:)``,
+  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``DatabaseError``.
+  private static func checkBeforeWriting(path: String) throws {
+    let reader = try Database(path: path, mode: .readOnly)
+    defer { try? reader.close() }
+    let version = try checkedVersion(reader, path: path)
+    if version > Migrations.latestVersion {
+      throw ArchiveError.newerSchema(
+        path: path, version: version, supported: Migrations.latestVersion)
     }
   }
 }

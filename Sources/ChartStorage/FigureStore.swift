@@ -265,9 +265,13 @@ final class ArchiveHistory: ChartHistoryLookup {
   /// The first error a query met, if any.
   private(set) var error: DatabaseError?
   /// Where each song's last entry on the chart is, for the songs of the snapshots an import
-  /// appended after the chart's latest one (see ``rememberAppended(_:chartTime:songs:)``): a
+  /// appended after the chart's latest one (see ``rememberAppended(_:songs:)``): a
   /// re-entry's standing is then read by its key, not searched among all the song's entries.
-  private var lastEntries = SongMap<(snapshot: Int64, position: Int, chartTime: Int64)>()
+  /// At most ``lastEntriesLimit`` songs: when it is full, it starts again (older songs are then
+  /// searched), so that an import of many charts keeps a few hundred kilobytes per chart.
+  private var lastEntries = SongMap<(snapshot: Int64, position: Int32)>()
+  /// How many songs ``lastEntries`` holds at most.
+  static let lastEntriesLimit = 4_096
   /// The largest snapshot before a chart time, remembered: an import asks for later and later
   /// times.
   private var largest: (before: Int64, count: Int)?
@@ -308,66 +312,74 @@ final class ArchiveHistory: ChartHistoryLookup {
   /// each one is its song's last entry on the chart. Call ``forgetAppended()`` when the chart's
   /// entries change any other way (a snapshot stored before the chart's latest, a replacement, a
   /// relinking, a rollback).
-  func rememberAppended(_ snapshot: Int64, chartTime: Int64, songs: [Int64]) {
+  func rememberAppended(_ snapshot: Int64, songs: [Int64]) {
+    if lastEntries.count + songs.count > Self.lastEntriesLimit { lastEntries.removeAll() }
     // In reverse, so that a song's first position wins.
     for position in songs.indices.reversed() {
-      lastEntries[SongID(songs[position])] = (snapshot, position, chartTime)
+      lastEntries[SongID(songs[position])] = (snapshot, Int32(position))
     }
   }
 
-  /// Forgets where the last entries are (see ``rememberAppended(_:chartTime:songs:)``).
+  /// Forgets where the last entries are (see ``rememberAppended(_:songs:)``).
   func forgetAppended() { lastEntries.removeAll() }
 
   func standing(of song: SongID, before chartDate: ChartDate) -> SongStanding? {
     if newSongs.contains(song) { return nil }
     return answer(nil) { () throws(DatabaseError) -> SongStanding? in
-      // The entry: remembered, or from the index of entries by song alone (it holds the
-      // snapshot and position); then that one entry's row and verdicts.
-      let last: (snapshot: Int64, position: Int)?
-      if let known = lastEntries[song], known.chartTime < chartDate.secondsSince1970 {
-        last = (known.snapshot, known.position)
-      } else {
-        last = try database.row(
+      // The entry: remembered (when it is before the date), or found in the index of entries by
+      // song alone (it holds the snapshot and position).
+      if let known = lastEntries[song],
+        let standing = try entryStanding(snapshot: known.snapshot, position: Int(known.position)),
+        standing.chartDate < chartDate
+      {
+        return standing
+      }
+      guard
+        let (snapshot, position) = try database.row(
           "SELECT e.snapshot_id, e.position FROM entries e INDEXED BY entries_by_song"
             + " CROSS JOIN snapshots s ON s.id = e.snapshot_id"
             + " WHERE e.song_id = ? AND s.chart_id = ? AND s.chart_time < ?"
             + " ORDER BY s.chart_time DESC, e.position LIMIT 1",
           [song.rawValue, chartID, chartDate.secondsSince1970], { ($0.int64(at: 0), $0.int(at: 1)) }
         )
-      }
-      guard let (snapshot, position) = last else { return nil }
-      // The entry with its snapshot's date and its verdicts, one row per verdict (most have none).
-      var standing: SongStanding?
-      let statement = try database.statement(
-        "SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause,"
-          + " \(ArchiveReader.entryColumns), \(FigureStore.figureColumns)"
-          + " FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
-          + " LEFT JOIN verdicts v ON v.snapshot_id = e.snapshot_id AND v.position = e.position"
-          + " WHERE e.snapshot_id = ? AND e.position = ?")
-      statement.bind([snapshot, position])
-      defer { statement.reset() }
-      while try statement.step() {
-        if standing == nil {
-          let entry = ArchiveReader.readEntry(statement, from: 5)
-          standing = SongStanding(
-            chartDate: ChartDate(
-              trustedISO8601: statement.string(at: 0), secondsSince1970: statement.int64(at: 1)),
-            entry: entry,
-            figures: FigureStore.figures(
-              statement, from: 5 + ArchiveReader.entryColumnCount, entry: entry, verdicts: [:]))
-        }
-        guard let figure = statement.optionalInt(at: 2) else { continue }
-        let verdict = FigureVerdict(
-          derived: statement.optionalInt(at: 3),
-          cause: FigureStore.cause(code: statement.int(at: 4)))
-        switch FigureStore.figures[figure] {
-        case .previousRank: standing?.figures.previousRankVerdict = verdict
-        case .peakPosition: standing?.figures.peakPositionVerdict = verdict
-        case .weeksOnChart: standing?.figures.weeksOnChartVerdict = verdict
-        }
-      }
-      return standing
+      else { return nil }
+      return try entryStanding(snapshot: snapshot, position: position)
     }
+  }
+
+  /// An entry as a standing: with its snapshot's chart date and its verdicts.
+  private func entryStanding(snapshot: Int64, position: Int) throws(DatabaseError) -> SongStanding?
+  {
+    // One row per verdict (most entries have none).
+    var standing: SongStanding?
+    let statement = try database.statement(
+      "SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause,"
+        + " \(ArchiveReader.entryColumns), \(FigureStore.figureColumns)"
+        + " FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+        + " LEFT JOIN verdicts v ON v.snapshot_id = e.snapshot_id AND v.position = e.position"
+        + " WHERE e.snapshot_id = ? AND e.position = ?")
+    statement.bind([snapshot, position])
+    defer { statement.reset() }
+    while try statement.step() {
+      if standing == nil {
+        let entry = ArchiveReader.readEntry(statement, from: 5)
+        standing = SongStanding(
+          chartDate: ChartDate(
+            trustedISO8601: statement.string(at: 0), secondsSince1970: statement.int64(at: 1)),
+          entry: entry,
+          figures: FigureStore.figures(
+            statement, from: 5 + ArchiveReader.entryColumnCount, entry: entry, verdicts: [:]))
+      }
+      guard let figure = statement.optionalInt(at: 2) else { continue }
+      let verdict = FigureVerdict(
+        derived: statement.optionalInt(at: 3), cause: FigureStore.cause(code: statement.int(at: 4)))
+      switch FigureStore.figures[figure] {
+      case .previousRank: standing?.figures.previousRankVerdict = verdict
+      case .peakPosition: standing?.figures.peakPositionVerdict = verdict
+      case .weeksOnChart: standing?.figures.weeksOnChartVerdict = verdict
+      }
+    }
+    return standing
   }
 
   func flaggedSnapshots(from start: ChartDate?, before end: ChartDate, chartSize: Int)

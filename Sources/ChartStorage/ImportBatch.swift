@@ -267,7 +267,7 @@ public final class ImportBatch {
     if hasLater || outcome == .replaced {
       histories[chartID]?.forgetAppended()
     } else {
-      histories[chartID]?.rememberAppended(snapshotID, chartTime: chartTime, songs: songs)
+      histories[chartID]?.rememberAppended(snapshotID, songs: songs)
     }
     try figures.insertVerdicts(of: decided)
     try database.run(

@@ -66,7 +66,13 @@ public final class NewArchive {
   public init(at destination: String) throws(ArchiveError) {
     precondition(destination != ":memory:", "an in-memory archive has no file to publish")
     self.destination = destination
-    target = URL(fileURLWithPath: destination).standardizedFileURL.path
+    // An empty file there, through a link, is replaced where it is.
+    if let real = realpath(destination, nil) {
+      target = String(cString: real)
+      free(real)
+    } else {
+      target = URL(fileURLWithPath: destination).standardizedFileURL.path
+    }
     let folder = URL(fileURLWithPath: target).deletingLastPathComponent()
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     Self.deleteAbandonedBuildFiles(besides: target)
@@ -164,7 +170,12 @@ public final class NewArchive {
     // A log with frames after its 32-byte header, or a journal that is not empty, is renamed, not
     // deleted: it may hold that archive's last imports (<https://www.sqlite.org/fileformat2.html>).
     // Queries leave an empty log behind, which holds nothing and is deleted.
-    if access(target, F_OK) != 0, errno == ENOENT {
+    // An empty file there holds nothing (one made by `touch`, or by a program that opened the
+    // path and wrote nothing): the new archive takes its place.
+    var there = stat()
+    let emptyFileThere =
+      stat(target, &there) == 0 && there.st_mode & S_IFMT == S_IFREG && there.st_size == 0
+    if emptyFileThere || (access(target, F_OK) != 0 && errno == ENOENT) {
       let seconds = Int(Date().timeIntervalSince1970)
       for suffix in Self.companionSuffixes {
         var status = stat()
@@ -177,6 +188,19 @@ public final class NewArchive {
           unlink(target + suffix)
         }
       }
+    }
+    if emptyFileThere {
+      guard rename(buildPath, target) == 0 else {
+        let error = errno
+        Self.deleteFiles(of: buildPath)
+        throw .database(
+          path: destination,
+          DatabaseError(
+            extendedResultCode: SQLITE_IOERR,
+            message: "cannot put the new archive there: \(String(cString: strerror(error)))"))
+      }
+      syncFolder()
+      return true
     }
     if link(buildPath, target) != 0 {
       let error = errno

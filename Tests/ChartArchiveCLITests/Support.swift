@@ -27,8 +27,23 @@ let toolURL: URL = {
 
 /// Runs `chart-archive` with arguments, in the package's folder, with a clean environment.
 func chartArchive(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+  try runProcess(toolURL, arguments, environment: environment)
+}
+
+/// Runs a bash script in the package's folder, with `$TOOL` naming the built `chart-archive`: for
+/// redirections, pipes and limits (`> /dev/full`, `| head -1`, `ulimit -f`).
+func bash(_ script: String) throws -> Run {
+  try runProcess(
+    URL(fileURLWithPath: "/bin/bash"), ["-c", script], environment: ["TOOL": toolURL.path])
+}
+
+/// Runs a program in the package's folder with a clean environment (and `environment`), and
+/// collects what it prints.
+private func runProcess(_ executable: URL, _ arguments: [String], environment: [String: String])
+  throws -> Run
+{
   let process = Process()
-  process.executableURL = toolURL
+  process.executableURL = executable
   process.arguments = arguments
   process.currentDirectoryURL = packageRoot
   var base = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home"]

@@ -115,6 +115,42 @@ struct ArchiveTests {
     ) { try Archive(path: other, access: .read) }
   }
 
+  @Test func anotherProgramsDatabaseIsRefusedForWritingAndLeftByteForByte() throws {
+    // A database in rollback-journal mode, as most programs keep theirs, reached through a link.
+    let file = TemporaryArchive()
+    let other = file.folder.appendingPathComponent("other.sqlite").path
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: other, mode: .createAlone)
+      try database.execute("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('keep')")
+      try database.close()
+    }
+    let link = file.folder.appendingPathComponent("link.sqlite").path
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: other)
+    let before = try Data(contentsOf: URL(fileURLWithPath: other))
+    for path in [other, link] {
+      #expect(
+        throws: ArchiveError.notAnArchive(
+          path: path, reason: "an SQLite database with other tables (schema version 0)")
+      ) { try Archive(path: path, access: .create) }
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == before)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: file.folder.path).sorted()
+        == ["link.sqlite", "other.sqlite"])
+  }
+
+  @Test func aFileThatIsNotARegularFileIsRefusedBeforeItIsOpened() throws {
+    for access in [Archive.Access.read, .write, .create] {
+      #expect(
+        throws: ArchiveError.notAnArchive(
+          path: "/dev/null", reason: "it is not a regular file (a device, a pipe or a socket)")
+      ) { try Archive(path: "/dev/null", access: access) }
+    }
+    #expect(!FileManager.default.fileExists(atPath: "/dev/null-journal"))
+    #expect(!FileManager.default.fileExists(atPath: "/dev/null-wal"))
+  }
+
   @Test func storesSnapshotsAndReadsThemBack() throws {
     let archive = try Archive(path: ":memory:", access: .create)
     let first = try snapshot(

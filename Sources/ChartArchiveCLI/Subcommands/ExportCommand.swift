@@ -52,6 +52,8 @@ enum ExportCommand: Subcommand {
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
         console.write(csv ? NativeFormatWriter.csvHeader : NativeFormatWriter.jsonOpening)
         for (index, summary) in summaries.enumerated() {
+          // Nothing more once the output cannot be written (the command then says so).
+          guard !console.outputFailed else { break }
           let snapshot = Snapshot(
             chart: chart, chartDate: summary.chartDate,
             publishesPreviousRank: summary.publishesPreviousRank,

@@ -123,6 +123,10 @@ enum ImportCommand: Subcommand {
     switch source.reason {
     case .invalid(let error): Remedies.describe(error)
     case .conflict(let error): "\(source.name): \(CommandError(error).message)"
+    case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
+      "\(source.name): a \(format.rawValue) file, and \(other) is a \(otherFormat.rawValue) file;"
+        + " both would go to chart '\(chart)', named after their folder (import them one format"
+        + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
     }
   }
 
@@ -189,6 +193,24 @@ enum ImportCommand: Subcommand {
         "warning: renamed \(file): it was beside no archive, left by one deleted or moved without"
           + " it, and may hold that archive's last imports; put it back beside that archive, named"
           + " as the archive with -wal (or -journal) after it, before opening it")
+    }
+    if let error = report.logNotCopied {
+      let reason =
+        if case .database(_, let failure) = error { failure.message } else { error.description }
+      console.printError(
+        "warning: the import is stored in \(path)-wal, the archive's write-ahead log, and could not"
+          + " be copied into \(path) (\(reason)): keep \(path)-wal beside"
+          + " the archive, and never move or delete one without the other; it is copied in the"
+          + " next time the archive is opened with room to spare")
+    }
+    for (source, disagreement) in report.dateDisagreements {
+      let name = sources[source].name
+      console.printError(
+        disagreement.fileDateIsUsed
+          ? "warning: \(name) holds the chart of \(disagreement.file); --date"
+            + " \(disagreement.given) is not used for it"
+          : "warning: \(name): --date \(disagreement.given) is used, while the file's name says"
+            + " \(disagreement.file)")
     }
     // Each line of a skipped file's problems says so, not only its first.
     for source in report.skipped {
