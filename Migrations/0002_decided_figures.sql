@@ -17,13 +17,15 @@ ALTER TABLE entries ADD COLUMN peak_position INTEGER CHECK (peak_position >= 1);
 ALTER TABLE entries ADD COLUMN weeks_on_chart INTEGER CHECK (weeks_on_chart >= 1);
 -- The song's run on the chart: 1 from its first entry, one more at each later re-entry.
 ALTER TABLE entries ADD COLUMN run INTEGER CHECK (run >= 1);
--- Where the previous rank comes from, and whether the run is whole, in one small number (the
--- chart_entries view spells them out): its two low bits are 0 when the source published it, 1
--- when derived from the archive's previous snapshot, 2 when corrected (the source's could not be
--- right); 4 is added when the archive lacks the start of the song's run, so that peak_position
--- and weeks_on_chart are the source's, which say more than the archive holds.
+-- Where the previous rank comes from, whether the run is whole and whether the song charted
+-- before, in one small number (the chart_entries view spells them out): its two low bits are 0
+-- when the source published the previous rank, 1 when derived from the archive's previous
+-- snapshot, 2 when corrected (the source's could not be right); 4 is added when the archive lacks
+-- the start of the song's run, so that peak_position and weeks_on_chart are the source's, which
+-- say more than the archive holds; 8 is added when the entry is not the song's first on the chart,
+-- so that an entry without a previous rank is a re-entry, not new.
 ALTER TABLE entries ADD COLUMN figure_flags INTEGER NOT NULL DEFAULT 0
-  CHECK (figure_flags BETWEEN 0 AND 6 AND figure_flags & 3 != 3);
+  CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3);
 
 -- How many entries a snapshot holds, and whether the source's previous chart is missing from the
 -- archive (most published previous ranks disagree with the archive's previous snapshot, with no

@@ -25,7 +25,9 @@ enum SharedOptions {
   static let chart = ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100.")
   /// `[<date>]`: a chart date, the latest snapshot's when not given.
   static let latestDate = ArgumentSpec(
-    name: "date", help: "The chart date (YYYY-MM-DD). Default: the latest snapshot.",
+    name: "date",
+    help: "The chart date (YYYY-MM-DD), latest, or previous (the one before the latest)."
+      + " Default: the latest snapshot.",
     isOptional: true)
 
   static let database = OptionSpec(
@@ -92,6 +94,14 @@ enum SharedOptions {
     do { return try ChartDate(iso8601: text, timeZone: timeZone) } catch {
       throw UsageError("<\(argument)>: \(error.description)")
     }
+  }
+
+  /// A snapshot's date as the user gave it: a chart date, `latest` or `previous` (the one before
+  /// the latest); `nil` when none was given.
+  static func snapshotDate(_ text: String?, argument: String) throws(UsageError) -> SnapshotDate? {
+    guard let text else { return nil }
+    if let keyword = SnapshotDate(keyword: text) { return keyword }
+    return .on(try chartDate(text, argument: argument)!)
   }
 
   static func positiveInteger(_ arguments: ParsedArguments, _ name: String, default value: Int)

@@ -156,4 +156,7 @@ public enum ImportError: Error, Sendable {
   case refused([RefusedSource], sourceCount: Int)
   /// The archive could not be opened, read or written; nothing was stored.
   case archive(ArchiveError)
+  /// Writing to the archive failed, and indexes or triggers that are not ChartArchive's are on
+  /// its tables (see ``UserSchemaObject``): one of them may be why. Nothing was stored.
+  case writeFailedWithUserObjects(ArchiveError, [UserSchemaObject])
 }

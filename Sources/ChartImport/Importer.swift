@@ -160,6 +160,12 @@ public enum Importer {
     } catch let error as ImportError {
       throw error
     } catch let error as ArchiveError {
+      // A user's trigger or index on the archive's tables may be why a write failed.
+      if case .database = error,
+        let objects = try? archive.read({ try $0.userObjectsOnArchiveTables() }), !objects.isEmpty
+      {
+        throw .writeFailedWithUserObjects(error, objects)
+      }
       throw .archive(error)
     } catch {
       preconditionFailure("a write of the importer throws ImportError or ArchiveError: \(error)")

@@ -52,7 +52,8 @@ public enum Cell: Equatable, Sendable {
     case .null: ""
     case .int(let value): String(value)
     case .text(let value):
-      value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+      !value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
+        && value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
         ? String(
           String.UnicodeScalarView(
             value.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }
@@ -156,6 +157,9 @@ public struct Table: Sendable {
 /// The number of terminal columns a text takes: East Asian wide and full-width characters and
 /// emoji take two, combining marks none (an approximation of Unicode Standard Annex #11).
 public func displayWidth(_ text: String) -> Int {
+  // Printable ASCII, most text of most charts: one column a byte, without looking up Unicode
+  // properties (which would cost most of a long table's rendering).
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text.utf8.count }
   var width = 0
   for character in text {
     guard let scalar = character.unicodeScalars.first else { continue }

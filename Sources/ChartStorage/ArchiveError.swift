@@ -20,10 +20,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case frequencyConflict(chart: String, stored: ChartFrequency, given: ChartFrequency)
   /// The chart name is not valid (see ``Snapshot/isValidChartName(_:)``).
   case invalidChartName(String)
-  /// No chart of that name is stored.
-  case noSuchChart(String)
-  /// The chart has no snapshot at that chart date.
-  case noSuchSnapshot(chart: String, chartDate: ChartDate)
+  /// No chart of that name is stored; `charts` are the archive's, by name (for suggestions).
+  case noSuchChart(String, charts: [String])
+  /// The chart has no snapshot at that chart date; `before` and `after` are the chart dates of
+  /// its snapshots nearest to it, when there are any.
+  case noSuchSnapshot(chart: String, chartDate: ChartDate, before: ChartDate?, after: ChartDate?)
   /// The chart's snapshot at that chart date is its first: there is none before it to compare it
   /// with.
   case noEarlierSnapshot(chart: String, chartDate: ChartDate)
@@ -74,9 +75,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case .invalidChartName(let name):
       "'\(name)' is not a valid chart name (it must be text of 1 to 200 characters without"
         + " control characters)"
-    case .noSuchChart(let name):
+    case .noSuchChart(let name, _):
       "no chart named '\(name)' in the archive"
-    case .noSuchSnapshot(let chart, let chartDate):
+    case .noSuchSnapshot(let chart, let chartDate, _, _):
       "chart '\(chart)' has no snapshot dated \(chartDate)"
     case .noEarlierSnapshot(let chart, let chartDate):
       "\(chart) \(chartDate) is the chart's first snapshot"

@@ -53,6 +53,25 @@ public struct SongSummary: Hashable, Sendable {
   public var entryCount: Int
 }
 
+/// Which snapshot of a chart a query means.
+public enum SnapshotDate: Hashable, Sendable {
+  /// The snapshot of this chart date.
+  case on(ChartDate)
+  /// The chart's latest snapshot.
+  case latest
+  /// The snapshot before the chart's latest.
+  case previous
+
+  /// `latest` or `previous`, the words that stand for a date wherever one is asked for.
+  public init?(keyword: String) {
+    switch keyword {
+    case "latest": self = .latest
+    case "previous": self = .previous
+    default: return nil
+    }
+  }
+}
+
 /// A snapshot as `show` presents it: the snapshot, the chart's snapshot before it and every
 /// entry with its figures.
 public struct ChartSnapshot: Sendable {
@@ -126,6 +145,10 @@ private let songColumns = """
     (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
   """
 
+private func readDate(_ row: Statement) -> ChartDate {
+  ChartDate(trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1))
+}
+
 private func readSong(_ row: Statement) -> SongSummary {
   SongSummary(
     id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
@@ -198,28 +221,61 @@ extension ArchiveReader {
   /// - Parameters:
   ///   - chart: the chart's name.
   ///   - chartDate: the chart date; `nil` for the latest snapshot.
-  /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
-  ///   ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart has none, or
-  ///   ``ArchiveError/database(path:_:)``.
+  /// - Throws: as ``snapshot(of:at:)-(_,SnapshotDate)``.
   public func snapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
     -> SnapshotSummary
   {
+    try snapshot(of: chart, at: chartDate.map(SnapshotDate.on) ?? .latest)
+  }
+
+  /// A snapshot of a chart: of a chart date, the latest, or the one before the latest.
+  ///
+  /// - Throws: ``ArchiveError/noSuchChart(_:charts:)``;
+  ///   ``ArchiveError/noSuchSnapshot(chart:chartDate:before:after:)`` with the chart dates nearest
+  ///   the one asked for; ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
+  ///   has too few for `latest` or `previous`; or ``ArchiveError/database(path:_:)``.
+  public func snapshot(of chart: String, at when: SnapshotDate) throws(ArchiveError)
+    -> SnapshotSummary
+  {
     let chartID = try self.chartID(chart)
-    let found = try reading {
-      if let chartDate {
+    let select = "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+    switch when {
+    case .on(let chartDate):
+      if let found = try reading({
         try database.row(
-          "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
-            + " WHERE s.chart_id = ? AND s.chart_time = ?", [chartID, chartDate.secondsSince1970],
-          readSnapshot)
-      } else {
-        try database.row(
-          "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
-            + " WHERE s.chart_id = ? ORDER BY s.chart_time DESC LIMIT 1", [chartID], readSnapshot)
+          select + " WHERE s.chart_id = ? AND s.chart_time = ?",
+          [chartID, chartDate.secondsSince1970], readSnapshot)
+      }) {
+        return found
       }
+      // The chart dates around the one asked for.
+      let (before, after) = try reading {
+        (
+          try database.row(
+            "SELECT chart_date, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
+              + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartDate.secondsSince1970],
+            readDate),
+          try database.row(
+            "SELECT chart_date, chart_time FROM snapshots WHERE chart_id = ? AND chart_time > ?"
+              + " ORDER BY chart_time LIMIT 1", [chartID, chartDate.secondsSince1970], readDate)
+        )
+      }
+      throw .noSuchSnapshot(chart: chart, chartDate: chartDate, before: before, after: after)
+    case .latest, .previous:
+      let skipped = when == .latest ? 0 : 1
+      let found = try reading {
+        try database.row(
+          select + " WHERE s.chart_id = ? ORDER BY s.chart_time DESC LIMIT 1 OFFSET ?",
+          [chartID, skipped], readSnapshot)
+      }
+      if let found { return found }
+      let stored = try reading {
+        try database.row("SELECT count(*) FROM snapshots WHERE chart_id = ?", [chartID]) {
+          $0.int(at: 0)
+        } ?? 0
+      }
+      throw .notEnoughSnapshots(chart: chart, needed: skipped + 1, stored: stored)
     }
-    if let found { return found }
-    if let chartDate { throw .noSuchSnapshot(chart: chart, chartDate: chartDate) }
-    throw .notEnoughSnapshots(chart: chart, needed: 1, stored: 0)
   }
 
   /// The snapshot of a chart at a chart date (its latest when `nil`), the one before it and its
@@ -229,7 +285,17 @@ extension ArchiveReader {
   public func chartSnapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
     -> ChartSnapshot
   {
-    let summary = try snapshot(of: chart, at: chartDate)
+    try chartSnapshot(of: chart, at: chartDate.map(SnapshotDate.on) ?? .latest)
+  }
+
+  /// A snapshot (see ``snapshot(of:at:)-(_,SnapshotDate)``), the one before it and its entries'
+  /// figures: what `show` presents.
+  ///
+  /// - Throws: as ``snapshot(of:at:)-(_,SnapshotDate)``.
+  public func chartSnapshot(of chart: String, at when: SnapshotDate) throws(ArchiveError)
+    -> ChartSnapshot
+  {
+    let summary = try snapshot(of: chart, at: when)
     return ChartSnapshot(
       summary: summary, previous: try snapshot(before: summary),
       placements: try placements(of: summary))
@@ -246,7 +312,7 @@ extension ArchiveReader {
   ///   ``ArchiveError/noEarlierSnapshot(chart:chartDate:)`` when the one date given is the
   ///   chart's first, ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
   ///   has one snapshot, or ``ArchiveError/database(path:_:)``.
-  public func snapshotsToCompare(of chart: String, _ first: ChartDate?, _ second: ChartDate?)
+  public func snapshotsToCompare(of chart: String, _ first: SnapshotDate?, _ second: SnapshotDate?)
     throws(ArchiveError) -> (older: SnapshotSummary, newer: SnapshotSummary)
   {
     if let first, let second {
@@ -254,7 +320,7 @@ extension ArchiveReader {
       let other = try snapshot(of: chart, at: second)
       return one.chartDate < other.chartDate ? (one, other) : (other, one)
     }
-    let newer = try snapshot(of: chart, at: first)
+    let newer = try snapshot(of: chart, at: first ?? .latest)
     guard let older = try snapshot(before: newer) else {
       if first != nil { throw .noEarlierSnapshot(chart: chart, chartDate: newer.chartDate) }
       throw .notEnoughSnapshots(chart: chart, needed: 2, stored: 1)
@@ -384,16 +450,20 @@ extension ArchiveReader {
 
   /// Songs matching a search, best matches first.
   ///
-  /// Text is compared after folding (``SongIdentity/fold(_:)``), against every title and credit
-  /// each song charted under. A song matches when one of its titles or credits contains the query,
-  /// or a title and its credit together do; songs with a title that equals the query come first.
-  /// An artist, when given, must be contained in the credit of the same title.
+  /// Every title and credit each song charted under is searched through the full-text index
+  /// `song_search` (<https://www.sqlite.org/fts5.html>), which ignores case and accents ("cafe"
+  /// finds "Café", "beyonce" finds "Beyoncé"): a song matches when each word of the query begins a
+  /// word of one of its titles or credits (`night sky` finds "밤하늘 (Night Sky)", `christmas`
+  /// finds "Christmastime"), and each word of `artist` begins a word of that title's credit. A
+  /// song also matches when its folded title or credit (see ``SongIdentity/fold(_:)``) contains
+  /// the folded query, for what the index has no word for ("🔥"). Songs with a title that equals
+  /// the query (folded) come first.
   ///
   /// - Parameters:
   ///   - query: a title, an artist, or part of either; may be empty when `artist` is given.
   ///   - artist: part of the artist credit, or `nil`.
   ///   - chart: only songs that were on this chart, or `nil` for any chart.
-  ///   - exactTitle: only songs whose title equals the query (an index lookup, not a scan).
+  ///   - exactTitle: only songs whose title equals the query (an index lookup, not a search).
   /// - Returns: matching songs: exact titles first, then by number of entries (most first), then
   ///   title and artist.
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
@@ -401,35 +471,94 @@ extension ArchiveReader {
     matching query: String, artist: String? = nil, chart: String? = nil, exactTitle: Bool = false
   ) throws(ArchiveError) -> [SongSummary] {
     let title = SongIdentity.fold(query)
-    let artistPattern = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
-    let contains = "%" + escapeLike(title) + "%"
     let chartID = try chart.map { name throws(ArchiveError) in try self.chartID(name) }
     let onChart =
       chartID == nil
       ? ""
       : " AND EXISTS (SELECT 1 FROM entries e JOIN snapshots s ON s.id = e.snapshot_id"
-        + " WHERE e.song_id = g.id AND s.chart_id = ?4)"
-    // The songs (their first title and credit) and their other credits that match.
+        + " WHERE e.song_id = g.id AND s.chart_id = ?3)"
+    let words = Self.searchTerms(exactTitle ? nil : query, artist: artist)
+    let contains = "%" + escapeLike(title) + "%"
+    let artistContains = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
+    // The exact title by its index; else the full-text index, and the folded text containing
+    // the query (what has no word for the index: "🔥"). The artist's words, when given, in the
+    // credit of the same title.
+    let matching =
+      words.isEmpty ? "" : "SELECT song_id FROM song_search WHERE song_search MATCH ?2 UNION "
     let condition =
-      (exactTitle
-        ? "title_key = ?1"
-        : """
-        (title_key LIKE ?1 ESCAPE '\\' OR artist_key LIKE ?1 ESCAPE '\\'
-          OR (title_key || ' ' || artist_key) LIKE ?1 ESCAPE '\\')
-        """) + " AND artist_key LIKE ?2 ESCAPE '\\'"
+      exactTitle
+      ? "g.id IN (SELECT id FROM songs WHERE title_key = ?1"
+        + " UNION SELECT song_id FROM song_credits WHERE title_key = ?1)"
+        + (words.isEmpty
+          ? "" : " AND g.id IN (SELECT song_id FROM song_search WHERE song_search MATCH ?2)")
+      : "g.id IN (\(matching)SELECT id FROM songs WHERE \(Self.containsCondition)"
+        + " UNION SELECT song_id FROM song_credits WHERE \(Self.containsCondition))"
     return try reading {
       try database.rows(
         """
-        SELECT \(songColumns), g.title_key = ?3 OR EXISTS (SELECT 1 FROM song_credits c
-            WHERE c.song_id = g.id AND c.title_key = ?3) AS exact
+        SELECT \(songColumns), g.title_key = ?1 OR EXISTS (SELECT 1 FROM song_credits c
+            WHERE c.song_id = g.id AND c.title_key = ?1) AS exact
         FROM songs g
-        WHERE g.id IN (SELECT id FROM songs WHERE \(condition)
-            UNION SELECT song_id FROM song_credits WHERE \(condition))
-          AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
+        WHERE \(condition) AND EXISTS (SELECT 1 FROM entries WHERE song_id = g.id)\(onChart)
         ORDER BY exact DESC, n DESC, g.title, g.artist, g.recording
-        """, [exactTitle ? title : contains, artistPattern, title] + (chartID.map { [$0] } ?? []),
+        """, [title, words] + (chartID.map { [$0] } ?? [-1]) + [contains, artistContains],
         readSong)
     }
+  }
+
+  /// Folded text containing the query (`?4`) in a title, a credit or both, and the artist (`?5`)
+  /// in the credit: for what the full-text index has no word for.
+  private static let containsCondition = """
+    (title_key LIKE ?4 ESCAPE '\\' OR artist_key LIKE ?4 ESCAPE '\\'
+      OR (title_key || ' ' || artist_key) LIKE ?4 ESCAPE '\\') AND artist_key LIKE ?5 ESCAPE '\\'
+    """
+
+  /// What a search that found nothing may have meant: its words corrected to the closest words of
+  /// the archive's titles and credits (see ``Suggestions/correction(of:among:)``), "blindng
+  /// lights" to "blinding lights", and the songs the corrected search finds.
+  ///
+  /// - Parameters: as ``songs(matching:artist:chart:exactTitle:)``.
+  /// - Returns: the corrected query and artist and their songs, best first; `nil` when no word
+  ///   could be corrected or the corrected search finds nothing.
+  /// - Throws: ``ArchiveError/noSuchChart(_:charts:)`` or ``ArchiveError/database(path:_:)``.
+  public func suggestion(forSearch query: String, artist: String? = nil, chart: String? = nil)
+    throws(ArchiveError) -> (query: String, artist: String?, songs: [SongSummary])?
+  {
+    let terms = try reading {
+      try database.rows("SELECT term, doc FROM song_search_terms") {
+        (term: $0.string(at: 0), rows: $0.int(at: 1))
+      }
+    }
+    var changed = false
+    func corrected(_ text: String) -> String {
+      text.split(whereSeparator: \.isWhitespace).map { word in
+        guard let fixed = Suggestions.correction(of: String(word), among: terms) else {
+          return String(word)
+        }
+        changed = true
+        return fixed
+      }.joined(separator: " ")
+    }
+    let fixedQuery = corrected(query)
+    let fixedArtist = artist.map(corrected)
+    guard changed else { return nil }
+    let songs = try songs(matching: fixedQuery, artist: fixedArtist, chart: chart)
+    return songs.isEmpty ? nil : (fixedQuery, fixedArtist, songs)
+  }
+
+  /// A full-text query (<https://www.sqlite.org/fts5.html#full_text_query_syntax>) for a search:
+  /// each word of `query` as a prefix in the title or the credit, each word of `artist` as a prefix
+  /// in the credit; words quoted, so that no character of the user's is syntax. Words without a
+  /// letter or digit are left out (the index has none); empty when none is left.
+  static func searchTerms(_ query: String?, artist: String?) -> String {
+    func terms(_ text: String?, column: String?) -> [String] {
+      (text ?? "").split(whereSeparator: \.isWhitespace)
+        .filter { $0.contains { $0.isLetter || $0.isNumber } }
+        .map { word in
+          (column.map { "\($0) : " } ?? "") + "\"" + word.replacing("\"", with: "\"\"") + "\"*"
+        }
+    }
+    return (terms(query, column: nil) + terms(artist, column: "artist")).joined(separator: " AND ")
   }
 
   /// A song by its ID, or `nil` when there is none (or it has no entry any more).
@@ -678,11 +807,18 @@ extension ArchiveReader {
           $0.int64(at: 0)
         }
       })
-    else { throw .noSuchChart(name) }
+    else {
+      let charts = try reading {
+        try database.rows("SELECT name FROM charts ORDER BY name") { $0.string(at: 0) }
+      }
+      throw .noSuchChart(name, charts: charts)
+    }
     return id
   }
 }
 
+/// Text for a `LIKE` pattern whose escape character is a backslash: `%`, `_` and backslashes in
+/// the text stand for themselves.
 private func escapeLike(_ text: String) -> String {
   var escaped = ""
   for character in text {

@@ -9,7 +9,8 @@ struct FigureStore {
   // MARK: - Codes
 
   /// An entry's `figure_flags`: the code of its previous rank's source (0 published, 1 derived,
-  /// 2 corrected) plus 4 for a partial run.
+  /// 2 corrected), plus 4 for a partial run, plus 8 when the song charted before (the entry is not
+  /// a debut): the decided movement is then read back from the previous rank and this bit alone.
   static func flags(_ figures: EntryFigures) -> Int {
     let source =
       switch figures.previousRankSource {
@@ -17,7 +18,7 @@ struct FigureStore {
       case .derived: 1
       case .corrected: 2
       }
-    return source + (figures.isPartialRun ? 4 : 0)
+    return source + (figures.isPartialRun ? 4 : 0) + (figures.movement == .debut ? 0 : 8)
   }
 
   static func previousRankSource(flags: Int) -> PreviousRankSource {
@@ -56,7 +57,8 @@ struct FigureStore {
     "e.previous_rank, e.peak_position, e.weeks_on_chart, e.run, e.figure_flags"
 
   /// The figures of an entry read from ``figureColumns`` at column `offset`, with the entry (for
-  /// its movement) and its verdicts.
+  /// its rank) and its verdicts: the movement is the decided one, from the previous rank and
+  /// whether the song charted before (see ``flags(_:)``).
   static func figures(
     _ row: Statement, from offset: Int32, entry: ChartEntry, verdicts: [AuditFigure: FigureVerdict]
   ) -> EntryFigures {
@@ -65,19 +67,12 @@ struct FigureStore {
     let flags = row.int(at: offset + 4)
     return EntryFigures(
       previousRank: previousRank, previousRankSource: previousRankSource(flags: flags),
-      movement: movement(rank: entry.rank, previousRank: previousRank, weeks: weeks, entry: entry),
+      movement: Movement(
+        rank: entry.rank, previousRank: previousRank, wasOnChartBefore: flags & 8 != 0),
       peakPosition: row.optionalInt(at: offset + 1) ?? entry.rank, weeksOnChart: weeks,
       run: row.optionalInt(at: offset + 3) ?? 1, isPartialRun: flags & 4 != 0,
       previousRankVerdict: verdicts[.previousRank], peakPositionVerdict: verdicts[.peakPosition],
       weeksOnChartVerdict: verdicts[.weeksOnChart])
-  }
-
-  /// An entry's movement from its stored figures (see ``Movement``): the song charted before when
-  /// its weeks on chart, the archive's or the source's, are above 1.
-  static func movement(rank: Int, previousRank: Int?, weeks: Int, entry: ChartEntry) -> Movement {
-    Movement(
-      rank: rank, previousRank: previousRank,
-      wasOnChartBefore: weeks > 1 || entry.saysChartedBefore)
   }
 
   /// The verdicts of a snapshot's entries, by position.

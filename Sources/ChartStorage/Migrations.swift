@@ -31,6 +31,7 @@ enum Migrations {
     Migration(
       "0002_decided_figures", PackageResources._002_decided_figures_sql,
       fill: { try fillDecidedFigures($0) }),
+    Migration("0003_views_and_search", PackageResources._003_views_and_search_sql),
   ]
 
   /// Fills what version 2 adds to an archive of version 1: each snapshot's entry count, the titles
@@ -100,15 +101,27 @@ enum Migrations {
   private static let expectedSchema: Result<[SchemaObject], DatabaseError> = Result {
     () throws(DatabaseError) in
     let database = try Database(path: ":memory:", mode: .create)
-    for migration in all { try database.execute(migration.sql) }
-    return try schema(of: database)
+    var objects: [SchemaObject] = []
+    for migration in all {
+      try database.execute(migration.sql)
+      // Each object with the migration that last made or changed it.
+      let now = try schema(of: database)
+      objects = now.map { object in
+        objects.first { $0.type == object.type && $0.name == object.name && $0.sql == object.sql }
+          ?? SchemaObject(
+            type: object.type, name: object.name, sql: object.sql, migration: migration.name)
+      }
+    }
+    return objects
   }
 
-  /// One table, index, view or trigger of a schema.
-  struct SchemaObject: Equatable {
+  /// One table, index, view or trigger of a schema, and for ChartArchive's own, the migration
+  /// that made it as it is.
+  struct SchemaObject {
     var type: String
     var name: String
     var sql: String
+    var migration = ""
   }
 
   static func schema(of database: Database) throws(DatabaseError) -> [SchemaObject] {
@@ -117,26 +130,39 @@ enum Migrations {
     ) { SchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), sql: $0.string(at: 2)) }
   }
 
-  /// Checks that an archive at ``latestVersion`` has the tables and indexes its version stands
-  /// for: a file made by a development build of ChartArchive (whose first migration was not yet
-  /// final) or changed by another program would otherwise fail later with SQL errors.
+  /// Checks that an archive at ``latestVersion`` has the tables, indexes, views and triggers its
+  /// version stands for, each as its migrations made it: a file made by a development build of
+  /// ChartArchive (whose migrations were not yet final), or whose objects another program changed
+  /// or dropped, would otherwise fail later with SQL errors. What SQL tools add beside them is
+  /// left alone: `ANALYZE`'s statistics, a user's own tables, views, indexes and triggers,
+  /// full-text tables.
   ///
-  /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` naming the first table or index that
-  ///   differs; ``DatabaseError`` when the schema cannot be read.
+  /// - Throws: ``ArchiveError/notAnArchive(path:reason:)`` naming the first of ChartArchive's
+  ///   objects that is missing or differs, and how to recover; ``DatabaseError`` when the schema
+  ///   cannot be read.
   static func verifySchema(_ database: Database) throws {
     let expected = try expectedSchema.get()
-    let stored = try schema(of: database)
-    guard stored != expected else { return }
-    let differing =
-      expected.first { !stored.contains($0) }.map { "\($0.type) '\($0.name)' is not as expected" }
-      ?? stored.first { !expected.contains($0) }.map {
-        "it has an unexpected \($0.type) '\($0.name)'"
-      }
-      ?? "its tables differ"
-    throw ArchiveError.notAnArchive(
-      path: database.path,
-      reason: "it says schema version \(latestVersion), but \(differing) (an archive made by a"
-        + " development build of ChartArchive, or changed by another program)")
+    let stored = Dictionary(
+      try schema(of: database).map { ("\($0.type) \($0.name)", $0.sql) }, uniquingKeysWith: { $1 })
+    for object in expected where stored["\(object.type) \(object.name)"] != object.sql {
+      let what = stored["\(object.type) \(object.name)"] == nil ? "is missing" : "was changed"
+      // A table holds data; a view, index or trigger can be made again from its SQL.
+      let recovery =
+        object.type == "table"
+        ? "restore the file from a copy"
+        : "make it again with its statement in Migrations/\(object.migration).sql of"
+          + " ChartArchive's source (dropping the changed one first), or restore the file from a"
+          + " copy"
+      throw ArchiveError.notAnArchive(
+        path: database.path,
+        reason: "it says schema version \(latestVersion), but its \(object.type) '\(object.name)'"
+          + " \(what) (by another program, or by a development build of ChartArchive): \(recovery)")
+    }
+  }
+
+  /// ChartArchive's own objects among a database's: those not of a user or of SQLite itself.
+  static func ownObjectNames() throws -> Set<String> {
+    Set(try expectedSchema.get().map(\.name))
   }
 
   static func userVersion(_ database: Database) throws(DatabaseError) -> Int {

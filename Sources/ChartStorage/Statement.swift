@@ -124,6 +124,8 @@ final class Statement {
   func optionalString(at column: Int32) -> String? {
     isNull(at: column) ? nil : string(at: column)
   }
+  /// How many columns the statement's rows have.
+  var columnCount: Int { Int(sqlite3_column_count(handle)) }
 }
 
 /// A value that can be bound to a statement parameter.

@@ -155,33 +155,68 @@ struct Hot100Tests {
     #expect(again.output == exported.output)
   }
 
-  @Test func showAndDiffGiveEveryEntryOfEveryWeekTheFiguresDecidedForTheWholeChart() throws {
+  @Test func showDiffAndTheViewsGiveEveryEntryOfEveryWeekTheFiguresDecidedForTheWholeChart()
+    throws
+  {
     _ = try Self.firstImport.get()
+    // The views, read as an SQL tool would.
+    let viewed = try rows(
+      Self.archive,
+      "SELECT snapshot_id, rank, movement, previous_rank, peak_position, weeks_on_chart, run"
+        + " FROM chart_entries ORDER BY snapshot_id, position", separator: " ", null: "-")
+    let runs = try rows(
+      Self.archive,
+      "SELECT song_id, first_chart_date, last_chart_date, debut_rank, peak_position, weeks_at_peak,"
+        + " weeks_on_chart, runs FROM song_runs ORDER BY song_id", separator: " ", null: "-")
     let archive = try Archive(path: Self.archive, access: .read)
-    let (pairs, differing) = try archive.read { reader in
+    let (pairs, differing, shownRows, songRows) = try archive.read { reader in
       var pairs = 0
       var differing: [String] = []
+      var shownRows: [String] = []
+      var placementsBySong: [SongID: [Placement]] = [:]
       let snapshots = try reader.snapshots(of: "hot-100")
       // The figures the import stored, a snapshot at a time, are those of the whole chart
       // decided at once.
       let decided = ChartFigures.decideAll(try reader.auditedSnapshots(of: "hot-100"))
       #expect(decided.count == snapshots.count)
-      for (index, (older, newer)) in zip(snapshots, snapshots.dropFirst()).enumerated() {
+      for (index, newer) in snapshots.enumerated() {
         let shown = try reader.chartSnapshot(of: "hot-100", at: newer.chartDate)
+        for placement in shown.placements {
+          placementsBySong[placement.song, default: []].append(placement)
+          shownRows.append(
+            "\(newer.id.rawValue) \(placement.rank) \(placement.movement.kind)"
+              + " \(placement.previousRank.map(String.init) ?? "-") \(placement.peakPosition)"
+              + " \(placement.weeksOnChart) \(placement.figures.run)")
+        }
+        if shown.placements.map(\.figures) != decided[index].figures {
+          differing.append(newer.chartDate.iso8601)
+        }
+        guard index > 0 else { continue }
+        let older = snapshots[index - 1]
         let diff = try reader.diff(from: older, to: newer)
         let fromShow = shown.placements.map { "\($0.rank) \($0.movement) \($0.previousRank ?? 0)" }
         let fromDiff = diff.lines.map {
           "\($0.entry.entry.rank) \($0.movement) \($0.olderRank ?? 0)"
         }
-        if fromShow != fromDiff || shown.previous?.id != older.id
-          || shown.placements.map(\.figures) != decided[index + 1].figures
-        {
+        if fromShow != fromDiff || shown.previous?.id != older.id {
           differing.append(newer.chartDate.iso8601)
         }
         pairs += 1
       }
-      return (pairs, differing)
+      // Each song's summary as `history` makes it (SongHistory).
+      let songRows = placementsBySong.sorted { $0.key < $1.key }.map { song, placements in
+        let history = SongHistory(placements: placements)
+        return
+          "\(song.rawValue) \(history.debutDate!.iso8601) \(history.placements.last!.chartDate.iso8601)"
+          + " \(history.debutRank!) \(history.peakPosition!) \(history.weeksAtPeak)"
+          + " \(history.weeksOnChart) \(history.runs)"
+      }
+      return (pairs, differing, shownRows, songRows)
     }
+    #expect(viewed.count == 354_887)
+    #expect(viewed == shownRows)
+    #expect(runs.count == 32_616)
+    #expect(runs == songRows)
     #expect(pairs == 3548)
     #expect(differing == [])
     // A week of 99 rows (1976-12-04), whose ranks below the lost row the archive corrects:

@@ -561,7 +561,10 @@ struct ImportTests {
     #expect(elsewhere.error == "Error: no song matches 'night sky' on hot-100\n")
     let noChart = try chartArchive(["history", "night sky", "--chart", "nope", "--db", archive])
     #expect(noChart.status == 1)
-    #expect(noChart.error == "Error: no chart named 'nope' in the archive\n")
+    #expect(
+      noChart.error
+        == "Error: no chart named 'nope' in the archive (the archive's charts: app-daily, hot-100)\n"
+    )
     // Two exact titles are both candidates, listed before titles that only contain the query.
     // Frank Sinatra's credit changed between the sample's weeks: one song, first credit shown.
     let two = try chartArchive(["history", "jingle bells", "--db", archive, "--format", "csv"])

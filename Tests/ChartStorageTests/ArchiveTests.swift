@@ -31,6 +31,14 @@ final class TemporaryArchive {
   }
 
   deinit { try? FileManager.default.removeItem(at: folder) }
+
+  /// An archive file holding one snapshot of chart `c`: A by X at 1 and B by Y at 2, 2024-01-06.
+  static func holdingOneWeek() throws -> TemporaryArchive {
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, access: .create)
+    try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
+    return file
+  }
 }
 
 struct ArchiveTests {
@@ -38,7 +46,7 @@ struct ArchiveTests {
     let file = TemporaryArchive()
     let archive = try Archive(path: file.path, access: .create)
     #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
-    #expect(Archive.schemaVersion == 2)
+    #expect(Archive.schemaVersion == 3)
   }
 
   @Test func queriesDoNotCreateAnArchive() {
@@ -56,7 +64,7 @@ struct ArchiveTests {
       _ = archive
     }
     try sqlite(file.path, "PRAGMA user_version = 7")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 2)) {
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 3)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -65,38 +73,74 @@ struct ArchiveTests {
         + " versions up to 1")
   }
 
-  @Test func refusesAnArchiveWhoseTablesAreNotThoseOfItsVersion() throws {
-    // An archive of a development build: version 2, but its entries had no streams column.
+  @Test func refusesAnArchiveWhoseOwnObjectsAreNotThoseOfItsVersionSayingHowToRecover() throws {
+    // A table of the archive's changed by another program.
     let file = TemporaryArchive()
     do {
       let archive = try Archive(path: file.path, access: .create)
       _ = archive
     }
-    try sqlite(file.path, "ALTER TABLE entries DROP COLUMN streams")
+    try sqlite(file.path, "ALTER TABLE charts ADD COLUMN color TEXT")
     let reason =
-      "it says schema version 2, but table 'entries' is not as expected (an archive made by a"
-      + " development build of ChartArchive, or changed by another program)"
+      "it says schema version 3, but its table 'charts' was changed (by another program, or by a"
+      + " development build of ChartArchive): restore the file from a copy"
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .create)
     }
-    // A table of another program's beside the archive's.
+    // A view dropped, and an index: made again from their migrations' statements.
     let other = TemporaryArchive()
     do {
       let archive = try Archive(path: other.path, access: .create)
       _ = archive
     }
-    try sqlite(other.path, "CREATE TABLE notes (text TEXT)")
+    try sqlite(other.path, "DROP VIEW song_runs")
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 2, but it has an unexpected table 'notes' (an archive made"
-          + " by a development build of ChartArchive, or changed by another program)")
+        reason: "it says schema version 3, but its view 'song_runs' is missing (by another"
+          + " program, or by a development build of ChartArchive): make it again with its"
+          + " statement in Migrations/0003_views_and_search.sql of ChartArchive's source (dropping"
+          + " the changed one first), or restore the file from a copy")
     ) {
       try Archive(path: other.path, access: .read)
     }
+    try sqlite(other.path, "DROP INDEX entries_by_song")
+    #expect(
+      throws: ArchiveError.notAnArchive(
+        path: other.path,
+        reason: "it says schema version 3, but its index 'entries_by_song' is missing (by another"
+          + " program, or by a development build of ChartArchive): make it again with its"
+          + " statement in Migrations/0001_initial_schema.sql of ChartArchive's source (dropping"
+          + " the changed one first), or restore the file from a copy")
+    ) {
+      try Archive(path: other.path, access: .read)
+    }
+  }
+
+  @Test func toleratesWhatSQLToolsAddBesideItsOwnObjects() throws {
+    let file = try TemporaryArchive.holdingOneWeek()
+    try sqlite(
+      file.path,
+      """
+      ANALYZE;
+      CREATE TABLE notes (text TEXT);
+      CREATE VIEW top_entries AS SELECT * FROM chart_entries WHERE rank <= 10;
+      CREATE INDEX entries_by_title ON entries (title);
+      CREATE VIRTUAL TABLE songs_fts USING fts5 (title, artist, content = [songs], content_rowid = [id]);
+      INSERT INTO songs_fts (songs_fts) VALUES ('rebuild');
+      PRAGMA optimize;
+      VACUUM;
+      """)
+    let archive = try Archive(path: file.path, access: .create)
+    try archive.write { try $0.store(snapshot("2024-01-13", [(1, "B", "Y"), (2, "C", "Z")])) }
+    #expect(try archive.read { try $0.snapshots(of: "c").count } == 2)
+    #expect(
+      try archive.read { try $0.userObjectsOnArchiveTables() } == [
+        UserSchemaObject(type: "index", name: "entries_by_title", table: "entries")
+      ])
   }
 
   @Test func refusesFilesThatAreNotArchives() throws {
@@ -526,11 +570,26 @@ struct ArchiveTests {
     }
     #expect(try archive.songs(matching: "flowers").map(\.artist) == ["Miley Cyrus", "Other", "Z"])
     #expect(try archive.songs(matching: "flowers", chart: "d").map(\.artist) == ["Miley Cyrus"])
-    #expect(throws: ArchiveError.noSuchChart("e")) { try archive.songs(matching: "x", chart: "e") }
+    #expect(throws: ArchiveError.noSuchChart("e", charts: ["c", "d"])) {
+      try archive.songs(matching: "x", chart: "e")
+    }
     #expect(
       try archive.songs(matching: "FLOWERS", artist: "miley").map(\.artist) == ["Miley Cyrus"])
     #expect(try archive.songs(matching: "cyrus").map(\.title) == ["Flowers"])
     #expect(try archive.songs(matching: "nothing like it").isEmpty)
+    // Case and accents do not matter; the words begin words; nothing typed is query syntax.
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-20", [(1, "Café de Flore", "Élodie & Beyoncé")]))
+    }
+    #expect(try archive.songs(matching: "cafe").map(\.title) == ["Café de Flore"])
+    #expect(
+      try archive.songs(matching: "", artist: "beyonce elod").map(\.title) == ["Café de Flore"])
+    #expect(try archive.songs(matching: "de flo").map(\.title) == ["Café de Flore"])
+    #expect(try archive.songs(matching: #"" * ( ) : flore"#).map(\.title) == ["Café de Flore"])
+    #expect(try archive.songs(matching: #"" * ( ) :"#).isEmpty)
+    let suggestion = try archive.read { try $0.suggestion(forSearch: "wyld flowres") }
+    #expect(suggestion?.query == "wild flowers")
+    #expect(suggestion?.songs.map(\.artist) == ["Z"])
     let song = try #require(try archive.songs(matching: "flowers", artist: "Miley").first)
     #expect(song.entryCount == 3)
     #expect(song.bestRank == 1)
@@ -564,11 +623,7 @@ struct ArchiveCheckTests {
   }
 
   @Test func brokenInvariantsAreFound() throws {
-    let file = TemporaryArchive()
-    do {
-      let archive = try Archive(path: file.path, access: .create)
-      try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
-    }
+    let file = try TemporaryArchive.holdingOneWeek()
     // What no import writes: a second rank 1, a date that is not one, a snapshot with no entry.
     try sqlite(
       file.path,

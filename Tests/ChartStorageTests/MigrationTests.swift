@@ -31,7 +31,12 @@ struct MigrationTests {
     let tables = try database.rows(
       "SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name"
     ) { $0.string(at: 0) }
-    #expect(tables == ["charts", "entries", "snapshots", "song_credits", "songs", "verdicts"])
+    #expect(
+      tables == [
+        "charts", "entries", "snapshots", "song_credits", "song_search", "song_search_config",
+        "song_search_content", "song_search_data", "song_search_docsize", "song_search_idx",
+        "song_search_terms", "songs", "verdicts",
+      ])
   }
 
   @Test func anArchiveOfVersionOneGetsItsFiguresDecided() throws {
@@ -62,7 +67,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 2)
+    #expect(try archive.storedSchemaVersion() == 3)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])

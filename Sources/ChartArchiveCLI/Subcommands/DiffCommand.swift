@@ -18,15 +18,19 @@ enum DiffCommand: Subcommand {
     """
   static let arguments = [
     SharedOptions.chart,
-    ArgumentSpec(name: "older", help: "The older chart date (YYYY-MM-DD).", isOptional: true),
-    ArgumentSpec(name: "newer", help: "The newer chart date (YYYY-MM-DD).", isOptional: true),
+    ArgumentSpec(
+      name: "older", help: "The older chart date (YYYY-MM-DD, latest or previous).",
+      isOptional: true),
+    ArgumentSpec(
+      name: "newer", help: "The newer chart date (YYYY-MM-DD, latest or previous).",
+      isOptional: true),
   ]
   static let options = [SharedOptions.format, SharedOptions.database]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let firstDate = try SharedOptions.chartDate(arguments.argument("older"), argument: "older")
-    let secondDate = try SharedOptions.chartDate(arguments.argument("newer"), argument: "newer")
+    let firstDate = try SharedOptions.snapshotDate(arguments.argument("older"), argument: "older")
+    let secondDate = try SharedOptions.snapshotDate(arguments.argument("newer"), argument: "newer")
     if let firstDate, firstDate == secondDate {
       throw UsageError("<older> and <newer> are the same date: give two different chart dates")
     }

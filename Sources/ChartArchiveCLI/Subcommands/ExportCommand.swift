@@ -21,7 +21,8 @@ enum ExportCommand: Subcommand {
   static let arguments = [
     SharedOptions.chart,
     ArgumentSpec(
-      name: "date", help: "Chart dates (YYYY-MM-DD) to export. Default: every snapshot.",
+      name: "date",
+      help: "Chart dates (YYYY-MM-DD, latest or previous) to export. Default: every snapshot.",
       isOptional: true, repeats: true),
   ]
   static let options = [
@@ -36,9 +37,9 @@ enum ExportCommand: Subcommand {
     case "csv": csv = true
     case let other: throw UsageError("unknown format '\(other)' (expected json or csv)")
     }
-    var dates: [ChartDate] = []
+    var dates: [SnapshotDate] = []
     for text in arguments.arguments("date") {
-      if let date = try SharedOptions.chartDate(text, argument: "date") { dates.append(date) }
+      if let date = try SharedOptions.snapshotDate(text, argument: "date") { dates.append(date) }
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!

@@ -95,7 +95,16 @@ enum HistoryCommand: Subcommand {
       console.show(HistoryView(recordings), as: format)
       return .success
     case .failure(.none):
-      throw CommandError(.failure, "no song matches \(searched)")
+      let suggestion = try query {
+        try archive.read { try $0.suggestion(forSearch: text, artist: artist, chart: chart) }
+      }
+      guard let suggestion else { throw CommandError(.failure, "no song matches \(searched)") }
+      let songs = suggestion.songs.prefix(3).map { "\($0.title) by \($0.artist)" }
+      throw CommandError(
+        .failure,
+        "no song matches \(searched) (did you mean '\(suggestion.query)'"
+          + (suggestion.artist.map { " by '\($0)'" } ?? "") + "? "
+          + songs.joined(separator: "; ") + (suggestion.songs.count > 3 ? "; …" : "") + ")")
     case .failure(.several(let songs)):
       console.show(SongMatchesView(songs), as: format)
       console.printError(

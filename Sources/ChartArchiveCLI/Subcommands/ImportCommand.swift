@@ -113,6 +113,14 @@ enum ImportCommand: Subcommand {
           + " nothing was stored")
     } catch .archive(let error) {
       throw CommandError(error)
+    } catch .writeFailedWithUserObjects(let error, let objects) {
+      var failure = CommandError(error)
+      let named = objects.map { "\($0.type) '\($0.name)' on table \($0.table)" }
+      failure.message +=
+        " (the archive has \(named.joined(separator: ", ")), not ChartArchive's, which may be why:"
+        + " drop or change \(objects.count == 1 ? "it" : "them"), for example with DROP"
+        + " \(objects[0].type.uppercased()) \(objects[0].name))"
+      throw failure
     }
     printReport(report, of: sources, into: path, console: console)
     return .success

@@ -23,13 +23,13 @@ enum ReportCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let date = try SharedOptions.chartDate(arguments.argument("date"), argument: "date")
+    let date = try SharedOptions.snapshotDate(arguments.argument("date"), argument: "date")
     let limit = try SharedOptions.positiveInteger(arguments, "--limit", default: 10)
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
     let (snapshot, (report, previous)) = try query {
       try archive.read { reader in
-        let snapshot = try reader.snapshot(of: chart, at: date)
+        let snapshot = try reader.snapshot(of: chart, at: date ?? .latest)
         return (snapshot, try reader.report(on: snapshot, limit: limit))
       }
     }

@@ -20,11 +20,13 @@ enum ShowCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let date = try SharedOptions.chartDate(arguments.argument("date"), argument: "date")
+    let date = try SharedOptions.snapshotDate(arguments.argument("date"), argument: "date")
     let limit = try SharedOptions.positiveInteger(arguments, "--limit", default: Int.max)
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
-    let snapshot = try query { try archive.read { try $0.chartSnapshot(of: chart, at: date) } }
+    let snapshot = try query {
+      try archive.read { try $0.chartSnapshot(of: chart, at: date ?? .latest) }
+    }
     console.show(SnapshotView(snapshot, limit: limit), as: format)
     return .success
   }

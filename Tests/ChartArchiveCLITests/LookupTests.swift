@@ -1,0 +1,104 @@
+import Foundation
+import Testing
+
+/// Lookups that forgive the user: accents, misspellings, chart names, dates without a snapshot.
+struct LookupTests {
+  /// Sample-data and a chart of two made-up weeks with accented and misspellable names.
+  static func archive() throws -> (TemporaryFolder, String) {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"]).status == 0)
+    let entries =
+      #"[{"rank": 1, "title": "Blinding Lights", "artist": "The Weeknd"}, "#
+      + #"{"rank": 2, "title": "Halo", "artist": "Beyoncé"}]"#
+    let file = try folder.write(
+      "one.json", #"{"chart": "one-week", "chart_date": "2020-03-07", "entries": \#(entries)}"#)
+    #expect(try chartArchive(["import", file, "--db", archive, "--quiet"]).status == 0)
+    return (folder, archive)
+  }
+
+  @Test func caseAndAccentsDoNotMatterAndWordsBeginWords() throws {
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    for (query, found) in [
+      ("cafe", "Café de Flore — Élodie Marchand"), ("BEYONCE", "Halo — Beyoncé"),
+      ("night sky", "밤하늘 (Night Sky) — LUNAR"), ("blind", "Blinding Lights — The Weeknd"),
+    ] {
+      let run = try chartArchive(["history", query, "--db", archive])
+      #expect(run.status == 0, "\(query): \(run.error)")
+      #expect(run.output.hasPrefix(found + "\n"), "\(query)")
+    }
+    let artist = try chartArchive([
+      "history", "--artist", "elodie", "--db", archive, "--format", "csv",
+    ])
+    #expect(artist.output.contains(",Café de Flore,Élodie Marchand,"))
+  }
+
+  @Test func aMisspeltSearchGetsWhatItMayHaveMeant() throws {
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["history", "blindng lights", "--db", archive])
+    #expect(run.status == 1)
+    #expect(
+      run.error
+        == "Error: no song matches 'blindng lights' (did you mean 'blinding lights'? Blinding"
+        + " Lights by The Weeknd)\n")
+    let swapped = try chartArchive(["history", "nigth sky", "--db", archive])
+    #expect(
+      swapped.error
+        == "Error: no song matches 'nigth sky' (did you mean 'night sky'? 밤하늘 (Night Sky) by"
+        + " LUNAR)\n")
+    let nothing = try chartArchive(["history", "xyzzy plugh", "--db", archive])
+    #expect(nothing.error == "Error: no song matches 'xyzzy plugh'\n")
+  }
+
+  @Test(arguments: [
+    ("hot100", "did you mean hot-100? the archive's charts: app-daily, hot-100, one-week"),
+    ("Hot-100", "did you mean hot-100? the archive's charts: app-daily, hot-100, one-week"),
+    ("app-dialy", "did you mean app-daily? the archive's charts: app-daily, hot-100, one-week"),
+    ("spotify", "the archive's charts: app-daily, hot-100, one-week"),
+  ])
+  func anUnknownChartGetsTheClosestAndTheList(name: String, hint: String) throws {
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["show", name, "--db", archive])
+    #expect(run.status == 1)
+    #expect(run.error == "Error: no chart named '\(name)' in the archive (\(hint))\n")
+  }
+
+  @Test(arguments: [
+    ("2024-01-07", "the nearest are 2024-01-06 and 2024-01-13"),
+    ("2030-01-01", "the latest is 2024-01-13"),
+    ("2020-01-01", "the first is 2023-12-23"),
+  ])
+  func aDateWithoutASnapshotGetsTheNearest(date: String, hint: String) throws {
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["show", "hot-100", date, "--db", archive])
+    #expect(run.status == 1)
+    #expect(run.error == "Error: chart 'hot-100' has no snapshot dated \(date) (\(hint))\n")
+  }
+
+  @Test func latestAndPreviousStandForDates() throws {
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let previous = try chartArchive([
+      "show", "hot-100", "previous", "--db", archive, "--limit", "1",
+    ])
+    #expect(previous.output.hasPrefix("hot-100 · 2024-01-06 (previous: 2023-12-30)\n"))
+    let latest = try chartArchive(["report", "hot-100", "latest", "--db", archive])
+    #expect(latest.output == (try chartArchive(["report", "hot-100", "--db", archive])).output)
+    let diff = try chartArchive(["diff", "hot-100", "previous", "latest", "--db", archive])
+    #expect(diff.status == 0)
+    #expect(diff.output == (try chartArchive(["diff", "hot-100", "--db", archive])).output)
+    let export = try chartArchive([
+      "export", "hot-100", "latest", "--db", archive, "--format", "csv",
+    ])
+    #expect(
+      export.output.components(separatedBy: "\r\n").dropFirst().first?.hasPrefix(
+        "hot-100,2024-01-13,") == true)
+    let tooFew = try chartArchive(["show", "one-week", "previous", "--db", archive])
+    #expect(tooFew.status == 1)
+    #expect(tooFew.error == "Error: chart 'one-week' has 1 snapshot; 2 are needed\n")
+  }
+}
