@@ -190,10 +190,11 @@ public final class Archive: Sendable {
     }
   }
 
-  /// Copies what the write-ahead log holds into the archive file and empties the log
-  /// (`PRAGMA wal_checkpoint(TRUNCATE)`, <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>),
-  /// so that the archive is whole in its one file. Readers in the middle of a query may keep part
-  /// of the log from being copied; that part is copied later, by the next write or checkpoint.
+  /// Copies what the write-ahead log holds into the archive file, as far as readers let it, without
+  /// waiting for them (`PRAGMA wal_checkpoint(PASSIVE)`,
+  /// <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>): a reader in the middle of a
+  /// query (a server's, a long export) may keep the newest part of the log from being copied; that
+  /// part is copied by a later write or checkpoint.
   ///
   /// - Returns: whether the whole log was copied.
   /// - Throws: ``ArchiveError/database(path:_:)`` when the copy fails (`SQLITE_FULL` on a full
@@ -206,9 +207,11 @@ public final class Archive: Sendable {
     writeLock.lock()
     defer { writeLock.unlock() }
     do {
-      // (busy, log frames, frames copied); busy is 1 when a reader kept the log from being reset.
-      let busy = try writer.database.row("PRAGMA wal_checkpoint(TRUNCATE)") { $0.int(at: 0) }
-      return busy == 0
+      // (busy, frames in the log, frames copied).
+      let result = try writer.database.row("PRAGMA wal_checkpoint(PASSIVE)") {
+        ($0.int(at: 0), $0.int(at: 1), $0.int(at: 2))
+      }
+      return result.map { $0.0 == 0 && $0.1 == $0.2 } ?? true
     } catch {
       throw .database(path: path, error)
     }
