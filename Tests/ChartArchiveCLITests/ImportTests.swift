@@ -410,20 +410,55 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: archive))
   }
 
-  @Test func concurrentFirstImportsQueueInsteadOfFailing() async throws {
-    for round in 0..<3 {
-      let folder = try TemporaryFolder()
-      let archive = folder.url.appendingPathComponent("a.sqlite").path
-      let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
-        for _ in 0..<4 {
-          group.addTask {
-            try chartArchive(["import", "Sample-data/app-daily", "--db", archive, "--quiet"]).status
-          }
-        }
-        return try await group.reduce(into: []) { $0.append($1) }
-      }
-      #expect(statuses == [0, 0, 0, 0], "round \(round)")
+  @Test func concurrentFirstImportsQueueInsteadOfFailing() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    // Three first imports into one path, each held, its new archive built, by a lock on the folder
+    // that publishing takes: let go, one publishes its archive and the others import into it.
+    let lock = try FolderLock(folder.path)
+    let imports = try ["Sample-data/app-daily", "Sample-data/hot-100", "Sample-data/app-daily"].map
+    {
+      try StartedProcess(tool: ["import", $0, "--db", archive, "--quiet"])
     }
+    for importing in imports {
+      waitUntil("import \(importing.pid) waits to publish its archive") {
+        waitsForLock(importing.pid, on: folder.path) || !importing.isRunning
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: archive))
+    lock.release()
+    let runs = imports.map { $0.wait() }
+    #expect(runs.map(\.status) == [0, 0, 0], "\(runs.map(\.error))")
+    #expect(
+      runs[1].output
+        == "Imported 4 files into \(archive): 4 new snapshots, 0 replaced, 0 unchanged; 400 entries"
+        + " stored.\n")
+    #expect(
+      Set([runs[0].output, runs[2].output]) == [
+        "Imported 5 files into \(archive): 5 new snapshots, 0 replaced, 0 unchanged; 50 entries"
+          + " stored.\n",
+        "Nothing new: all 5 snapshots were already in \(archive).\n",
+      ])
+    // The archive holds every snapshot of both imports, once, and nothing else is left.
+    #expect(try chartArchive(["check", "--db", archive]).status == 0)
+    let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
+    #expect(
+      charts.output
+        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
+        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,weekly,4,2023-12-23,2024-01-13\r\n")
+    for (chart, dates, entries) in [
+      ("app-daily", ["2024-05-01", "2024-05-02", "2024-05-03", "2024-05-04", "2024-05-05"], 10),
+      ("hot-100", ["2023-12-23", "2023-12-30", "2024-01-06", "2024-01-13"], 100),
+    ] {
+      let snapshots = try chartArchive(["snapshots", chart, "--db", archive, "--format", "csv"])
+      #expect(
+        snapshots.output.components(separatedBy: "\r\n").dropFirst().dropLast()
+          == dates.map { "\(chart),\($0),\(entries),Sample-data/\(chart)/\($0).json" }[...])
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+        !$0.hasPrefix("a.sqlite")
+      } == [])
   }
 
   @Test func everyFormatImportsFromTheCommandLine() throws {
