@@ -138,6 +138,149 @@ struct Hot100Tests {
     #expect(causes.compactMap { $0["disagreements"] as? Int } == [135, 30, 0, 47, 9, 0])
   }
 
+  /// Weeks the audit is known for, with the figures recomputed for them and the cause it gives.
+  struct NamedWeeks: Sendable, CustomTestStringConvertible {
+    var first: String
+    var last: String
+    var figures: [String]
+    var cause: String
+    var testDescription: String { "\(first) to \(last)" }
+  }
+
+  /// The disagreements the audit reports for three stretches of weeks, recomputed from the source
+  /// files alone (see ``recomputedDisagreements(_:)``): the 13 weeks of 99 rows in 1976–77, the
+  /// weeks after the chart missing between 2017-12-30 and 2018-01-06 (whose weeks on chart count
+  /// that chart, which no file holds, so only the previous ranks and peaks are recomputed), and
+  /// the weeks of "Unchained Melody" in 1990, reissued and remade at once.
+  @Test(arguments: [
+    NamedWeeks(
+      first: "1976-12-04", last: "1977-03-12", figures: Self.figures, cause: "source gap"),
+    NamedWeeks(
+      first: "2018-01-06", last: "2018-01-20", figures: ["previous_rank", "peak_position"],
+      cause: "source gap"),
+    NamedWeeks(
+      first: "1990-08-25", last: "1990-12-29", figures: Self.figures, cause: "two recordings"),
+  ])
+  func theAuditsDisagreementsAreThoseOfTheSourceFiles(_ weeks: NamedWeeks) throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive([
+      "audit", "hot-100", "--from", weeks.first, "--to", weeks.last, "--db", Self.archive,
+      "--format", "json",
+    ])
+    #expect(run.status == 0)
+    let reported = try #require(try json(run.output)["disagreements"] as? [[String: Any]])
+      .filter { weeks.figures.contains($0["figure"] as? String ?? "") }
+    #expect(Set(reported.compactMap { $0["cause"] as? String }) == [weeks.cause])
+    let lines = reported.map { disagreement in
+      let number = { (key: String) in (disagreement[key] as? Int).map { "\($0)" } ?? "-" }
+      return [
+        disagreement["chart_date"] as? String ?? "", number("rank"),
+        disagreement["figure"] as? String ?? "", number("published"), number("derived"),
+      ].joined(separator: " ")
+    }
+    let recomputed = try Self.recomputedDisagreements(weeks)
+    #expect(!recomputed.isEmpty)
+    #expect(lines.sorted() == recomputed.sorted())
+  }
+
+  static let figures = ["previous_rank", "peak_position", "weeks_on_chart"]
+
+  /// One row of a weekly file: the song (its title and artist), its rank and what the source
+  /// published with it (last week, peak position, weeks on chart).
+  struct SourceRow {
+    var song: String
+    var rank: Int
+    var published: [Int?]
+  }
+
+  /// One weekly file: its date and its rows in file order.
+  typealias SourceWeek = (date: String, rows: [SourceRow])
+
+  /// Every weekly file of the Hot 100 folder, in date order, read with Foundation's JSON parser
+  /// and none of the archive's code.
+  static let sourceWeeks: Result<[SourceWeek], any Error> = Result {
+    try FileManager.default.contentsOfDirectory(atPath: hot100Folder).filter {
+      $0.hasSuffix(".json")
+    }.sorted().map { name in
+      let data = try Data(contentsOf: URL(fileURLWithPath: hot100Folder + "/" + name))
+      let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+      let rows = try #require(file["data"] as? [[String: Any]]).map { row in
+        SourceRow(
+          song: "\(row["song"] ?? "") by \(row["artist"] ?? "")",
+          rank: row["this_week"] as? Int ?? 0,
+          published: ["last_week", "peak_position", "weeks_on_chart"].map { row[$0] as? Int })
+      }
+      return (try #require(file["date"] as? String), rows)
+    }
+  }
+
+  /// The disagreements between the published figures and the ones recomputed with plain rules,
+  /// as `DATE RANK FIGURE PUBLISHED DERIVED` (`-` for no derived previous rank). The rules:
+  /// - a song is its title and artist; its previous rank is its rank on the week before, its peak
+  ///   the best rank up to the week, its weeks on chart the weeks up to it;
+  /// - a week of 99 rows lost one: a song's rank on it is the one the next week gives as its last,
+  ///   else one more than its row when that is between the first and the last row the next week
+  ///   shows one lower;
+  /// - a song that is twice on one of the weeks (two recordings) is followed back through the
+  ///   ranks each week gives as its last instead: its peak is the best of them, its weeks their
+  ///   count.
+  static func recomputedDisagreements(_ named: NamedWeeks) throws -> [String] {
+    let weeks = try sourceWeeks.get()
+    let first = try #require(weeks.firstIndex { $0.date == named.first })
+    let last = try #require(weeks.firstIndex { $0.date == named.last })
+    let twice = Set(
+      weeks[first...last].flatMap { week in
+        Dictionary(grouping: week.rows, by: \.song).filter { $1.count > 1 }.keys
+      })
+    var best: [String: Int] = [:]
+    var count: [String: Int] = [:]
+    var previous: [String: Int] = [:]
+    var lines: [String] = []
+    for index in 0...last {
+      let ranks = ranksAsMeant(weeks, at: index)
+      for row in weeks[index].rows {
+        let rank = ranks[row.song] ?? row.rank
+        best[row.song] = min(best[row.song] ?? rank, rank)
+        count[row.song, default: 0] += 1
+        guard index >= first else { continue }
+        var derived = [previous[row.song], best[row.song], count[row.song]]
+        if twice.contains(row.song) {
+          var run = [row]
+          while let lastWeek = run.last?.published[0] {
+            run.append(try #require(weeks[index - run.count].rows.first { $0.rank == lastWeek }))
+          }
+          derived = [row.published[0], run.map(\.rank).min(), run.count]
+        }
+        for (figure, (published, derived)) in zip(figures, zip(row.published, derived))
+        where named.figures.contains(figure) {
+          guard let published, published != derived else { continue }
+          let shown = derived.map { "\($0)" } ?? "-"
+          lines.append("\(weeks[index].date) \(row.rank) \(figure) \(published) \(shown)")
+        }
+      }
+      previous = ranks
+    }
+    return lines
+  }
+
+  /// Each song's rank on week `index` as the source meant it: on a week of 99 rows, the rank the
+  /// next week gives as its last, else one more than its row when that is between the first and
+  /// the last row the next week shows one lower.
+  static func ranksAsMeant(_ weeks: [SourceWeek], at index: Int) -> [String: Int] {
+    let rows = weeks[index].rows
+    var ranks = Dictionary(rows.map { ($0.song, $0.rank) }, uniquingKeysWith: min)
+    guard rows.count == 99, index + 1 < weeks.count else { return ranks }
+    let next = Dictionary(
+      weeks[index + 1].rows.compactMap { row in row.published[0].map { (row.song, $0) } },
+      uniquingKeysWith: min)
+    let shifted = rows.filter { next[$0.song] == $0.rank + 1 }.map(\.rank)
+    guard let low = shifted.min(), let high = shifted.max() else { return ranks }
+    for row in rows {
+      ranks[row.song] = next[row.song] ?? (low...high ~= row.rank ? row.rank + 1 : row.rank)
+    }
+    return ranks
+  }
+
   @Test(arguments: ["json", "csv"])
   func theWholeChartRoundTripsThroughExport(format: String) throws {
     _ = try Self.firstImport.get()

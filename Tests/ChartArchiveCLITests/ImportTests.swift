@@ -410,20 +410,55 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: archive))
   }
 
-  @Test func concurrentFirstImportsQueueInsteadOfFailing() async throws {
-    for round in 0..<3 {
-      let folder = try TemporaryFolder()
-      let archive = folder.url.appendingPathComponent("a.sqlite").path
-      let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
-        for _ in 0..<4 {
-          group.addTask {
-            try chartArchive(["import", "Sample-data/app-daily", "--db", archive, "--quiet"]).status
-          }
-        }
-        return try await group.reduce(into: []) { $0.append($1) }
-      }
-      #expect(statuses == [0, 0, 0, 0], "round \(round)")
+  @Test func concurrentFirstImportsQueueInsteadOfFailing() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    // Three first imports into one path, each held, its new archive built, by a lock on the folder
+    // that publishing takes: let go, one publishes its archive and the others import into it.
+    let lock = try FolderLock(folder.path)
+    let imports = try ["Sample-data/app-daily", "Sample-data/hot-100", "Sample-data/app-daily"].map
+    {
+      try StartedProcess(tool: ["import", $0, "--db", archive, "--quiet"])
     }
+    for importing in imports {
+      waitUntil("import \(importing.pid) waits to publish its archive") {
+        waitsForLock(importing.pid, on: folder.path) || !importing.isRunning
+      }
+    }
+    #expect(!FileManager.default.fileExists(atPath: archive))
+    lock.release()
+    let runs = imports.map { $0.wait() }
+    #expect(runs.map(\.status) == [0, 0, 0], "\(runs.map(\.error))")
+    #expect(
+      runs[1].output
+        == "Imported 4 files into \(archive): 4 new snapshots, 0 replaced, 0 unchanged; 400 entries"
+        + " stored.\n")
+    #expect(
+      Set([runs[0].output, runs[2].output]) == [
+        "Imported 5 files into \(archive): 5 new snapshots, 0 replaced, 0 unchanged; 50 entries"
+          + " stored.\n",
+        "Nothing new: all 5 snapshots were already in \(archive).\n",
+      ])
+    // The archive holds every snapshot of both imports, once, and nothing else is left.
+    #expect(try chartArchive(["check", "--db", archive]).status == 0)
+    let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
+    #expect(
+      charts.output
+        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
+        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,weekly,4,2023-12-23,2024-01-13\r\n")
+    for (chart, dates, entries) in [
+      ("app-daily", ["2024-05-01", "2024-05-02", "2024-05-03", "2024-05-04", "2024-05-05"], 10),
+      ("hot-100", ["2023-12-23", "2023-12-30", "2024-01-06", "2024-01-13"], 100),
+    ] {
+      let snapshots = try chartArchive(["snapshots", chart, "--db", archive, "--format", "csv"])
+      #expect(
+        snapshots.output.components(separatedBy: "\r\n").dropFirst().dropLast()
+          == dates.map { "\(chart),\($0),\(entries),Sample-data/\(chart)/\($0).json" }[...])
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+        !$0.hasPrefix("a.sqlite")
+      } == [])
   }
 
   @Test func everyFormatImportsFromTheCommandLine() throws {
@@ -504,6 +539,64 @@ struct ImportTests {
     // Nothing valid at all: nothing stored, as without the flag.
     let none = try chartArchive(["import", bad, "--chart", "d", "--db", archive, "--skip-invalid"])
     #expect(none.status == 65)
+  }
+
+  @Test func skipInvalidStoresNoneOfAFileWhoseLastSnapshotFailsAndAllOfTheOthers() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    /// A snapshot of two entries in ChartArchive's JSON, the first at `rank`.
+    func snapshot(_ chart: String, _ date: String, rank: Int = 1, _ titles: String = "AB") -> String
+    {
+      #"{"chart": "\#(chart)", "chart_date": "\#(date)", "entries": ["#
+        + #"{"rank": \#(rank), "title": "\#(titles.first!)", "artist": "X"}, "#
+        + #"{"rank": 2, "title": "\#(titles.last!)", "artist": "Y"}]}"#
+    }
+    let header = "chart_week,current_week,title,performer,last_week,peak_pos,wks_on_chart\n"
+    // Chart w's week of 2024-01-20, stored first.
+    try folder.write("old/w/2024-01-20.csv", header + "2024-01-20,1,B,Y,-,1,1\n")
+    // Two files of several snapshots each, stored whole, and two whose last snapshot fails:
+    // one when it is read (a rank 0), one when it is stored (another snapshot of a stored date).
+    let files = [
+      try folder.write(
+        "new/m/export.json",
+        #"{"snapshots": ["# + snapshot("m", "2024-02-03") + ", " + snapshot("m", "2024-02-10")
+          + ", " + snapshot("m", "2024-02-17", rank: 0) + "]}"),
+      try folder.write(
+        "new/n/export.json",
+        #"{"snapshots": ["# + snapshot("n", "2024-02-03") + ", " + snapshot("n", "2024-02-10", "BA")
+          + ", " + snapshot("n", "2024-02-17") + "]}"),
+      try folder.write(
+        "new/v/weeks.csv", header + "2024-01-06,1,A,X,-,1,1\n2024-01-13,1,A,X,1,1,2\n"),
+      try folder.write(
+        "new/w/weeks.csv",
+        header + "2024-01-06,1,A,X,-,1,1\n2024-01-13,1,A,X,1,1,2\n2024-01-20,1,A,X,1,1,3\n"),
+    ]
+    #expect(try chartArchive(["import", folder.path + "/old", "--db", archive]).status == 0)
+    let run = try chartArchive([
+      "import", folder.path + "/new", "--db", archive, "--skip-invalid", "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "skipped: \(files[0]): snapshot 3, entry 1 (rank 0), field 'rank': rank must be 1 or more,"
+        + " found 0\nskipped: \(files[3]): w 2024-01-20 is already stored with different entries"
+        + " (use --replace to replace it)\n")
+    #expect(
+      run.output
+        == "Imported 2 of 4 files into \(archive): 5 new snapshots, 0 replaced, 0 unchanged; 8"
+        + " entries stored.\nSkipped 2 invalid files (listed on standard error).\n")
+    // Read back: every snapshot of n and v; of m none; of w only the week stored before.
+    let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
+    #expect(
+      charts.output
+        == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
+        + "n,,3,2024-02-03,2024-02-17\r\nv,weekly,2,2024-01-06,2024-01-13\r\n"
+        + "w,weekly,1,2024-01-20,2024-01-20\r\n")
+    let stored = try chartArchive(["snapshots", "w", "--db", archive, "--format", "csv"])
+    #expect(
+      stored.output
+        == "chart,chart_date,entries,source\r\nw,2024-01-20,1,\(folder.path)/old/w/2024-01-20.csv\r\n"
+    )
   }
 
   @Test func historyShowsTheTabsOfATitleAsReplacements() throws {

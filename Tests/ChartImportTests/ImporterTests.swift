@@ -243,6 +243,102 @@ struct ConcurrentReadTests {
   }
 }
 
+extension ConcurrentReadTests {
+  /// Readers on other threads while an import stores ten files into an archive of two: each read
+  /// after the import stored its first snapshot, and until it returned, is asked for by its
+  /// progress (called inside its write transaction, before each next file) and waited for, so that
+  /// it overlaps the import for certain; another reader reads all the time, from before the import
+  /// to after it.
+  @Test func aReaderDuringAnImportSeesTheArchiveBeforeItOrAfterIt() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("archive.sqlite").path
+    _ = try Importer.run(
+      (0..<2).map { Self.week($0, version: 0) }, intoArchiveAt: path,
+      options: ImportOptions(chart: "c"))
+    let readers = try Archive(path: path, access: .read)
+    /// Each snapshot's entry count, from a query of the snapshots and one of each's entries, in
+    /// one read.
+    let read: @Sendable () throws -> [Int] = {
+      try readers.read { reader in
+        try reader.snapshots(of: "c").map { try reader.entries(of: $0.id).count }
+      }
+    }
+    let before = [40, 40]
+    let after = Array(repeating: 40, count: 12)
+    #expect(try read() == before)
+    let failures = Failures()
+    let stop = Flag()
+    let finished = DispatchGroup()
+    // The reader asked by the import's progress.
+    let asked = DispatchSemaphore(value: 0)
+    let answered = DispatchSemaphore(value: 0)
+    let answers = Mutex<[[Int]]>([])
+    // The reader reading all the time, and what it saw, in order, without repeats.
+    let started = DispatchSemaphore(value: 0)
+    let seen = Mutex<[[Int]]>([])
+    finished.enter()
+    Thread.detachNewThread {
+      defer { finished.leave() }
+      while true {
+        asked.wait()
+        if stop.isSet { return }
+        do {
+          let counts = try read()
+          answers.withLock { $0.append(counts) }
+        } catch {
+          failures.add("asked read: \(error)")
+        }
+        answered.signal()
+      }
+    }
+    finished.enter()
+    Thread.detachNewThread {
+      defer { finished.leave() }
+      var first = true
+      repeat {
+        do {
+          let counts = try read()
+          seen.withLock { if $0.last != counts { $0.append(counts) } }
+        } catch {
+          failures.add("read: \(error)")
+        }
+        if first { started.signal() }
+        first = false
+        // Not to take a core from the import the whole time.
+        usleep(500)
+      } while !stop.isSet
+    }
+    started.wait()
+    let report = try Importer.run(
+      (2..<12).map { Self.week($0, version: 0) }, intoArchiveAt: path,
+      options: ImportOptions(chart: "c"),
+      progress: { progress in
+        guard progress.done >= 1 else { return }
+        asked.signal()
+        answered.wait()
+      })
+    #expect(report.imported == 10)
+    // Once the reader reading all the time has seen the import, both stop.
+    waitUntil { seen.withLock { $0.last } == after }
+    stop.set()
+    asked.signal()
+    finished.wait()
+    #expect(failures.all.isEmpty, "\(failures.all)")
+    // Done 1 to 9 before the next file, 10 at the end: every file stored, nothing committed.
+    #expect(answers.withLock { $0 } == Array(repeating: before, count: 10))
+    #expect(seen.withLock { $0 } == [before, after])
+  }
+
+  /// Waits until `condition` holds, looking every millisecond (at most a minute: only a broken
+  /// build would wait that long).
+  private func waitUntil(_ condition: () -> Bool) {
+    for _ in 0..<60_000 {
+      if condition() { return }
+      usleep(1000)
+    }
+  }
+}
+
 /// What went wrong on any thread.
 final class Failures: Sendable {
   private let list = Mutex<[String]>([])
