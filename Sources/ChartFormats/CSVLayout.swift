@@ -56,7 +56,33 @@ struct CSVLayout {
         .artist: "artist", .imageURL: "image_url", .songURL: "song_url", .streams: "streams",
       ]
     ),
+    // Spotify's weekly download, then its daily one, which counts days on chart.
+    (.spotifyChartsCSV, spotifyChartsFields(onChart: "weeks_on_chart")),
+    (.spotifyChartsCSV, spotifyChartsFields(onChart: "days_on_chart")),
   ]
+
+  /// The columns of Spotify's chart download (charts.spotify.com, since 2022): `rank, uri,
+  /// artist_names, track_name, source, peak_rank, previous_rank, weeks_on_chart, streams`, the
+  /// count of days on chart in a daily chart's. `source` (the label) is not kept.
+  private static func spotifyChartsFields(onChart: String) -> [Field: String] {
+    [
+      .rank: "rank", .songURL: "uri", .artist: "artist_names", .title: "track_name",
+      .peakPosition: "peak_rank", .previousRank: "previous_rank", .weeksOnChart: onChart,
+      .streams: "streams",
+    ]
+  }
+
+  /// What a format writes in its previous-rank column for "not on the previous chart": `-` in a
+  /// weekly chart CSV and ChartArchive's, -1 in Spotify's download.
+  private var previousRankNoneMarkers: Set<String> {
+    switch format {
+    case .spotifyChartsCSV: ["-1"]
+    default: ["-"]
+    }
+  }
+
+  /// The words the format's `trend` column uses, when it has one.
+  private var trendVocabulary: TrendVocabulary { .chartsCSV }
 
   /// The header `export --format csv` writes: the native CSV's columns in order.
   static let nativeHeader = [
@@ -90,15 +116,15 @@ struct CSVLayout {
     return nil
   }
 
-  /// The field names of a CSV format, for messages (the first header of the format).
-  static func keys(for format: ChartFormat) -> EntryKeys {
-    let names = headers.first { $0.0 == format }?.1 ?? [:]
-    return EntryKeys(
+  /// The field names of the header found, for messages.
+  var keys: EntryKeys {
+    EntryKeys(
       rank: names[.rank] ?? "rank", title: names[.title] ?? "title",
       artist: names[.artist] ?? "artist", previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
-      songURL: names[.songURL], streams: names[.streams])
+      songURL: names[.songURL], streams: names[.streams],
+      previousRankNone: previousRankNoneMarkers.sorted().joined(separator: " or "))
   }
 
   func has(_ field: Field) -> Bool { columns[field] != nil }
@@ -139,14 +165,20 @@ struct CSVLayout {
     if has(.previousRank) {
       // The native CSV leaves the cell empty when the source published no previous ranks.
       entry.hasPreviousRank = format != .nativeCSV || value(.previousRank, in: row) != nil
-      entry.previousRank = integer(.previousRank, noneMarkers: ["-"])
+      entry.previousRank = integer(.previousRank, noneMarkers: previousRankNoneMarkers)
     }
     entry.peakPosition = integer(.peakPosition)
     entry.weeksOnChart = integer(.weeksOnChart)
     entry.imageURL = value(.imageURL, in: row)
     entry.songURL = value(.songURL, in: row)
     entry.streams = integer(.streams)
-    entry.trend = value(.trend, in: row)
+    if let text = value(.trend, in: row) {
+      entry.trend = trendVocabulary.trend(text)
+      if entry.trend == nil {
+        entry.problems.append(
+          ChartFileProblem(field: names[.trend], message: trendVocabulary.problem(text)))
+      }
+    }
     return entry
   }
 }

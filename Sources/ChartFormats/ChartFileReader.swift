@@ -41,24 +41,13 @@ public struct ChartDateDisagreement: Hashable, Sendable {
   }
 }
 
-/// A movement as a streaming chart's CSV publishes it (`trend`), to check against the derived one.
-public enum PublishedTrend: String, CaseIterable, Hashable, Sendable {
-  /// Climbed since the previous chart.
-  case up = "MOVE_UP"
-  /// Fell since the previous chart.
-  case down = "MOVE_DOWN"
-  /// The same rank as on the previous chart.
-  case same = "SAME_POSITION"
-  /// Not on the previous chart: a debut or a re-entry.
-  case new = "NEW_ENTRY"
-
-  /// Whether a derived movement is the published one (a re-entry counts as a new entry).
-  public func agrees(with movement: Movement) -> Bool {
-    switch (self, movement) {
-    case (.up, .up), (.down, .down), (.same, .unchanged), (.new, .debut), (.new, .reentry): true
-    default: false
-    }
-  }
+/// A whole file as read, before its entries are checked: its format, the names of its entry
+/// fields, its snapshots' worth of entries and the problems found so far.
+struct RawChartFile {
+  var format: ChartFormat
+  var keys: EntryKeys
+  var groups: [RawGroup]
+  var problems: [ChartFileProblem]
 }
 
 /// One snapshot's worth of a file, before it is checked.
@@ -118,7 +107,8 @@ func slug(_ text: String) -> String {
 /// Reads chart files in any ``ChartFormat`` and checks every entry before anything is stored.
 ///
 /// Where the chart's name comes from: `chart` when set (`--chart`), else the file's own (native
-/// format), else the name of the folder that holds the file. Where the chart date comes from: the
+/// format, a charts CSV's `chart` column, the name before the date of a Spotify download's file),
+/// else the name of the folder that holds the file. Where the chart date comes from: the
 /// file's own, else `chartDate` (`--date`), else the first `YYYY-MM-DD` in the file's name (see
 /// ``ChartDate/inFileName(_:)``).
 ///
@@ -187,9 +177,8 @@ public struct ChartFileReader: Sendable {
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
     // Text that is not UTF-8 is told apart in decodeCSV.
-    let (format, groups, problems) =
-      isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
-    return try build(groups, problems: problems, format: format, path: path)
+    let decoded = isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
+    return try build(decoded, path: path)
   }
 
   /// What a file that starts with `<` (after a byte order mark and white space) is called: an
@@ -199,9 +188,7 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - JSON
 
-  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError)
-    -> (ChartFormat, [RawGroup], [ChartFileProblem])
-  {
+  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
     let raw: RawFile
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
     if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
@@ -245,7 +232,7 @@ public struct ChartFileReader: Sendable {
         }
         problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
       }
-      return (.native, groups, problems)
+      return RawChartFile(format: .native, keys: .native, groups: groups, problems: problems)
     }
     if raw.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
@@ -308,14 +295,13 @@ public struct ChartFileReader: Sendable {
       date: fileDate, dateField: dateField,
       dateFieldProblem: raw.problems.contains { $0.field == dateField }, entries: entries ?? [],
       listPresent: entries != nil, frequency: raw.frequency)
-    return (detected, [group], problems)
+    return RawChartFile(
+      format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
   }
 
   // MARK: - CSV
 
-  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError)
-    -> (ChartFormat, [RawGroup], [ChartFileProblem])
-  {
+  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
     let table: CSVTable
     do {
       table = try CSVTable(data)
@@ -353,6 +339,9 @@ public struct ChartFileReader: Sendable {
     var groups: [RawGroup] = []
     var groupIndex: [String: Int] = [:]
     var problems: [ChartFileProblem] = []
+    let namedChart =
+      layout.format.namesTheChartInTheFileName
+      ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
     let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
     let fieldCount = table.rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
@@ -370,7 +359,8 @@ public struct ChartFileReader: Sendable {
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
+      let fileChart = layout.value(.chart, in: row) ?? namedChart
+      let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       let date = layout.value(.date, in: row)
       if layout.has(.date), date == nil {
@@ -386,8 +376,7 @@ public struct ChartFileReader: Sendable {
         groups.append(
           RawGroup(
             chart: chartName,
-            chartSource: chart != nil
-              ? .option : layout.value(.chart, in: row) != nil ? .file : .folder,
+            chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
             date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
             entries: [entry], listPresent: true, frequency: nil,
             publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
@@ -397,28 +386,29 @@ public struct ChartFileReader: Sendable {
     if dataRows.isEmpty {
       groups.append(
         RawGroup(
-          chart: chart ?? folderName(path), chartSource: chart != nil ? .option : .folder,
+          chart: chart ?? namedChart ?? folderName(path),
+          chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
           date: nil,
           dateField: layout.name(of: .date), dateFieldProblem: false, entries: [],
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return (layout.format, groups, problems)
+    return RawChartFile(
+      format: layout.format, keys: layout.keys, groups: groups, problems: problems)
   }
 
   // MARK: - Building snapshots
 
-  private func build(
-    _ groups: [RawGroup], problems fileProblems: [ChartFileProblem], format: ChartFormat,
-    path: String
-  ) throws(ChartFileError) -> DecodedChartFile {
-    var problems = fileProblems
+  private func build(_ file: RawChartFile, path: String) throws(ChartFileError)
+    -> DecodedChartFile
+  {
+    let (format, keys, groups) = (file.format, file.keys, file.groups)
+    var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
-    let keys = EntryKeys.forFormat(format)
     for group in groups {
       var groupProblems: [ChartFileProblem] = []
       // Chart name.
@@ -584,7 +574,7 @@ public struct ChartFileReader: Sendable {
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {
-        report(keys.previousRank, "must be 1 or more (or null), found \(value)")
+        report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
       }
       if let value = raw.peakPosition, value < 1 {
         report(keys.peakPosition, "must be 1 or more, found \(value)")
@@ -595,16 +585,6 @@ public struct ChartFileReader: Sendable {
       if let value = raw.streams, value < 0 {
         report(keys.streams, "must be 0 or more, found \(value)")
       }
-      var trend: PublishedTrend?
-      if let text = raw.trend {
-        trend = PublishedTrend(rawValue: text)
-        if trend == nil {
-          report(
-            "trend",
-            "expected one of " + PublishedTrend.allCases.map(\.rawValue).joined(separator: ", ")
-              + ", found '\(escaped(text))'")
-        }
-      }
       if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(
@@ -612,7 +592,7 @@ public struct ChartFileReader: Sendable {
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams))
-        trends.append(trend)
+        trends.append(raw.trend)
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }
@@ -704,6 +684,30 @@ public struct ChartFileReader: Sendable {
     }
     return afterCR ? "\r" : nil
   }
+}
+
+/// The chart's name in a file's name: what comes before its first date, without the separators
+/// that end it (`regional-global-weekly-2024-03-21.csv` → `regional-global-weekly`); `nil` when the
+/// name has no date, or nothing before it.
+func chartName(inFileName name: String) -> String? {
+  let bytes = Array(name.utf8)
+  func isDigit(_ index: Int) -> Bool {
+    bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+  }
+  guard bytes.count >= 10 else { return nil }
+  for start in 0...(bytes.count - 10) where start == 0 || !isDigit(start - 1) {
+    let shape = (0..<10).allSatisfy { offset in
+      offset == 4 || offset == 7
+        ? bytes[start + offset] == UInt8(ascii: "-") : isDigit(start + offset)
+    }
+    guard shape,
+      (try? ChartDate(iso8601: String(decoding: bytes[start..<start + 10], as: UTF8.self))) != nil
+    else { continue }
+    var end = start
+    while end > 0, "-_. ".utf8.contains(bytes[end - 1]) { end -= 1 }
+    return end > 0 ? String(decoding: bytes[..<end], as: UTF8.self) : nil
+  }
+  return nil
 }
 
 /// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.

@@ -34,6 +34,11 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// `previous_rank` is `-` for "not on the previous chart" and empty when the source published
   /// none.
   case nativeCSV = "chart-archive-csv"
+  /// Spotify's charts as downloaded from charts.spotify.com since 2022, daily or weekly:
+  /// `rank, uri, artist_names, track_name, source, peak_rank, previous_rank, weeks_on_chart`
+  /// (`days_on_chart` in a daily file)`, streams`; `previous_rank` -1 for a new or re-entering
+  /// song; the chart and the date from the file's name (`regional-global-weekly-2024-03-21.csv`).
+  case spotifyChartsCSV = "spotify-charts-csv"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -47,6 +52,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .weeklyCSV: "weekly chart CSV: chart_week,current_week,title,performer,last_week,…"
     case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
+    case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     }
   }
 
@@ -54,7 +60,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   public var isJSON: Bool {
     switch self {
     case .native, .billboardWeekly, .billboardPy, .appFeed: true
-    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: false
+    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV, .spotifyChartsCSV: false
     }
   }
 
@@ -71,4 +77,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
 
   /// Whether a previous rank of 0 means "not on the previous chart".
   var zeroPreviousRankMeansNone: Bool { self == .appFeed || self == .billboardPy }
+
+  /// Whether the chart's name is in the file's name, before its date
+  /// (`regional-global-weekly-2024-03-21.csv` is chart `regional-global-weekly`).
+  var namesTheChartInTheFileName: Bool { self == .spotifyChartsCSV }
 }

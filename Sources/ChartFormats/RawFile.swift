@@ -9,6 +9,9 @@ struct EntryKeys {
   var imageURL: String?
   var songURL: String?
   var streams: String?
+  /// What the format writes for "not on the previous chart", for messages: `null` in JSON, `-`
+  /// or `-1` in a CSV.
+  var previousRankNone = "null"
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
@@ -26,13 +29,14 @@ struct EntryKeys {
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image",
     songURL: "url")
 
+  /// The names of a JSON format's entry fields; a CSV file's are those of its header
+  /// (``CSVLayout/keys``).
   static func forFormat(_ format: ChartFormat) -> EntryKeys {
     switch format {
-    case .native: .native
     case .billboardWeekly: .billboardWeekly
     case .billboardPy: .billboardPy
     case .appFeed: .appFeed
-    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: CSVLayout.keys(for: format)
+    default: .native
     }
   }
 }
@@ -140,8 +144,8 @@ struct RawEntry: Equatable {
   var imageURL: String?
   var songURL: String?
   var streams: Int?
-  /// A published movement (a charts CSV's `trend`), unchecked.
-  var trend: String?
+  /// The movement the source published (a charts CSV's `trend`), when it did.
+  var trend: PublishedTrend?
   /// Whether the entry is a JSON object at all (when not, its fields are all missing).
   var isObject: Bool
   var problems: [ChartFileProblem]

@@ -1,3 +1,4 @@
+import ChartFormats
 import Foundation
 import Testing
 
@@ -439,12 +440,13 @@ struct ImportTests {
       run.output.components(separatedBy: "\n").map { $0.components(separatedBy: " entr").first! }
         == [
           // Files in chart-date order of their names, then by path; snapshots in file order.
-          "imported  Samples 2017-01-01  5", "imported  hot-100 2024-01-13  4",
+          "imported  Samples 2017-01-01  5", "imported  regional-global-weekly 2024-03-21  5",
+          "imported  regional-us-daily 2024-03-21  3", "imported  hot-100 2024-01-13  4",
           "imported  top200-global 2017-01-06  2", "imported  top200-global 2017-01-07  2",
           "imported  top200-argentina 2017-01-06  1", "imported  viral50-global 2017-01-06  1",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 4 of 5 files into \(archive): 9 new snapshots, 0 replaced, 0 unchanged; 20",
+          "Imported 6 of 7 files into \(archive): 11 new snapshots, 0 replaced, 0 unchanged; 28",
           "Skipped 1 invalid file (listed on standard error).", "",
         ])
     #expect(
@@ -473,8 +475,9 @@ struct ImportTests {
 
         """))
     let formats = try chartArchive(["formats", "--format", "csv"])
-    // A header, eight formats, and the empty string after the last CRLF.
-    #expect(formats.output.components(separatedBy: "\r\n").count == 10)
+    // A header, a line per format, and the empty string after the last CRLF.
+    #expect(
+      formats.output.components(separatedBy: "\r\n").count == ChartFormat.allCases.count + 2)
   }
 
   @Test func skipInvalidStoresTheValidFilesAndListsTheRest() throws {

@@ -1,7 +1,8 @@
-import ChartFormats
 import ChartRanking
 import Foundation
 import Testing
+
+@testable import ChartFormats
 
 /// The real-shaped sample files beside this test.
 private let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -82,10 +83,86 @@ struct SampleFormatTests {
       ])
     #expect(file.snapshots[0].entries[1].artist == "The Weeknd, Daft Punk")
     #expect(file.snapshots[3].entries[0].streams == nil)
-    #expect(file.publishedTrends[1] == [.same, .up])
-    #expect(PublishedTrend.up.agrees(with: .up(3)))
-    #expect(PublishedTrend.new.agrees(with: .reentry))
-    #expect(!PublishedTrend.up.agrees(with: .unchanged))
+    #expect(
+      file.publishedTrends[1] == [
+        PublishedTrend(.unchanged, text: "SAME_POSITION"),
+        PublishedTrend(.up(places: nil), text: "MOVE_UP"),
+      ])
+  }
+
+  @Test(arguments: [
+    (PublishedTrend.Kind.up(places: nil), Movement.up(3), true),
+    (.up(places: 3), .up(3), true),
+    (.up(places: 2), .up(3), false),
+    (.down(places: 2), .down(2), true),
+    (.notOnPrevious, .reentry, true),
+    (.notOnPrevious, .debut, true),
+    (.debut, .reentry, false),
+    (.reentry, .reentry, true),
+    (.up(places: nil), .unchanged, false),
+    (.unchanged, .unchanged, true),
+  ])
+  func aPublishedTrendAgreesWithTheMovementItSays(
+    kind: PublishedTrend.Kind, movement: Movement, agrees: Bool
+  ) {
+    #expect(PublishedTrend(kind, text: "").agrees(with: movement) == agrees)
+  }
+
+  @Test func spotifyChartsWeeklyDownload() throws {
+    let file = try read("regional-global-weekly-2024-03-21.csv")
+    #expect(file.format == .spotifyChartsCSV)
+    #expect(file.frequency == .weekly)
+    let snapshot = try #require(file.snapshots.first)
+    // Chart and date from the file's name; the byte order mark is no part of the header.
+    #expect(snapshot.chart == "regional-global-weekly")
+    #expect(snapshot.chartDate.iso8601 == "2024-03-21")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 4, 5])
+    // -1 is "not on the previous chart".
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [2, 1, nil, nil, 5])
+    #expect(snapshot.entries.map(\.publishedPeakPosition) == [1, 1, 3, 2, 4])
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [6, 11, 1, 9, 14])
+    #expect(
+      snapshot.entries.map(\.streams) == [
+        61_203_455, 58_990_127, 40_117_002, 38_502_219, 37_660_318,
+      ])
+    // Several artists are one credit; the track URI is the song's identity.
+    #expect(snapshot.entries[1].artist == "KAIROS, Jun")
+    #expect(snapshot.entries[2].title == "Slow Bloom, Fast Fade")
+    #expect(snapshot.entries[0].songURL == "spotify:track:0aQ2bPxVt3kL9mN1rS5uW7")
+    #expect(snapshot.entries.allSatisfy { $0.imageURL == nil })
+  }
+
+  @Test func spotifyChartsDailyDownloadCountsDays() throws {
+    let file = try read("regional-us-daily-2024-03-21.csv")
+    #expect(file.format == .spotifyChartsCSV)
+    #expect(file.frequency == .daily)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "regional-us-daily")
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [74, 40, 1])
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [1, 3, nil])
+  }
+
+  @Test(arguments: [
+    ("regional-global-weekly-2024-03-21.csv", "regional-global-weekly"),
+    ("regional-global-weekly-2019-12-27--2020-01-03.csv", "regional-global-weekly"),
+    ("viral_gb_daily_2024-03-21.csv", "viral_gb_daily"),
+    ("2024-03-21.csv", nil),
+    ("regional-global-weekly.csv", nil),
+    ("top-2024-02-30-2024-03-01.csv", "top-2024-02-30"),
+  ])
+  func theChartsNameIsWhatComesBeforeTheDateInTheFilesName(name: String, chart: String?) {
+    #expect(chartName(inFileName: name) == chart)
+  }
+
+  @Test func aSpotifyChartsFileWithoutADateInItsNameIsNamedAfterItsFolder() throws {
+    let csv =
+      "rank,uri,artist_names,track_name,source,peak_rank,previous_rank,weeks_on_chart,streams\n"
+      + "1,spotify:track:a,A,T,L,1,-1,1,10\n"
+    let file = try ChartFileReader(chartDate: try ChartDate(iso8601: "2024-03-21")).decode(
+      Data(csv.utf8), path: "charts/spotify/latest.csv")
+    #expect(file.snapshots.map(\.chart) == ["spotify"])
+    #expect(file.chartNamedAfterFolder)
   }
 
   @Test(arguments: [
@@ -104,6 +181,20 @@ struct SampleFormatTests {
     (
       "Position,Track Name,Artist,Streams,URL\n",
       ["the file has a header but no rows"]
+    ),
+    // A problem names the field as the file's header does.
+    (
+      "track_position,track_name,artist_name,stream_count,track_url,region_name,date\n"
+        + "1,A,X,5,u,Global,2017-01-01\n1,B,Y,4,v,Global,2017-01-01\n",
+      ["row 3 (rank 1), field 'track_position': rank 1 is also the rank of row 2"]
+    ),
+    (
+      "rank,uri,artist_names,track_name,source,peak_rank,previous_rank,days_on_chart,streams\n"
+        + "1,spotify:track:a,A,T,L,1,0,0,10\n",
+      [
+        "row 2 (rank 1), field 'previous_rank': must be 1 or more (or -1), found 0",
+        "row 2 (rank 1), field 'days_on_chart': must be 1 or more, found 0",
+      ]
     ),
     (
       "title,rank,date,artist,url,region,chart,trend,streams\nA,1,2017-02-30,X,u,Global,top,NEW_ENTRY,5\n",

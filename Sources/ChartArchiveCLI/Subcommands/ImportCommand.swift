@@ -19,11 +19,13 @@ enum ImportCommand: Subcommand {
     files for one chart and chart date in one import are refused even with --replace.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
-    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one), else
+    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one) or in
+    its name before the date (Spotify's downloads: regional-global-weekly-2024-03-21.csv), else
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
-    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. A charts CSV's published trends are
-    checked against the derived movements, and disagreements are listed as warnings.
+    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes (a
+    charts CSV's trends) are checked against the derived ones, and disagreements are listed as
+    warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
@@ -226,7 +228,7 @@ enum ImportCommand: Subcommand {
       for item in disagreements.prefix(20) {
         console.printError(
           "warning: \(sources[item.source].name): \(item.chart) \(item.chartDate) rank"
-            + " \(item.rank) '\(item.title)': published \(item.published.rawValue), derived"
+            + " \(item.rank) '\(item.title)': published \(item.published.text), derived"
             + " \(item.derived.kind)")
       }
       if disagreements.count > 20 {

@@ -1,0 +1,74 @@
+public import ChartRanking
+
+/// A movement as a source publishes it beside an entry, to check against the movement the archive
+/// derives (see ``Movement``): a charts CSV's `trend`, Spotify's `entryStatus`, kworb's `P+`, the
+/// UK chart's `New` and `RE`.
+public struct PublishedTrend: Hashable, Sendable {
+  /// What the source says of the entry's movement.
+  public enum Kind: Hashable, Sendable {
+    /// Climbed since the previous chart, by this many places when the source says.
+    case up(places: Int?)
+    /// Fell since the previous chart, by this many places when the source says.
+    case down(places: Int?)
+    /// The same rank as on the previous chart.
+    case unchanged
+    /// Not on the previous chart: a debut or a re-entry, the source does not say which.
+    case notOnPrevious
+    /// First appearance on the chart.
+    case debut
+    /// Back on the chart after at least one chart away.
+    case reentry
+  }
+
+  /// What the source says.
+  public var kind: Kind
+  /// The marker as the source wrote it (`MOVE_UP`, `RE_ENTRY`, `+3`, `New`), for messages.
+  public var text: String
+
+  /// A published movement.
+  public init(_ kind: Kind, text: String) {
+    self.kind = kind
+    self.text = text
+  }
+
+  /// Whether a derived movement is the published one: the direction, and the places when the
+  /// source gives them; a re-entry or a debut is `notOnPrevious`.
+  public func agrees(with movement: Movement) -> Bool {
+    switch (kind, movement) {
+    case (.up(let places), .up(let derived)), (.down(let places), .down(let derived)):
+      places.map { $0 == derived } ?? true
+    case (.unchanged, .unchanged), (.debut, .debut), (.reentry, .reentry),
+      (.notOnPrevious, .debut), (.notOnPrevious, .reentry):
+      true
+    default: false
+    }
+  }
+}
+
+/// The words one source uses for an entry's movement.
+enum TrendVocabulary {
+  /// A charts CSV's `trend` (the Spotify charts data set of 2017 to 2021): `MOVE_UP`,
+  /// `MOVE_DOWN`, `SAME_POSITION`, `NEW_ENTRY` (a debut or a re-entry).
+  case chartsCSV
+
+  /// The markers, as written, with what each says.
+  private var words: [(String, PublishedTrend.Kind)] {
+    switch self {
+    case .chartsCSV:
+      [
+        ("MOVE_UP", .up(places: nil)), ("MOVE_DOWN", .down(places: nil)),
+        ("SAME_POSITION", .unchanged), ("NEW_ENTRY", .notOnPrevious),
+      ]
+    }
+  }
+
+  /// The published movement a marker says, or `nil` when it is none of the vocabulary's.
+  func trend(_ text: String) -> PublishedTrend? {
+    words.first { $0.0 == text }.map { PublishedTrend($0.1, text: text) }
+  }
+
+  /// What is wrong with a marker that is not one of the vocabulary's.
+  func problem(_ text: String) -> String {
+    "expected one of " + words.map(\.0).joined(separator: ", ") + ", found '\(escaped(text))'"
+  }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// The sample file of a source format, by name.
+private func sample(_ name: String) -> String { "Tests/ChartFormatsTests/Samples/" + name }
+
+/// Each source format's sample, imported from the command line into a new archive: every field it
+/// stores comes back through `export` and `show --format json`, the movements it publishes are
+/// checked against the derived ones, and importing it again finds nothing new.
+struct SourceFormatsTests {
+  /// A new archive with `paths` imported, and what the import printed.
+  private func imported(_ paths: [String], options: [String] = []) throws -> (
+    folder: TemporaryFolder, archive: String, run: Run
+  ) {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try chartArchive(["import"] + paths + options + ["--db", archive])
+    return (folder, archive, run)
+  }
+
+  /// The chart's snapshots exported as CSV, without the header, one string a row.
+  private func exported(_ chart: String, from archive: String) throws -> [String] {
+    let run = try chartArchive(["export", chart, "--format", "csv", "--db", archive])
+    #expect(run.status == 0)
+    return Array(run.output.components(separatedBy: "\r\n").dropFirst().dropLast())
+  }
+
+  /// One figure of each entry of `show CHART --format json`.
+  private func shown(_ chart: String, _ key: String, in archive: String) throws -> [String] {
+    let run = try chartArchive(["show", chart, "--format", "json", "--db", archive])
+    let entries = try #require(try json(run.output)["entries"] as? [[String: Any]])
+    return entries.map { entry in entry[key].map { "\($0)" } ?? "absent" }
+  }
+
+  @Test func spotifyChartsDownloadsImportExactly() throws {
+    let paths = [
+      sample("regional-global-weekly-2024-03-21.csv"), sample("regional-us-daily-2024-03-21.csv"),
+    ]
+    let (folder, archive, run) = try imported(paths)
+    #expect(run.status == 0)
+    #expect(run.error == "")
+    #expect(
+      run.output.hasPrefix(
+        "imported  regional-global-weekly 2024-03-21  5 entries  \(paths[0])\n"
+          + "imported  regional-us-daily 2024-03-21  3 entries  \(paths[1])\n"))
+    #expect(
+      try exported("regional-global-weekly", from: archive) == [
+        "regional-global-weekly,2024-03-21,1,2,1,6,Lanterns Over Lisbon,Mira Solen,,"
+          + "spotify:track:0aQ2bPxVt3kL9mN1rS5uW7,61203455",
+        "regional-global-weekly,2024-03-21,2,1,1,11,Gravity Well,\"KAIROS, Jun\",,"
+          + "spotify:track:1bR3cQyWu4lM0nO2sT6vX8,58990127",
+        "regional-global-weekly,2024-03-21,3,-,3,1,\"Slow Bloom, Fast Fade\",Ava Lindqvist,,"
+          + "spotify:track:2cS4dRzXv5mN1oP3tU7wY9,40117002",
+        "regional-global-weekly,2024-03-21,4,-,2,9,Echo Chamber,Parallel Lines,,"
+          + "spotify:track:3dT5eSaYw6nO2pQ4uV8xZ0,38502219",
+        "regional-global-weekly,2024-03-21,5,5,4,14,Paper Planes Again,The Quiet Hours,,"
+          + "spotify:track:4eU6fTbZx7oP3qR5vW9yA1,37660318",
+      ])
+    #expect(
+      try shown("regional-global-weekly", "movement", in: archive)
+        == ["up", "down", "new", "re-entry", "unchanged"])
+    #expect(
+      try shown("regional-us-daily", "weeks_on_chart", in: archive) == ["74", "40", "1"])
+    #expect(
+      try chartArchive(["charts", "--db", archive]).output.components(separatedBy: "\n").dropFirst()
+        .prefix(2) == [
+          "regional-global-weekly  weekly             1  2024-03-21  2024-03-21",
+          "regional-us-daily       daily              1  2024-03-21  2024-03-21",
+        ])
+    let again = try chartArchive(["import"] + paths + ["--db", archive, "--quiet"])
+    #expect(again.output == "Nothing new: all 2 snapshots were already in \(archive).\n")
+    _ = folder
+  }
+}
