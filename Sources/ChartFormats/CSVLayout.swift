@@ -145,14 +145,8 @@ struct CSVLayout {
     func integer(_ field: Field, noneMarkers: Set<String> = []) -> Int? {
       guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
       if let number = Int(text) { return number }
-      // Digits alone, with a sign or not, that Int(_:) does not read: too many of them.
-      let digits = text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
-      let message =
-        text.utf8.count - digits.count <= 1 && !digits.isEmpty
-          && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        ? beyondRange(text, tooLarge: text.utf8.first != UInt8(ascii: "-"))
-        : "expected a whole number, found '\(text)'"
-      entry.problems.append(ChartFileProblem(field: names[field], message: message))
+      entry.problems.append(
+        ChartFileProblem(field: names[field], message: wholeNumberProblem(text)))
       return nil
     }
     entry.rank = integer(.rank)

@@ -201,6 +201,13 @@ public struct ChartFileReader: Sendable {
       case .success(let value): json = value
       case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
       }
+      if let service = ServiceFile.format(of: json, forced: format) {
+        guard json.isObject else {
+          throw ChartFileError(
+            path: path, "not a chart file: expected a JSON object (\(service.rawValue) format)")
+        }
+        return serviceFile(ServiceFile(json, format: service), path: path)
+      }
       guard let read = RawFile(json: json, forced: format) else {
         throw ChartFileError(
           path: path,
@@ -297,6 +304,19 @@ public struct ChartFileReader: Sendable {
       listPresent: entries != nil, frequency: raw.frequency)
     return RawChartFile(
       format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
+  }
+
+  /// A file of a chart service's JSON format as one snapshot's worth of entries: the chart named
+  /// by `--chart`, else the file, else the folder.
+  private func serviceFile(_ service: ServiceFile, path: String) -> RawChartFile {
+    let group = RawGroup(
+      chart: chart ?? service.chart ?? folderName(path),
+      chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
+      date: service.date, dateField: service.dateField,
+      dateFieldProblem: service.dateFieldProblem, entries: service.entries ?? [],
+      listPresent: service.entries != nil, frequency: service.frequency)
+    return RawChartFile(
+      format: service.format, keys: service.keys, groups: [group], problems: service.problems)
   }
 
   // MARK: - CSV

@@ -39,6 +39,12 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// (`days_on_chart` in a daily file)`, streams`; `previous_rank` -1 for a new or re-entering
   /// song; the chart and the date from the file's name (`regional-global-weekly-2024-03-21.csv`).
   case spotifyChartsCSV = "spotify-charts-csv"
+  /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
+  /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
+  /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
+  /// {"trackName", "trackUri", "displayImageUri", "artists": [{"name"}]}}]}`; `entryStatus`
+  /// (NEW_ENTRY, RE_ENTRY, MOVED_UP, MOVED_DOWN, NO_CHANGE) is checked against the derived movement.
+  case spotifyChartsJSON = "spotify-charts-json"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -53,13 +59,15 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
+    case .spotifyChartsJSON:
+      "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, trackMetadata}]}"
     }
   }
 
   /// Whether files of the format are JSON (otherwise CSV).
   public var isJSON: Bool {
     switch self {
-    case .native, .billboardWeekly, .billboardPy, .appFeed: true
+    case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON: true
     case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV, .spotifyChartsCSV: false
     }
   }

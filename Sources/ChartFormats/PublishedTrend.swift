@@ -50,6 +50,9 @@ enum TrendVocabulary {
   /// A charts CSV's `trend` (the Spotify charts data set of 2017 to 2021): `MOVE_UP`,
   /// `MOVE_DOWN`, `SAME_POSITION`, `NEW_ENTRY` (a debut or a re-entry).
   case chartsCSV
+  /// Spotify's `entryStatus` (charts.spotify.com): `NEW_ENTRY`, `RE_ENTRY`, `MOVED_UP`,
+  /// `MOVED_DOWN`, `NO_CHANGE`.
+  case spotifyEntryStatus
 
   /// The markers, as written, with what each says.
   private var words: [(String, PublishedTrend.Kind)] {
@@ -58,6 +61,11 @@ enum TrendVocabulary {
       [
         ("MOVE_UP", .up(places: nil)), ("MOVE_DOWN", .down(places: nil)),
         ("SAME_POSITION", .unchanged), ("NEW_ENTRY", .notOnPrevious),
+      ]
+    case .spotifyEntryStatus:
+      [
+        ("NEW_ENTRY", .debut), ("RE_ENTRY", .reentry), ("MOVED_UP", .up(places: nil)),
+        ("MOVED_DOWN", .down(places: nil)), ("NO_CHANGE", .unchanged),
       ]
     }
   }

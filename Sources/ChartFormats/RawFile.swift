@@ -129,6 +129,17 @@ func beyondRange(_ text: String, tooLarge: Bool) -> String {
     ? "\(shown) is too large (at most \(Int.max))" : "\(shown) is too small (at least \(Int.min))"
 }
 
+/// What is wrong with a text that should be a whole number and that `Int(_:)` does not read:
+/// digits alone (with a sign or not) are beyond the 64-bit range (see ``beyondRange(_:tooLarge:)``);
+/// anything else is not a whole number.
+func wholeNumberProblem(_ text: String) -> String {
+  let digits = text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+  return text.utf8.count - digits.count <= 1 && !digits.isEmpty
+    && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    ? beyondRange(text, tooLarge: text.utf8.first != UInt8(ascii: "-"))
+    : "expected a whole number, found '\(escaped(text))'"
+}
+
 /// One entry as written in a file, before it is checked.
 struct RawEntry: Equatable {
   /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.

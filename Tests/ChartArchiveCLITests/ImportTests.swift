@@ -444,9 +444,10 @@ struct ImportTests {
           "imported  regional-us-daily 2024-03-21  3", "imported  hot-100 2024-01-13  4",
           "imported  top200-global 2017-01-06  2", "imported  top200-global 2017-01-07  2",
           "imported  top200-argentina 2017-01-06  1", "imported  viral50-global 2017-01-06  1",
+          "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 6 of 7 files into \(archive): 11 new snapshots, 0 replaced, 0 unchanged; 28",
+          "Imported 7 of 8 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
           "Skipped 1 invalid file (listed on standard error).", "",
         ])
     #expect(
@@ -458,7 +459,9 @@ struct ImportTests {
         + " chart)\n"
         + "warning: Tests/ChartFormatsTests/Samples/charts.csv: top200-global 2017-01-07 rank 2"
         + " 'Starboy': published MOVE_UP, derived unchanged\n"
-        + "warning: 1 published trend disagrees with the derived movement\n")
+        + "warning: Tests/ChartFormatsTests/Samples/spotify-charts-regional-gb-weekly.json:"
+        + " regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published MOVED_UP, derived down\n"
+        + "warning: 2 published trends disagree with the derived movement\n")
     let weekly = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples/hot-100-weeks.csv", "--chart", "hot-100-weekly",
       "--db", archive, "--quiet",

@@ -71,4 +71,36 @@ struct SourceFormatsTests {
     #expect(again.output == "Nothing new: all 2 snapshots were already in \(archive).\n")
     _ = folder
   }
+
+  @Test func spotifyChartsSiteJSONImportsExactlyAndItsStatusesAreChecked() throws {
+    let path = sample("spotify-charts-regional-gb-weekly.json")
+    let (folder, archive, run) = try imported([path])
+    #expect(run.status == 0)
+    // The sample's last entry says it moved up from 1 to 5.
+    #expect(
+      run.error
+        == "warning: \(path): regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published"
+        + " MOVED_UP, derived down\n"
+        + "warning: 1 published trend disagrees with the derived movement\n")
+    let image = "https://i.scdn.co/image/ab67616d00001e02"
+    #expect(
+      try exported("regional-gb-weekly", from: archive) == [
+        "regional-gb-weekly,2024-03-21,1,3,1,8,Firstlight,Seo-yeon,\(image)f1a2b3c4d5e6f708192a3b4c,"
+          + "spotify:track:6gW8hVdBz9qR5sT7xY1aC3,4518230",
+        "regional-gb-weekly,2024-03-21,2,2,1,12,Neon Harbor (feat. Jun),\"Mira Solen, Jun\","
+          + "\(image)a0b1c2d3e4f5061728394a5b,spotify:track:8iY0jXfDb1sT7uV9zA3cE5,4390117",
+        "regional-gb-weekly,2024-03-21,3,-,3,1,밤하늘 (Night Sky),LUNAR,"
+          + "\(image)b1c2d3e4f5a6071829304a5b,spotify:track:1lB3mAiGe4vW0xY2cD6fH8,3877402",
+        "regional-gb-weekly,2024-03-21,4,-,2,15,Café de Flore,Élodie Marchand,"
+          + "\(image)c2d3e4f5a6b7081920314a5b,spotify:track:3nD5oCkIg6xY2zA4eF8hJ0,3501986",
+        "regional-gb-weekly,2024-03-21,5,1,1,6,Gravity Well,KAIROS,"
+          + "\(image)d3e4f5a6b7c8091a2b3c4d5e,spotify:track:1bR3cQyWu4lM0nO2sT6vX8,3412875",
+      ])
+    #expect(
+      try shown("regional-gb-weekly", "movement", in: archive)
+        == ["up", "unchanged", "new", "re-entry", "down"])
+    let again = try chartArchive(["import", path, "--db", archive, "--quiet"])
+    #expect(again.output == "Nothing new: the snapshot was already in \(archive).\n")
+    _ = folder
+  }
 }

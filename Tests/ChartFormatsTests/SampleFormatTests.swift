@@ -143,6 +143,52 @@ struct SampleFormatTests {
     #expect(snapshot.entries.map(\.publishedPreviousRank) == [1, 3, nil])
   }
 
+  @Test func spotifyChartsSiteJSON() throws {
+    let file = try read("spotify-charts-regional-gb-weekly.json")
+    #expect(file.format == .spotifyChartsJSON)
+    // The chart, its date and its frequency are the file's.
+    #expect(file.frequency == .weekly)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chart == "regional-gb-weekly")
+    #expect(snapshot.chartDate.iso8601 == "2024-03-21")
+    #expect(snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 4, 5])
+    #expect(snapshot.entries.map(\.publishedPreviousRank) == [3, 2, nil, nil, 1])
+    #expect(snapshot.entries.map(\.publishedPeakPosition) == [1, 1, 3, 2, 1])
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [8, 12, 1, 15, 6])
+    #expect(
+      snapshot.entries.map(\.streams) == [4_518_230, 4_390_117, 3_877_402, 3_501_986, 3_412_875])
+    #expect(snapshot.entries[1].title == "Neon Harbor (feat. Jun)")
+    #expect(snapshot.entries[1].artist == "Mira Solen, Jun")
+    #expect(snapshot.entries[2].title == "밤하늘 (Night Sky)")
+    #expect(snapshot.entries[0].songURL == "spotify:track:6gW8hVdBz9qR5sT7xY1aC3")
+    #expect(
+      snapshot.entries[0].imageURL
+        == "https://i.scdn.co/image/ab67616d00001e02f1a2b3c4d5e6f708192a3b4c")
+    #expect(
+      file.publishedTrends == [
+        [
+          PublishedTrend(.up(places: nil), text: "MOVED_UP"),
+          PublishedTrend(.unchanged, text: "NO_CHANGE"), PublishedTrend(.debut, text: "NEW_ENTRY"),
+          PublishedTrend(.reentry, text: "RE_ENTRY"),
+          PublishedTrend(.up(places: nil), text: "MOVED_UP"),
+        ]
+      ])
+  }
+
+  @Test func spotifyChartsSiteStreamsOfAnotherMetricAreNotKept() throws {
+    let json = """
+      {"entries": [{"chartEntryData": {"currentRank": 1, "rankingMetric": {"value": "80",
+        "type": "VIRALITY"}}, "trackMetadata": {"trackName": "T", "artists": [{"name": "A"}]}}]}
+      """
+    let file = try ChartFileReader().decode(Data(json.utf8), path: "viral/2024-03-21.json")
+    #expect(file.format == .spotifyChartsJSON)
+    #expect(file.snapshots.first?.entries.first?.streams == nil)
+    #expect(file.snapshots.first?.chart == "viral")
+    // Without the previousRank field, previous ranks are not published.
+    #expect(file.snapshots.first?.publishesPreviousRank == false)
+  }
+
   @Test(arguments: [
     ("regional-global-weekly-2024-03-21.csv", "regional-global-weekly"),
     ("regional-global-weekly-2019-12-27--2020-01-03.csv", "regional-global-weekly"),

@@ -1,0 +1,238 @@
+/// Reads fields of nested JSON objects by their paths (`chartEntryData.currentRank`), turning a
+/// wrong type into a problem named by the path instead of failing the whole file, as
+/// ``FieldReader`` does for the fields of one object.
+struct NestedReader {
+  let root: JSONTree
+  var problems: [ChartFileProblem] = []
+  /// The paths of the objects whose repeated keys were reported already.
+  private var checkedObjects: Set<String> = []
+
+  /// A reader of `root`'s fields.
+  init(_ root: JSONTree) { self.root = root }
+
+  /// The value at `path` (keys joined with `.`), or `nil` when a key along it is missing or its
+  /// value is null. A value along it that is not an object is a problem; so is a key given twice in
+  /// an object along it.
+  mutating func value(_ path: String) -> JSONTree? {
+    var value = root
+    var walked = ""
+    for key in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+      guard case .object(let object) = value else {
+        if case .null = value { return nil }
+        report(walked.isEmpty ? nil : walked, "expected a JSON object")
+        return nil
+      }
+      if checkedObjects.insert(walked).inserted {
+        for repeated in object.repeatedKeys {
+          report(walked.isEmpty ? repeated : walked + "." + repeated, "given more than once")
+        }
+      }
+      walked = walked.isEmpty ? key : walked + "." + key
+      guard let next = object[key] else { return nil }
+      value = next
+    }
+    if case .null = value { return nil }
+    return value
+  }
+
+  /// Whether the value at `path` is there, even as null.
+  func has(_ path: String) -> Bool {
+    var value = root
+    for key in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+      guard case .object(let object) = value, let next = object[key] else { return false }
+      value = next
+    }
+    return true
+  }
+
+  mutating func report(_ field: String?, _ message: String) {
+    problems.append(ChartFileProblem(field: field, message: message))
+  }
+
+  /// The string at `path`.
+  mutating func string(_ path: String) -> String? {
+    guard let value = value(path) else { return nil }
+    guard case .string(let text) = value else {
+      report(path, "expected a string or null")
+      return nil
+    }
+    return text
+  }
+
+  /// The integer at `path`: a JSON integer, or with `text`, a whole number written as a string
+  /// (`"1371493"`, as Spotify writes its streams and Last.fm its ranks and play counts).
+  mutating func int(_ path: String, orText text: Bool = false) -> Int? {
+    guard let value = value(path) else { return nil }
+    if let integer = value.integer { return integer }
+    switch value {
+    case .number(let written):
+      if let whole = JSONTree.wholeNumber(written), whole == .tooLarge || whole == .tooSmall {
+        report(path, beyondRange(written, tooLarge: whole == .tooLarge))
+      } else {
+        report(path, "expected an integer" + (text ? " or its digits" : "") + " or null")
+      }
+    case .string(let written) where text:
+      return wholeNumber(written, field: path)
+    default:
+      report(path, "expected an integer" + (text ? " or its digits" : "") + " or null")
+    }
+    return nil
+  }
+
+  /// A whole number written as text: digits, with a sign or not; a problem otherwise.
+  mutating func wholeNumber(_ text: String, field: String) -> Int? {
+    if let number = Int(text) { return number }
+    report(field, wholeNumberProblem(text))
+    return nil
+  }
+
+  /// The array at `path`, or `nil` (with a problem when it is something else).
+  mutating func array(_ path: String) -> [JSONTree]? {
+    guard let value = value(path) else { return nil }
+    guard case .array(let list) = value else {
+      report(path, "expected an array")
+      return nil
+    }
+    return list
+  }
+}
+
+/// A file of one of the JSON formats that chart services serve, read into entries: the chart and
+/// date it names, where to say they are, and its entries before they are checked.
+struct ServiceFile {
+  var format: ChartFormat
+  var keys: EntryKeys
+  /// The chart's name in the file, if it gives one.
+  var chart: String?
+  /// The chart date as written (ISO 8601), if the file gives one.
+  var date: String?
+  /// The field the date is in, for messages.
+  var dateField: String
+  /// How often the chart is published, as the file says (a ``ChartFrequency`` name), if it does.
+  var frequency: String? = nil
+  /// Whether the date field itself had a problem, reported already.
+  var dateFieldProblem = false
+  /// The entries, or `nil` when the file has no list of them (a problem of its own).
+  var entries: [RawEntry]?
+  var problems: [ChartFileProblem] = []
+
+  /// The service format of a JSON value: `forced` when it is one, else the one its shape says,
+  /// or `nil` for none.
+  static func format(of json: JSONTree, forced: ChartFormat?) -> ChartFormat? {
+    if let forced { return forced == .spotifyChartsJSON ? forced : nil }
+    guard case .object(let object) = json else { return nil }
+    if object["displayChart"] != nil { return .spotifyChartsJSON }
+    if case .array(let list) = object["entries"], case .object(let first) = list.first,
+      first["chartEntryData"] != nil || first["trackMetadata"] != nil
+    {
+      return .spotifyChartsJSON
+    }
+    return nil
+  }
+
+}
+
+extension ServiceFile {
+  /// Reads a file of a service format (see ``format(of:forced:)``).
+  init(_ json: JSONTree, format: ChartFormat) {
+    switch format {
+    default: self = Self.spotifyCharts(json)
+    }
+  }
+
+  /// Entries read from a list, each with a reader of its own.
+  static func entries(
+    _ list: [JSONTree], read: (inout NestedReader, inout RawEntry) -> Void
+  ) -> [RawEntry] {
+    list.map { json in
+      var entry = RawEntry()
+      guard json.isObject else {
+        entry.isObject = false
+        return entry
+      }
+      var reader = NestedReader(json)
+      read(&reader, &entry)
+      entry.problems += reader.problems
+      return entry
+    }
+  }
+
+  // MARK: - Spotify's charts site
+
+  /// The names of the Spotify charts site's entry fields.
+  static let spotifyKeys = EntryKeys(
+    rank: "chartEntryData.currentRank", title: "trackMetadata.trackName",
+    artist: "trackMetadata.artists", previousRank: "chartEntryData.previousRank",
+    peakPosition: "chartEntryData.peakRank", weeksOnChart: "chartEntryData.appearancesOnChart",
+    imageURL: "trackMetadata.displayImageUri", songURL: "trackMetadata.trackUri",
+    streams: "chartEntryData.rankingMetric.value", previousRankNone: "-1")
+
+  /// A chart as charts.spotify.com serves it to its pages: `{"displayChart": {"date",
+  /// "chartMetadata": {"uri", "dimensions": {"recurrence"}}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
+  /// "peakRank", "appearancesOnChart", "rankingMetric": {"value", "type"}, "entryStatus"},
+  /// "trackMetadata": {"trackName", "trackUri", "displayImageUri", "artists": [{"name"}]}}]}`.
+  /// `previousRank` -1 is not on the previous chart; the artists' names joined with ", " are one
+  /// credit, as in Spotify's CSV download; `rankingMetric.value` is streams when its type is
+  /// `STREAMS` (or not given); `entryStatus` is the published movement; `recurrence` (`DAILY`,
+  /// `WEEKLY`) the chart's frequency.
+  private static func spotifyCharts(_ json: JSONTree) -> ServiceFile {
+    var file = NestedReader(json)
+    let keys = spotifyKeys
+    var read = ServiceFile(
+      format: .spotifyChartsJSON, keys: keys, chart: file.string("displayChart.chartMetadata.uri"),
+      date: file.string("displayChart.date"), dateField: "displayChart.date")
+    read.dateFieldProblem = file.problems.contains { $0.field == "displayChart.date" }
+    read.frequency = file.string("displayChart.chartMetadata.dimensions.recurrence")?.lowercased()
+    if let list = file.array("entries") {
+      guard list.count <= ChartFileReader.maximumRank else {
+        read.problems = file.problems + [FieldReader.tooManyEntries(list.count, field: "entries")]
+        return read
+      }
+      read.entries = entries(list) { reader, entry in
+        entry.rank = reader.int(keys.rank)
+        entry.title = reader.string(keys.title)
+        if let artists = reader.array(keys.artist) {
+          // Each artist's name, or what is wrong with it, reported under the list's name.
+          var names: [String] = []
+          for (index, artist) in artists.enumerated() {
+            guard case .object(let object) = artist else {
+              reader.report(keys.artist, "artist \(index + 1) is not a JSON object")
+              continue
+            }
+            switch object["name"] {
+            case .string(let name): names.append(name)
+            case nil, .null: reader.report(keys.artist, "artist \(index + 1) has no name")
+            default: reader.report(keys.artist, "artist \(index + 1)'s name is not a string")
+            }
+          }
+          // An empty list is no credit (reported as missing).
+          if !artists.isEmpty, names.count == artists.count {
+            entry.artist = names.joined(separator: ", ")
+          }
+        }
+        entry.hasPreviousRank = reader.has(keys.previousRank)
+        entry.previousRank = reader.int(keys.previousRank)
+        if entry.previousRank == -1 { entry.previousRank = nil }
+        entry.peakPosition = reader.int(keys.peakPosition)
+        entry.weeksOnChart = reader.int(keys.weeksOnChart)
+        entry.imageURL = reader.string(keys.imageURL!)
+        entry.songURL = reader.string(keys.songURL!)
+        let metric = reader.string("chartEntryData.rankingMetric.type")
+        if metric == nil || metric == "STREAMS" {
+          entry.streams = reader.int(keys.streams!, orText: true)
+        }
+        if let status = reader.string("chartEntryData.entryStatus") {
+          entry.trend = TrendVocabulary.spotifyEntryStatus.trend(status)
+          if entry.trend == nil {
+            reader.report(
+              "chartEntryData.entryStatus", TrendVocabulary.spotifyEntryStatus.problem(status))
+          }
+        }
+      }
+    } else if !file.problems.contains(where: { $0.field == "entries" }) {
+      file.report("entries", "missing: expected an array of entries (spotify-charts-json format)")
+    }
+    read.problems += file.problems
+    return read
+  }
+}
