@@ -1,3 +1,4 @@
+import ChartRanking
 import Foundation
 
 /// Where a CSV chart format keeps each field: its header, found in the file's first rows.
@@ -56,6 +57,14 @@ struct CSVLayout {
         .artist: "artist", .imageURL: "image_url", .songURL: "song_url", .streams: "streams",
       ]
     ),
+    (
+      .ukChartCSV,
+      [
+        .date: "chart_date", .rank: "chart_position", .artist: "chart_artist",
+        .title: "chart_title", .previousRank: "chart_movement", .peakPosition: "chart_peak",
+        .weeksOnChart: "chart_weeks",
+      ]
+    ),
     // Spotify's weekly download, then its daily one, which counts days on chart.
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "weeks_on_chart")),
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "days_on_chart")),
@@ -72,12 +81,23 @@ struct CSVLayout {
     ]
   }
 
-  /// What a format writes in its previous-rank column for "not on the previous chart": `-` in a
-  /// weekly chart CSV and ChartArchive's, -1 in Spotify's download.
+  /// What a format writes in its previous-rank column for "not on the previous chart" without
+  /// saying why: `-` in a weekly chart CSV and ChartArchive's, -1 in Spotify's download; none in
+  /// the UK chart's, which says `New` or `RE` (see ``movementMarkers``).
   private var previousRankNoneMarkers: Set<String> {
     switch format {
     case .spotifyChartsCSV: ["-1"]
+    case .ukChartCSV: []
     default: ["-"]
+    }
+  }
+
+  /// The words a format may write in its previous-rank column instead of a rank, saying how the
+  /// entry moved: the UK chart's `New` and `RE`, also in weekly chart CSVs.
+  private var movementMarkers: TrendVocabulary? {
+    switch format {
+    case .ukChartCSV, .weeklyCSV: .chartMarkers
+    default: nil
     }
   }
 
@@ -116,6 +136,33 @@ struct CSVLayout {
     return nil
   }
 
+  /// A chart date as the UK chart's CSVs write it, in ISO 8601: D/M/YYYY (`7/3/2024`, `07/03/2024`,
+  /// day first as in the UK), YYYYMMDD (`20240307`) or YYYY-MM-DD.
+  ///
+  /// - Returns: `YYYY-MM-DD`, or `nil` when the text is none of these or names no day of the
+  ///   proleptic Gregorian calendar (`31/2/2024`).
+  static func isoDate(writtenInUKChart text: String) -> String? {
+    func padded(_ part: Substring, _ width: Int) -> String? {
+      guard (1...width).contains(part.count), part.allSatisfy(\.isASCII),
+        part.allSatisfy(\.isNumber)
+      else { return nil }
+      return String(repeating: "0", count: width - part.count) + part
+    }
+    var iso: String?
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 3, parts[2].count == 4, let day = padded(parts[0], 2),
+      let month = padded(parts[1], 2), let year = padded(parts[2], 4)
+    {
+      iso = "\(year)-\(month)-\(day)"
+    } else if text.utf8.count == 8, let digits = padded(Substring(text), 8) {
+      iso = "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))"
+    } else if text.utf8.count == 10 {
+      iso = text
+    }
+    guard let iso, let date = try? ChartDate(iso8601: iso), !date.hasTime else { return nil }
+    return date.iso8601
+  }
+
   /// The field names of the header found, for messages.
   var keys: EntryKeys {
     EntryKeys(
@@ -142,11 +189,19 @@ struct CSVLayout {
   /// The entry of a row, with a problem for each field that does not read.
   func entry(from row: [String], row number: Int) -> RawEntry {
     var entry = RawEntry(row: number)
-    func integer(_ field: Field, noneMarkers: Set<String> = []) -> Int? {
+    func integer(_ field: Field, noneMarkers: Set<String> = [], or words: [String] = []) -> Int? {
       guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
       if let number = Int(text) { return number }
-      entry.problems.append(
-        ChartFileProblem(field: names[field], message: wholeNumberProblem(text)))
+      var message = wholeNumberProblem(text)
+      let others = noneMarkers.sorted() + words
+      if !others.isEmpty, message.hasPrefix("expected a whole number") {
+        // The words the column may hold besides a number.
+        let choices = ["a whole number"] + others
+        message =
+          "expected " + choices.dropLast().joined(separator: ", ") + " or \(choices.last!), found"
+          + " '\(escaped(text))'"
+      }
+      entry.problems.append(ChartFileProblem(field: names[field], message: message))
       return nil
     }
     entry.rank = integer(.rank)
@@ -159,7 +214,14 @@ struct CSVLayout {
     if has(.previousRank) {
       // The native CSV leaves the cell empty when the source published no previous ranks.
       entry.hasPreviousRank = format != .nativeCSV || value(.previousRank, in: row) != nil
-      entry.previousRank = integer(.previousRank, noneMarkers: previousRankNoneMarkers)
+      if let markers = movementMarkers, let text = value(.previousRank, in: row),
+        let marker = markers.trend(text)
+      {
+        entry.trend = marker
+      } else {
+        entry.previousRank = integer(
+          .previousRank, noneMarkers: previousRankNoneMarkers, or: movementMarkers?.words ?? [])
+      }
     }
     entry.peakPosition = integer(.peakPosition)
     entry.weeksOnChart = integer(.weeksOnChart)

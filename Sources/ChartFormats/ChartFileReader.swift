@@ -382,11 +382,21 @@ public struct ChartFileReader: Sendable {
       let fileChart = layout.value(.chart, in: row) ?? namedChart
       let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
-      let date = layout.value(.date, in: row)
+      var date = layout.value(.date, in: row)
       if layout.has(.date), date == nil {
         problems.append(
           ChartFileProblem(row: rowNumber, field: layout.name(of: .date), message: "missing"))
         continue
+      }
+      if let text = date, layout.format == .ukChartCSV {
+        guard let iso = CSVLayout.isoDate(writtenInUKChart: text) else {
+          problems.append(
+            ChartFileProblem(
+              row: rowNumber, field: layout.name(of: .date),
+              message: "'\(escaped(text))' is not a valid date (D/M/YYYY, YYYYMMDD or YYYY-MM-DD)"))
+          continue
+        }
+        date = iso
       }
       let key = chartName + "\u{1F}" + (date ?? "")
       if let index = groupIndex[key] {

@@ -23,7 +23,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// stream_count, track_url, region_name, date`).
   case streamingCSV = "streaming-csv"
   /// A weekly chart CSV: `chart_week, current_week, title, performer, last_week, peak_pos,
-  /// wks_on_chart` (`-` for no previous week), one week or many in one file.
+  /// wks_on_chart` (`-` for no previous week, or `New` and `RE` as the UK chart writes them), one
+  /// week or many in one file.
   case weeklyCSV = "weekly-chart-csv"
   /// Many charts and dates in one CSV: `title, rank, date, artist, url, region, chart, trend,
   /// streams`; chart and region name the chart, `trend` is MOVE_UP, MOVE_DOWN, SAME_POSITION or
@@ -39,6 +40,10 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// (`days_on_chart` in a daily file)`, streams`; `previous_rank` -1 for a new or re-entering
   /// song; the chart and the date from the file's name (`regional-global-weekly-2024-03-21.csv`).
   case spotifyChartsCSV = "spotify-charts-csv"
+  /// The UK Official Charts as collectors keep them in CSV: `chart_date, chart_position,
+  /// chart_artist, chart_title, chart_movement, chart_peak, chart_weeks`, dates written D/M/YYYY
+  /// (or YYYYMMDD, or ISO 8601), `chart_movement` holding last week's position, `New` or `RE`.
+  case ukChartCSV = "uk-chart-csv"
   /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
   /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
   /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
@@ -59,6 +64,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
+    case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
     case .spotifyChartsJSON:
       "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, trackMetadata}]}"
     }
@@ -68,7 +74,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   public var isJSON: Bool {
     switch self {
     case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON: true
-    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV, .spotifyChartsCSV: false
+    default: false
     }
   }
 
@@ -78,7 +84,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// How often charts of the format are published when nothing else says.
   var impliedFrequency: ChartFrequency? {
     switch self {
-    case .billboardWeekly, .billboardPy, .weeklyCSV: .weekly
+    case .billboardWeekly, .billboardPy, .weeklyCSV, .ukChartCSV: .weekly
     default: nil
     }
   }

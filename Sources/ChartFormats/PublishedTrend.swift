@@ -53,9 +53,15 @@ enum TrendVocabulary {
   /// Spotify's `entryStatus` (charts.spotify.com): `NEW_ENTRY`, `RE_ENTRY`, `MOVED_UP`,
   /// `MOVED_DOWN`, `NO_CHANGE`.
   case spotifyEntryStatus
+  /// The markers the UK chart writes in its last-week column instead of a rank: `New` (or
+  /// `NEW`) and `RE`.
+  case chartMarkers
+
+  /// The markers, as written.
+  var words: [String] { meanings.map(\.0) }
 
   /// The markers, as written, with what each says.
-  private var words: [(String, PublishedTrend.Kind)] {
+  private var meanings: [(String, PublishedTrend.Kind)] {
     switch self {
     case .chartsCSV:
       [
@@ -67,16 +73,17 @@ enum TrendVocabulary {
         ("NEW_ENTRY", .debut), ("RE_ENTRY", .reentry), ("MOVED_UP", .up(places: nil)),
         ("MOVED_DOWN", .down(places: nil)), ("NO_CHANGE", .unchanged),
       ]
+    case .chartMarkers: [("New", .debut), ("NEW", .debut), ("RE", .reentry)]
     }
   }
 
   /// The published movement a marker says, or `nil` when it is none of the vocabulary's.
   func trend(_ text: String) -> PublishedTrend? {
-    words.first { $0.0 == text }.map { PublishedTrend($0.1, text: text) }
+    meanings.first { $0.0 == text }.map { PublishedTrend($0.1, text: text) }
   }
 
   /// What is wrong with a marker that is not one of the vocabulary's.
   func problem(_ text: String) -> String {
-    "expected one of " + words.map(\.0).joined(separator: ", ") + ", found '\(escaped(text))'"
+    "expected one of " + words.joined(separator: ", ") + ", found '\(escaped(text))'"
   }
 }

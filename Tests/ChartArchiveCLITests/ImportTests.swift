@@ -430,8 +430,9 @@ struct ImportTests {
   @Test func everyFormatImportsFromTheCommandLine() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
-    // The streaming download and the weekly CSV would both go into chart Samples, named after
-    // their folder: the weekly one is skipped, and imported into a chart of its own.
+    // The streaming download, the weekly CSV and the UK chart's would all go into chart Samples,
+    // named after their folder: the weekly and UK ones are skipped, and the weekly one imported
+    // into a chart of its own.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -447,19 +448,23 @@ struct ImportTests {
           "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 8 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 1 invalid file (listed on standard error).", "",
+          "Imported 7 of 9 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
+          "Skipped 2 invalid files (listed on standard error).", "",
         ])
+    let samples = "Tests/ChartFormatsTests/Samples/"
+    let sameFolder =
+      " is a streaming-csv file; both would go to chart 'Samples', named after their folder"
+      + " (import them one format at a time, each with --chart NAME, or pass --chart Samples if"
+      + " they are one chart)\n"
     #expect(
       run.error
-        == "skipped: Tests/ChartFormatsTests/Samples/hot-100-weeks.csv: a weekly-chart-csv file, and"
-        + " Tests/ChartFormatsTests/Samples/regional-global-daily-2017-01-01.csv is a streaming-csv"
-        + " file; both would go to chart 'Samples', named after their folder (import them one"
-        + " format at a time, each with --chart NAME, or pass --chart Samples if they are one"
-        + " chart)\n"
-        + "warning: Tests/ChartFormatsTests/Samples/charts.csv: top200-global 2017-01-07 rank 2"
+        == "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)uk-singles-chart-2024.csv: a uk-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "warning: \(samples)charts.csv: top200-global 2017-01-07 rank 2"
         + " 'Starboy': published MOVE_UP, derived unchanged\n"
-        + "warning: Tests/ChartFormatsTests/Samples/spotify-charts-regional-gb-weekly.json:"
+        + "warning: \(samples)spotify-charts-regional-gb-weekly.json:"
         + " regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published MOVED_UP, derived down\n"
         + "warning: 2 published trends disagree with the derived movement\n")
     let weekly = try chartArchive([

@@ -103,4 +103,53 @@ struct SourceFormatsTests {
     #expect(again.output == "Nothing new: the snapshot was already in \(archive).\n")
     _ = folder
   }
+
+  @Test func theUKChartImportsExactlyAndItsMarkersAreChecked() throws {
+    let path = sample("uk-singles-chart-2024.csv")
+    let (folder, archive, run) = try imported([path], options: ["--chart", "uk-singles"])
+    #expect(run.status == 0)
+    #expect(run.error == "")
+    #expect(
+      try exported("uk-singles", from: archive) == [
+        "uk-singles,2024-03-07,1,2,1,5,LANTERNS OVER LISBON,MIRA SOLEN,,,",
+        "uk-singles,2024-03-07,2,1,1,9,GRAVITY WELL,KAIROS FT JUN,,,",
+        "uk-singles,2024-03-07,3,-,3,1,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,",
+        "uk-singles,2024-03-07,4,4,2,12,PAPER PLANES AGAIN,THE QUIET HOURS,,,",
+        "uk-singles,2024-03-14,1,2,1,10,GRAVITY WELL,KAIROS FT JUN,,,",
+        "uk-singles,2024-03-14,2,1,1,6,LANTERNS OVER LISBON,MIRA SOLEN,,,",
+        "uk-singles,2024-03-14,3,-,2,7,ECHO CHAMBER,PARALLEL LINES,,,",
+        "uk-singles,2024-03-14,4,3,3,2,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,",
+        "uk-singles,2024-03-14,5,-,5,1,SALT WATER,NADIA RAHIMI,,,",
+      ])
+    #expect(
+      try shown("uk-singles", "movement", in: archive)
+        == ["up", "down", "re-entry", "down", "new"])
+    let again = try chartArchive([
+      "import", path, "--chart", "uk-singles", "--db", archive, "--quiet",
+    ])
+    #expect(again.output == "Nothing new: all 2 snapshots were already in \(archive).\n")
+    _ = folder
+  }
+
+  @Test func aUKChartMarkerThatTheArchiveContradictsIsAWarning() throws {
+    let folder = try TemporaryFolder()
+    let path = try folder.write(
+      "uk.csv",
+      """
+      chart_date,chart_position,chart_artist,chart_title,chart_movement,chart_peak,chart_weeks
+      7/3/2024,1,A,X,New,1,1
+      14/3/2024,1,A,X,New,1,2
+      14/3/2024,2,B,Y,RE,2,1
+
+      """)
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try chartArchive(["import", path, "--chart", "uk", "--db", archive, "--quiet"])
+    #expect(run.status == 0)
+    // X was on the chart the week before: back, not new; Y never was, and its one week says so.
+    #expect(
+      run.error
+        == "warning: \(path): uk 2024-03-14 rank 1 'X': published New, derived re-entry\n"
+        + "warning: \(path): uk 2024-03-14 rank 2 'Y': published RE, derived new\n"
+        + "warning: 2 published trends disagree with the derived movement\n")
+  }
 }

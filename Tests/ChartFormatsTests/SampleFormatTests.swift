@@ -143,6 +143,55 @@ struct SampleFormatTests {
     #expect(snapshot.entries.map(\.publishedPreviousRank) == [1, 3, nil])
   }
 
+  @Test func ukChartCollectorsCSV() throws {
+    let file = try read("uk-singles-chart-2024.csv", reader: ChartFileReader(chart: "uk-singles"))
+    #expect(file.format == .ukChartCSV)
+    #expect(file.frequency == .weekly)
+    // Day first: 7/3/2024 is the 7th of March.
+    #expect(file.snapshots.map(\.chartDate.iso8601) == ["2024-03-07", "2024-03-14"])
+    #expect(file.snapshots.allSatisfy { $0.publishesPreviousRank })
+    // New and RE are no previous rank, and say how the entry moved.
+    #expect(file.snapshots[1].entries.map(\.publishedPreviousRank) == [2, 1, nil, 3, nil])
+    #expect(file.snapshots[1].entries.map(\.publishedPeakPosition) == [1, 1, 2, 3, 5])
+    #expect(file.snapshots[1].entries.map(\.publishedWeeksOnChart) == [10, 6, 7, 2, 1])
+    #expect(file.snapshots[0].entries[2].title == "SLOW BLOOM, FAST FADE")
+    #expect(file.snapshots[0].entries[1].artist == "KAIROS FT JUN")
+    #expect(
+      file.publishedTrends == [
+        [nil, nil, PublishedTrend(.debut, text: "New"), nil],
+        [nil, nil, PublishedTrend(.reentry, text: "RE"), nil, PublishedTrend(.debut, text: "New")],
+      ])
+  }
+
+  @Test(arguments: [
+    ("7/3/2024", "2024-03-07"), ("07/03/2024", "2024-03-07"), ("29/2/2024", "2024-02-29"),
+    ("19521114", "1952-11-14"), ("1952-11-14", "1952-11-14"), ("29/2/2023", nil),
+    ("3/14/2024", nil), ("2024/03/07", nil), ("7/3/24", nil), ("7-3-2024", nil),
+    ("１/3/2024", nil), ("1952111", nil), ("2024-03-07T00:00", nil),
+  ])
+  func ukChartDatesAreDayFirst(text: String, iso: String?) {
+    #expect(CSVLayout.isoDate(writtenInUKChart: text) == iso)
+  }
+
+  @Test func aWeeklyChartCSVSaysNewAndREAsTheUKChartDoes() throws {
+    let csv = """
+      chart_week,current_week,title,performer,last_week,peak_pos,wks_on_chart
+      2024-01-13,1,A,X,New,1,1
+      2024-01-13,2,B,Y,RE,2,5
+      2024-01-13,3,C,Z,-,3,1
+      2024-01-13,4,D,W,NEW,4,1
+      """
+    let file = try ChartFileReader(chart: "weekly").decode(Data(csv.utf8), path: "w.csv")
+    #expect(file.snapshots[0].entries.map(\.publishedPreviousRank) == [nil, nil, nil, nil])
+    #expect(
+      file.publishedTrends == [
+        [
+          PublishedTrend(.debut, text: "New"), PublishedTrend(.reentry, text: "RE"), nil,
+          PublishedTrend(.debut, text: "NEW"),
+        ]
+      ])
+  }
+
   @Test func spotifyChartsSiteJSON() throws {
     let file = try read("spotify-charts-regional-gb-weekly.json")
     #expect(file.format == .spotifyChartsJSON)

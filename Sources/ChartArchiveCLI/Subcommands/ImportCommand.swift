@@ -24,8 +24,8 @@ enum ImportCommand: Subcommand {
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
     YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes (a
-    charts CSV's trends) are checked against the derived ones, and disagreements are listed as
-    warnings.
+    charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE) are checked against
+    the derived ones, and disagreements are listed as warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
