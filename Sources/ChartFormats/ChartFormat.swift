@@ -44,6 +44,11 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// chart_artist, chart_title, chart_movement, chart_peak, chart_weeks`, dates written D/M/YYYY
   /// (or YYYYMMDD, or ISO 8601), `chart_movement` holding last week's position, `New` or `RE`.
   case ukChartCSV = "uk-chart-csv"
+  /// A listener's weekly track chart from Last.fm's API (`user.getWeeklyTrackChart`):
+  /// `{"weeklytrackchart": {"track": [{"name", "artist": {"#text"}, "url", "playcount", "image",
+  /// "@attr": {"rank"}}], "@attr": {"from", "to"}}}`, numbers written as text; the chart date is
+  /// `to` (seconds since 1970), the play counts are the week's plays.
+  case lastFMWeeklyTrackChart = "lastfm-weekly-track-chart"
   /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
   /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
   /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
@@ -65,6 +70,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
+    case .lastFMWeeklyTrackChart:
+      "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, artist, playcount, …}]}}"
     case .spotifyChartsJSON:
       "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, trackMetadata}]}"
     }
@@ -73,7 +80,9 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// Whether files of the format are JSON (otherwise CSV).
   public var isJSON: Bool {
     switch self {
-    case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON: true
+    case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON,
+      .lastFMWeeklyTrackChart:
+      true
     default: false
     }
   }

@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// Reads fields of nested JSON objects by their paths (`chartEntryData.currentRank`), turning a
 /// wrong type into a problem named by the path instead of failing the whole file, as
 /// ``FieldReader`` does for the fields of one object.
@@ -119,8 +121,11 @@ struct ServiceFile {
   /// The service format of a JSON value: `forced` when it is one, else the one its shape says,
   /// or `nil` for none.
   static func format(of json: JSONTree, forced: ChartFormat?) -> ChartFormat? {
-    if let forced { return forced == .spotifyChartsJSON ? forced : nil }
+    if let forced {
+      return [.spotifyChartsJSON, .lastFMWeeklyTrackChart].contains(forced) ? forced : nil
+    }
     guard case .object(let object) = json else { return nil }
+    if object["weeklytrackchart"] != nil { return .lastFMWeeklyTrackChart }
     if object["displayChart"] != nil { return .spotifyChartsJSON }
     if case .array(let list) = object["entries"], case .object(let first) = list.first,
       first["chartEntryData"] != nil || first["trackMetadata"] != nil
@@ -136,6 +141,7 @@ extension ServiceFile {
   /// Reads a file of a service format (see ``format(of:forced:)``).
   init(_ json: JSONTree, format: ChartFormat) {
     switch format {
+    case .lastFMWeeklyTrackChart: self = Self.lastFMWeeklyTrackChart(json)
     default: self = Self.spotifyCharts(json)
     }
   }
@@ -231,6 +237,81 @@ extension ServiceFile {
       }
     } else if !file.problems.contains(where: { $0.field == "entries" }) {
       file.report("entries", "missing: expected an array of entries (spotify-charts-json format)")
+    }
+    read.problems += file.problems
+    return read
+  }
+
+  // MARK: - Last.fm
+
+  /// The names of a Last.fm weekly track chart's entry fields, within `weeklytrackchart.track[]`.
+  static let lastFMKeys = EntryKeys(
+    rank: "@attr.rank", title: "name", artist: "artist.#text", previousRank: "",
+    peakPosition: "", weeksOnChart: "", imageURL: "image", songURL: "url", streams: "playcount")
+
+  /// A listener's weekly track chart as Last.fm's API gives it (`user.getWeeklyTrackChart`,
+  /// <https://www.last.fm/api/show/user.getWeeklyTrackChart>): `{"weeklytrackchart": {"track":
+  /// [{"name", "artist": {"#text"}, "url", "playcount", "image": [{"size", "#text"}], "@attr":
+  /// {"rank"}}], "@attr": {"from", "to", "user"}}}`. Numbers are written as text; the play count is
+  /// the week's plays (kept as streams); the chart date is the end of the period, `to` (seconds
+  /// since 1970, UTC: a date when it is a midnight, else a date and time); a period of 7 days is a
+  /// weekly chart, of 1 a daily one. The image is the largest one given (`extralarge`). A chart of
+  /// one track may give it as an object rather than a list of one.
+  private static func lastFMWeeklyTrackChart(_ json: JSONTree) -> ServiceFile {
+    var file = NestedReader(json)
+    let keys = lastFMKeys
+    let dateField = "weeklytrackchart.@attr.to"
+    var read = ServiceFile(
+      format: .lastFMWeeklyTrackChart, keys: keys, chart: nil, date: nil, dateField: dateField)
+    let from = file.int("weeklytrackchart.@attr.from", orText: true)
+    if let to = file.int(dateField, orText: true) {
+      if let date = ChartDate(secondsSince1970: Int64(to)) {
+        read.date = date.iso8601
+      } else {
+        file.report(dateField, "\(to) seconds since 1970 is not in the years 0001 to 9999")
+      }
+      if let from {
+        if from >= to {
+          file.report("weeklytrackchart.@attr.from", "\(from) is not before 'to' (\(to))")
+        }
+        switch to - from {
+        case 7 * 86_400: read.frequency = ChartFrequency.weekly.rawValue
+        case 86_400: read.frequency = ChartFrequency.daily.rawValue
+        default: break
+        }
+      }
+    }
+    read.dateFieldProblem = file.problems.contains { $0.field == dateField }
+    // A chart of one track may give it alone rather than in a list (Last.fm's JSON is made from
+    // its XML).
+    let one = file.value("weeklytrackchart.track").flatMap { $0.isObject ? [$0] : nil }
+    if let list = one ?? file.array("weeklytrackchart.track") {
+      guard list.count <= ChartFileReader.maximumRank else {
+        read.problems =
+          file.problems + [FieldReader.tooManyEntries(list.count, field: "weeklytrackchart.track")]
+        return read
+      }
+      read.entries = entries(list) { reader, entry in
+        entry.rank = reader.int(keys.rank, orText: true)
+        entry.title = reader.string(keys.title)
+        entry.artist = reader.string(keys.artist)
+        entry.songURL = reader.string(keys.songURL!)
+        entry.streams = reader.int(keys.streams!, orText: true)
+        if let images = reader.array(keys.imageURL!) {
+          let sized = images.compactMap { image -> (size: String?, url: String)? in
+            guard case .object(let object) = image, case .string(let url) = object["#text"],
+              !url.isEmpty
+            else { return nil }
+            if case .string(let size) = object["size"] { return (size, url) }
+            return (nil, url)
+          }
+          entry.imageURL = (sized.last { $0.size == "extralarge" } ?? sized.last)?.url
+        }
+      }
+    } else if !file.problems.contains(where: { $0.field == "weeklytrackchart.track" }) {
+      file.report(
+        "weeklytrackchart.track",
+        "missing: expected an array of entries (lastfm-weekly-track-chart format)")
     }
     read.problems += file.problems
     return read

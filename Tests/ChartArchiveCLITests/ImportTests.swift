@@ -430,9 +430,9 @@ struct ImportTests {
   @Test func everyFormatImportsFromTheCommandLine() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
-    // The streaming download, the weekly CSV and the UK chart's would all go into chart Samples,
-    // named after their folder: the weekly and UK ones are skipped, and the weekly one imported
-    // into a chart of its own.
+    // The streaming download, the weekly CSV, the UK chart's and the Last.fm week would all go into
+    // chart Samples, named after their folder: all but the first are skipped, and the weekly one
+    // imported into a chart of its own.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -448,8 +448,8 @@ struct ImportTests {
           "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 9 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 2 invalid files (listed on standard error).", "",
+          "Imported 7 of 10 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
+          "Skipped 3 invalid files (listed on standard error).", "",
         ])
     let samples = "Tests/ChartFormatsTests/Samples/"
     let sameFolder =
@@ -459,6 +459,8 @@ struct ImportTests {
     #expect(
       run.error
         == "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)lastfm-weekly-track-chart.json: a lastfm-weekly-track-chart file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)uk-singles-chart-2024.csv: a uk-chart-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"

@@ -8,14 +8,28 @@ private func sample(_ name: String) -> String { "Tests/ChartFormatsTests/Samples
 /// stores comes back through `export` and `show --format json`, the movements it publishes are
 /// checked against the derived ones, and importing it again finds nothing new.
 struct SourceFormatsTests {
-  /// A new archive with `paths` imported, and what the import printed.
+  /// A new archive with `paths` imported (successfully), and what the import printed.
   private func imported(_ paths: [String], options: [String] = []) throws -> (
     folder: TemporaryFolder, archive: String, run: Run
   ) {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     let run = try chartArchive(["import"] + paths + options + ["--db", archive])
+    #expect(run.status == 0)
     return (folder, archive, run)
+  }
+
+  /// Expects a second import of `paths` into `archive` to find nothing new.
+  private func expectNothingNewOnReimport(
+    _ paths: [String], options: [String] = [], into archive: String, snapshots: Int
+  ) throws {
+    let again = try chartArchive(["import"] + paths + options + ["--db", archive, "--quiet"])
+    #expect(again.status == 0)
+    #expect(
+      again.output
+        == (snapshots == 1
+          ? "Nothing new: the snapshot was already"
+          : "Nothing new: all \(snapshots) snapshots were already") + " in \(archive).\n")
   }
 
   /// The chart's snapshots exported as CSV, without the header, one string a row.
@@ -37,7 +51,6 @@ struct SourceFormatsTests {
       sample("regional-global-weekly-2024-03-21.csv"), sample("regional-us-daily-2024-03-21.csv"),
     ]
     let (folder, archive, run) = try imported(paths)
-    #expect(run.status == 0)
     #expect(run.error == "")
     #expect(
       run.output.hasPrefix(
@@ -67,15 +80,13 @@ struct SourceFormatsTests {
           "regional-global-weekly  weekly             1  2024-03-21  2024-03-21",
           "regional-us-daily       daily              1  2024-03-21  2024-03-21",
         ])
-    let again = try chartArchive(["import"] + paths + ["--db", archive, "--quiet"])
-    #expect(again.output == "Nothing new: all 2 snapshots were already in \(archive).\n")
+    try expectNothingNewOnReimport(paths, into: archive, snapshots: 2)
     _ = folder
   }
 
   @Test func spotifyChartsSiteJSONImportsExactlyAndItsStatusesAreChecked() throws {
     let path = sample("spotify-charts-regional-gb-weekly.json")
     let (folder, archive, run) = try imported([path])
-    #expect(run.status == 0)
     // The sample's last entry says it moved up from 1 to 5.
     #expect(
       run.error
@@ -99,15 +110,13 @@ struct SourceFormatsTests {
     #expect(
       try shown("regional-gb-weekly", "movement", in: archive)
         == ["up", "unchanged", "new", "re-entry", "down"])
-    let again = try chartArchive(["import", path, "--db", archive, "--quiet"])
-    #expect(again.output == "Nothing new: the snapshot was already in \(archive).\n")
+    try expectNothingNewOnReimport([path], into: archive, snapshots: 1)
     _ = folder
   }
 
   @Test func theUKChartImportsExactlyAndItsMarkersAreChecked() throws {
     let path = sample("uk-singles-chart-2024.csv")
     let (folder, archive, run) = try imported([path], options: ["--chart", "uk-singles"])
-    #expect(run.status == 0)
     #expect(run.error == "")
     #expect(
       try exported("uk-singles", from: archive) == [
@@ -124,10 +133,8 @@ struct SourceFormatsTests {
     #expect(
       try shown("uk-singles", "movement", in: archive)
         == ["up", "down", "re-entry", "down", "new"])
-    let again = try chartArchive([
-      "import", path, "--chart", "uk-singles", "--db", archive, "--quiet",
-    ])
-    #expect(again.output == "Nothing new: all 2 snapshots were already in \(archive).\n")
+    try expectNothingNewOnReimport(
+      [path], options: ["--chart", "uk-singles"], into: archive, snapshots: 2)
     _ = folder
   }
 
@@ -151,5 +158,32 @@ struct SourceFormatsTests {
         == "warning: \(path): uk 2024-03-14 rank 1 'X': published New, derived re-entry\n"
         + "warning: \(path): uk 2024-03-14 rank 2 'Y': published RE, derived new\n"
         + "warning: 2 published trends disagree with the derived movement\n")
+  }
+
+  @Test func aLastFMWeekImportsExactly() throws {
+    let path = sample("lastfm-weekly-track-chart.json")
+    let (folder, archive, run) = try imported([path], options: ["--chart", "lastfm-quiethours"])
+    #expect(run.error == "")
+    #expect(
+      run.output.hasPrefix(
+        "imported  lastfm-quiethours 2024-03-17T12:00:00Z  3 entries  \(path)\n"))
+    let images = "https://lastfm.freetls.fastly.net/i/u/300x300/"
+    let music = "https://www.last.fm/music/"
+    #expect(
+      try exported("lastfm-quiethours", from: archive) == [
+        "lastfm-quiethours,2024-03-17T12:00:00Z,1,,,,Lanterns Over Lisbon,Mira Solen,"
+          + "\(images)4a1b2c3d4e5f60718293a4b5c6d7e8f9.jpg,\(music)Mira+Solen/_/Lanterns+Over+Lisbon,23",
+        "lastfm-quiethours,2024-03-17T12:00:00Z,2,,,,Café de Flore,Élodie Marchand,,"
+          + "\(music)%C3%89lodie+Marchand/_/Caf%C3%A9+de+Flore,17",
+        "lastfm-quiethours,2024-03-17T12:00:00Z,3,,,,Gravity Well,KAIROS feat. Jun,"
+          + "\(images)5b2c3d4e5f60718293a4b5c6d7e8f9a0.jpg,\(music)KAIROS+feat.+Jun/_/Gravity+Well,9",
+      ])
+    #expect(try shown("lastfm-quiethours", "streams", in: archive) == ["23", "17", "9"])
+    #expect(
+      try chartArchive(["charts", "--db", archive]).output.components(separatedBy: "\n")[1]
+        == "lastfm-quiethours  weekly             1  2024-03-17T12:00:00Z  2024-03-17T12:00:00Z")
+    try expectNothingNewOnReimport(
+      [path], options: ["--chart", "lastfm-quiethours"], into: archive, snapshots: 1)
+    _ = folder
   }
 }

@@ -192,6 +192,43 @@ struct SampleFormatTests {
       ])
   }
 
+  @Test func lastFMWeeklyTrackChart() throws {
+    let file = try read("lastfm-weekly-track-chart.json", reader: ChartFileReader(chart: "lastfm"))
+    #expect(file.format == .lastFMWeeklyTrackChart)
+    // From 2024-03-10T12:00:00Z to 2024-03-17T12:00:00Z: a week, ending at noon.
+    #expect(file.frequency == .weekly)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chartDate.iso8601 == "2024-03-17T12:00:00Z")
+    #expect(!snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3])
+    #expect(
+      snapshot.entries.map(\.title) == ["Lanterns Over Lisbon", "Café de Flore", "Gravity Well"])
+    #expect(
+      snapshot.entries.map(\.artist) == ["Mira Solen", "Élodie Marchand", "KAIROS feat. Jun"])
+    #expect(snapshot.entries.map(\.streams) == [23, 17, 9])
+    #expect(
+      snapshot.entries[0].songURL == "https://www.last.fm/music/Mira+Solen/_/Lanterns+Over+Lisbon")
+    // The largest image; none where every size is empty.
+    #expect(
+      snapshot.entries.map(\.imageURL) == [
+        "https://lastfm.freetls.fastly.net/i/u/300x300/4a1b2c3d4e5f60718293a4b5c6d7e8f9.jpg", nil,
+        "https://lastfm.freetls.fastly.net/i/u/300x300/5b2c3d4e5f60718293a4b5c6d7e8f9a0.jpg",
+      ])
+    #expect(snapshot.entries.allSatisfy { $0.publishedPeakPosition == nil })
+  }
+
+  @Test func aLastFMDayOfOneTrackEndingAtMidnight() throws {
+    // 2024-03-16T00:00:00Z to 2024-03-17T00:00:00Z; the one track given alone, numbers as numbers.
+    let json = """
+      {"weeklytrackchart": {"track": {"artist": {"#text": "A"}, "@attr": {"rank": 1},
+        "name": "T", "playcount": 4}, "@attr": {"from": 1710547200, "to": "1710633600"}}}
+      """
+    let file = try ChartFileReader().decode(Data(json.utf8), path: "me/chart.json")
+    #expect(file.frequency == .daily)
+    #expect(file.snapshots.map(\.chartDate.iso8601) == ["2024-03-17"])
+    #expect(file.snapshots.first?.entries.map(\.streams) == [4])
+  }
+
   @Test func spotifyChartsSiteJSON() throws {
     let file = try read("spotify-charts-regional-gb-weekly.json")
     #expect(file.format == .spotifyChartsJSON)
