@@ -8,6 +8,8 @@ struct CSVLayout {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
     case date
     case region, chart, trend
+    /// kworb's "Artist - Title" in one cell.
+    case artistAndTitle
   }
 
   /// The format the header is of.
@@ -65,6 +67,9 @@ struct CSVLayout {
         .weeksOnChart: "chart_weeks",
       ]
     ),
+    // kworb's daily tables count days on chart, its weekly ones weeks.
+    (.kworbCSV, kworbFields(onChart: "days")),
+    (.kworbCSV, kworbFields(onChart: "wks")),
     // Spotify's weekly download, then its daily one, which counts days on chart.
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "weeks_on_chart")),
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "days_on_chart")),
@@ -78,6 +83,16 @@ struct CSVLayout {
       .rank: "rank", .songURL: "uri", .artist: "artist_names", .title: "track_name",
       .peakPosition: "peak_rank", .previousRank: "previous_rank", .weeksOnChart: onChart,
       .streams: "streams",
+    ]
+  }
+
+  /// The columns of a kworb.net chart table (`Pos, P+, Artist and Title, Days, Pk, (x?), Streams,
+  /// Streams+, 7Day, 7Day+, Total`; `Wks` for `Days` in a weekly table) that are kept: `(x?)` (the
+  /// times at the peak) and the changes and totals of streams are not.
+  private static func kworbFields(onChart: String) -> [Field: String] {
+    [
+      .rank: "pos", .trend: "p+", .artistAndTitle: "artist and title", .weeksOnChart: onChart,
+      .peakPosition: "pk", .streams: "streams",
     ]
   }
 
@@ -102,7 +117,7 @@ struct CSVLayout {
   }
 
   /// The words the format's `trend` column uses, when it has one.
-  private var trendVocabulary: TrendVocabulary { .chartsCSV }
+  private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
   /// The header `export --format csv` writes: the native CSV's columns in order.
   static let nativeHeader = [
@@ -136,6 +151,17 @@ struct CSVLayout {
     return nil
   }
 
+  /// A whole number written with commas between groups of three digits, as kworb writes them
+  /// (`1,466,839`); `nil` for anything else (`1,46`, `,123`).
+  static func numberWithThousandsSeparators(_ text: String) -> Int? {
+    let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard groups.count > 1, (1...3).contains(groups[0].count),
+      groups.dropFirst().allSatisfy({ $0.count == 3 }),
+      groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    return Int(groups.joined())
+  }
+
   /// A chart date as the UK chart's CSVs write it, in ISO 8601: D/M/YYYY (`7/3/2024`, `07/03/2024`,
   /// day first as in the UK), YYYYMMDD (`20240307`) or YYYY-MM-DD.
   ///
@@ -166,8 +192,9 @@ struct CSVLayout {
   /// The field names of the header found, for messages.
   var keys: EntryKeys {
     EntryKeys(
-      rank: names[.rank] ?? "rank", title: names[.title] ?? "title",
-      artist: names[.artist] ?? "artist", previousRank: names[.previousRank] ?? "last_week",
+      rank: names[.rank] ?? "rank", title: names[.title] ?? names[.artistAndTitle] ?? "title",
+      artist: names[.artist] ?? names[.artistAndTitle] ?? "artist",
+      previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
       songURL: names[.songURL], streams: names[.streams],
@@ -192,6 +219,9 @@ struct CSVLayout {
     func integer(_ field: Field, noneMarkers: Set<String> = [], or words: [String] = []) -> Int? {
       guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
       if let number = Int(text) { return number }
+      if format == .kworbCSV, let number = Self.numberWithThousandsSeparators(text) {
+        return number
+      }
       var message = wholeNumberProblem(text)
       let others = noneMarkers.sorted() + words
       if !others.isEmpty, message.hasPrefix("expected a whole number") {
@@ -210,6 +240,21 @@ struct CSVLayout {
     }
     entry.artist = columns[.artist].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
       $0.isEmpty ? nil : $0
+    }
+    if let text = value(.artistAndTitle, in: row) {
+      // kworb writes "Artist - Title": the artist is what comes before the first " - ", so that a
+      // title with " - " in it ("Despacito - Remix") stays whole.
+      if let dash = text.range(of: " - ") {
+        entry.artist = String(text[..<dash.lowerBound])
+        entry.title = String(text[dash.upperBound...])
+      } else {
+        entry.problems.append(
+          ChartFileProblem(
+            field: names[.artistAndTitle],
+            message: "expected 'Artist - Title', found '\(escaped(text))'"))
+      }
+    } else if has(.artistAndTitle) {
+      entry.problems.append(ChartFileProblem(field: names[.artistAndTitle], message: "missing"))
     }
     if has(.previousRank) {
       // The native CSV leaves the cell empty when the source published no previous ranks.

@@ -49,6 +49,10 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// "@attr": {"rank"}}], "@attr": {"from", "to"}}}`, numbers written as text; the chart date is
   /// `to` (seconds since 1970), the play counts are the week's plays.
   case lastFMWeeklyTrackChart = "lastfm-weekly-track-chart"
+  /// A kworb.net chart table saved as CSV: `Pos, P+, Artist and Title, Days (or Wks), Pk, (x?),
+  /// Streams, …`; "Artist - Title" split at the first " - ", numbers with thousands separators,
+  /// `P+` (`=`, `+3`, `-2`, `NEW`, `RE`) checked against the derived movement.
+  case kworbCSV = "kworb-csv"
   /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
   /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
   /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
@@ -70,6 +74,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
+    case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
     case .lastFMWeeklyTrackChart:
       "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, artist, playcount, …}]}}"
     case .spotifyChartsJSON:

@@ -19,8 +19,9 @@ import Foundation
 /// that every problem is reported; with ``ImportOptions/skippingInvalid`` the valid sources are
 /// stored, each whole (in a savepoint), and nothing only when none is valid. A snapshot stored
 /// already with the same entries is ``ImportOutcome/unchanged``; a different one of the same chart
-/// date is refused unless ``ImportOptions/replacing``. The published movements of a charts CSV are
-/// checked against the derived ones once the file is stored.
+/// date is refused unless ``ImportOptions/replacing``. The movements a source publishes (a charts
+/// CSV's trends, Spotify's entry statuses, the UK chart's and kworb's markers) are checked against
+/// the derived ones once every file is stored.
 public enum Importer {
   /// Imports into the archive at `path`, creating it when it does not exist.
   ///
@@ -199,7 +200,10 @@ public enum Importer {
     if options.listingSnapshots { report.snapshots += stored }
   }
 
-  /// The published trends that disagree with the movements the archive decided.
+  /// The published trends that disagree with the movements the archive decided, where the
+  /// archive can tell how an entry moved: the source publishes previous ranks, or the archive
+  /// holds the chart's previous snapshot (the first snapshot of a chart whose source publishes
+  /// none is all debuts and re-entries to the archive, whatever moved).
   private static func trendDisagreements(
     _ trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])],
     reader: ArchiveReader
@@ -207,6 +211,7 @@ public enum Importer {
     var disagreements: [TrendDisagreement] = []
     for item in trends where item.trends.contains(where: { $0 != nil }) {
       let summary = try reader.snapshot(of: item.chart, at: item.chartDate)
+      if !summary.publishesPreviousRank, try reader.snapshot(before: summary) == nil { continue }
       for (placement, trend) in zip(try reader.placements(of: summary), item.trends) {
         guard let trend, !trend.agrees(with: placement.movement) else { continue }
         disagreements.append(

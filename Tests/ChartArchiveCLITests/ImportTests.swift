@@ -430,9 +430,9 @@ struct ImportTests {
   @Test func everyFormatImportsFromTheCommandLine() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
-    // The streaming download, the weekly CSV, the UK chart's and the Last.fm week would all go into
-    // chart Samples, named after their folder: all but the first are skipped, and the weekly one
-    // imported into a chart of its own.
+    // The streaming download, the kworb table, the weekly CSV, the UK chart's and the Last.fm week
+    // would all go into chart Samples, named after their folder: all but the first are skipped,
+    // and the weekly one imported into a chart of its own.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -448,8 +448,8 @@ struct ImportTests {
           "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 10 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 3 invalid files (listed on standard error).", "",
+          "Imported 7 of 11 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
+          "Skipped 4 invalid files (listed on standard error).", "",
         ])
     let samples = "Tests/ChartFormatsTests/Samples/"
     let sameFolder =
@@ -458,7 +458,9 @@ struct ImportTests {
       + " they are one chart)\n"
     #expect(
       run.error
-        == "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        == "skipped: \(samples)kworb-global-daily-2024-03-21.csv: a kworb-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)lastfm-weekly-track-chart.json: a lastfm-weekly-track-chart file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
@@ -467,7 +469,7 @@ struct ImportTests {
         + "warning: \(samples)charts.csv: top200-global 2017-01-07 rank 2"
         + " 'Starboy': published MOVE_UP, derived unchanged\n"
         + "warning: \(samples)spotify-charts-regional-gb-weekly.json:"
-        + " regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published MOVED_UP, derived down\n"
+        + " regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published MOVED_UP, derived down 4\n"
         + "warning: 2 published trends disagree with the derived movement\n")
     let weekly = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples/hot-100-weeks.csv", "--chart", "hot-100-weekly",

@@ -91,7 +91,7 @@ struct SourceFormatsTests {
     #expect(
       run.error
         == "warning: \(path): regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published"
-        + " MOVED_UP, derived down\n"
+        + " MOVED_UP, derived down 4\n"
         + "warning: 1 published trend disagrees with the derived movement\n")
     let image = "https://i.scdn.co/image/ab67616d00001e02"
     #expect(
@@ -185,5 +185,49 @@ struct SourceFormatsTests {
     try expectNothingNewOnReimport(
       [path], options: ["--chart", "lastfm-quiethours"], into: archive, snapshots: 1)
     _ = folder
+  }
+
+  @Test func kworbDaysImportExactlyAndTheirMovementsAreCheckedFromTheSecond() throws {
+    let first = sample("kworb-global-daily-2024-03-21.csv")
+    let (folder, archive, run) = try imported([first], options: ["--chart", "kworb-global-daily"])
+    // kworb publishes no previous rank: on the chart's first day the archive cannot tell how an
+    // entry moved, and nothing is checked.
+    #expect(run.error == "")
+    #expect(
+      try exported("kworb-global-daily", from: archive) == [
+        "kworb-global-daily,2024-03-21,1,,1,41,Lanterns Over Lisbon,Mira Solen,,,6203455",
+        "kworb-global-daily,2024-03-21,2,,1,75,Gravity Well (w/ Jun),KAIROS,,,5890127",
+        "kworb-global-daily,2024-03-21,3,,3,1,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700",
+        "kworb-global-daily,2024-03-21,4,,2,98,Paper Planes Again,The Quiet Hours,,,3850221",
+        "kworb-global-daily,2024-03-21,5,,4,12,Echo Chamber,Parallel Lines,,,3766031",
+        "kworb-global-daily,2024-03-21,6,,5,3,Salt Water,Nadia Rahimi,,,3502118",
+      ])
+    let second = try folder.write(
+      "kworb-global-daily-2024-03-22.csv",
+      """
+      Pos,P+,Artist and Title,Days,Pk,(x?),Streams,Streams+,7Day,7Day+,Total
+      1,+1,KAIROS - Gravity Well (w/ Jun),76,1,(x31),"5,990,127",,,,
+      2,-1,Mira Solen - Lanterns Over Lisbon,42,1,(x12),"5,903,455",,,,
+      3,=,Ava Lindqvist - Slow Bloom - Acoustic,2,3,,"4,011,700",,,,
+      4,+1,Nadia Rahimi - Salt Water,4,4,,"3,902,118",,,,
+      5,=,Parallel Lines - Echo Chamber,13,4,,"3,766,031",,,,
+      6,RE,Tomo & The Tides - Run It Back,30,2,,"3,100,000",,,,
+
+      """)
+    let next = try chartArchive([
+      "import", second, "--chart", "kworb-global-daily", "--db", archive, "--quiet",
+    ])
+    #expect(next.status == 0)
+    // Salt Water climbed from 6 to 4: two places, not one.
+    #expect(
+      next.error
+        == "warning: \(second): kworb-global-daily 2024-03-22 rank 4 'Salt Water': published +1,"
+        + " derived up 2\n"
+        + "warning: 1 published trend disagrees with the derived movement\n")
+    #expect(
+      try shown("kworb-global-daily", "movement", in: archive)
+        == ["up", "down", "unchanged", "up", "unchanged", "re-entry"])
+    try expectNothingNewOnReimport(
+      [first, second], options: ["--chart", "kworb-global-daily"], into: archive, snapshots: 2)
   }
 }

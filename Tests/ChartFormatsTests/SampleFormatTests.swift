@@ -229,6 +229,58 @@ struct SampleFormatTests {
     #expect(file.snapshots.first?.entries.map(\.streams) == [4])
   }
 
+  @Test func kworbTableAsCSV() throws {
+    let file = try read("kworb-global-daily-2024-03-21.csv", reader: ChartFileReader(chart: "k"))
+    #expect(file.format == .kworbCSV)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chartDate.iso8601 == "2024-03-21")
+    #expect(!snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 4, 5, 6])
+    // Split at the first " - ": a title with " - " in it stays whole.
+    #expect(
+      snapshot.entries.map(\.artist) == [
+        "Mira Solen", "KAIROS", "Ava Lindqvist", "The Quiet Hours", "Parallel Lines",
+        "Nadia Rahimi",
+      ])
+    #expect(snapshot.entries[2].title == "Slow Bloom - Acoustic")
+    #expect(snapshot.entries[1].title == "Gravity Well (w/ Jun)")
+    // Thousands separators.
+    #expect(
+      snapshot.entries.map(\.streams) == [
+        6_203_455, 5_890_127, 4_011_700, 3_850_221, 3_766_031, 3_502_118,
+      ])
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [41, 75, 1, 98, 12, 3])
+    #expect(snapshot.entries.map(\.publishedPeakPosition) == [1, 1, 3, 2, 4, 5])
+    #expect(
+      file.publishedTrends == [
+        [
+          PublishedTrend(.unchanged, text: "="), PublishedTrend(.up(places: 3), text: "+3"),
+          PublishedTrend(.debut, text: "NEW"), PublishedTrend(.down(places: 2), text: "-2"),
+          PublishedTrend(.reentry, text: "RE"), PublishedTrend(.down(places: 1), text: "-1"),
+        ]
+      ])
+  }
+
+  @Test(arguments: [
+    ("1,466,839", 1_466_839), ("12,000", 12_000), ("999", nil), ("1,46", nil), (",123", nil),
+    ("1,2345", nil), ("1,,234", nil), ("-1,234", nil), ("1,234,", nil), ("１,234", nil),
+  ])
+  func kworbNumbersHaveThousandsSeparators(text: String, number: Int?) {
+    #expect(CSVLayout.numberWithThousandsSeparators(text) == number)
+  }
+
+  @Test func aKworbWeeklyTableCountsWeeks() throws {
+    let csv = """
+      Pos,P+,Artist and Title,Wks,Pk,(x?),Streams,Streams+,Total
+      1,=,A - T,10,1,(x3),"15,000,000","+1,000","150,000,000"
+      """
+    let file = try ChartFileReader(chart: "kworb-weekly").decode(
+      Data(csv.utf8), path: "k/2024-03-21.csv")
+    #expect(file.format == .kworbCSV)
+    #expect(file.frequency == .weekly)
+    #expect(file.snapshots.first?.entries.first?.publishedWeeksOnChart == 10)
+  }
+
   @Test func spotifyChartsSiteJSON() throws {
     let file = try read("spotify-charts-regional-gb-weekly.json")
     #expect(file.format == .spotifyChartsJSON)

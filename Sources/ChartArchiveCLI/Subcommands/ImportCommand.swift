@@ -24,8 +24,8 @@ enum ImportCommand: Subcommand {
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
     YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes (a
-    charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE) are checked against
-    the derived ones, and disagreements are listed as warnings.
+    charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE, kworb's P+) are
+    checked against the derived ones, and disagreements are listed as warnings.
 
     FORMATS:
     \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
@@ -226,10 +226,13 @@ enum ImportCommand: Subcommand {
     let disagreements = report.trendDisagreements
     if !disagreements.isEmpty {
       for item in disagreements.prefix(20) {
+        // A climb or a fall with its places: "up 2", "down 1".
+        let derived =
+          item.derived.change.flatMap { $0 == 0 ? nil : "\(item.derived.kind) \(abs($0))" }
+          ?? item.derived.kind
         console.printError(
           "warning: \(sources[item.source].name): \(item.chart) \(item.chartDate) rank"
-            + " \(item.rank) '\(item.title)': published \(item.published.text), derived"
-            + " \(item.derived.kind)")
+            + " \(item.rank) '\(item.title)': published \(item.published.text), derived \(derived)")
       }
       if disagreements.count > 20 {
         console.printError("warning: … and \(disagreements.count - 20) more")
