@@ -171,9 +171,16 @@ public struct ChartFileReader: Sendable {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
-    // A web page saved in place of a chart (an error page, a bot check): neither JSON nor CSV of
-    // any format starts with "<" (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`).
-    if first == UInt8(ascii: "<") { throw ChartFileError(path: path, Self.markupMessage) }
+    // A web page (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`): a chart table saved whole, or one
+    // saved in place of a chart (an error page, a bot check), which no JSON or CSV format starts
+    // with.
+    if first == UInt8(ascii: "<") || format == .kworbHTML {
+      // A chart page saved whole (kworb's); any other is refused as markup.
+      guard format == nil || format == .kworbHTML else {
+        throw ChartFileError(path: path, Self.markupMessage)
+      }
+      return try build(decodeHTML(data, path: path), path: path)
+    }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
     // Text that is not UTF-8 is told apart in decodeCSV.
@@ -356,25 +363,66 @@ public struct ChartFileReader: Sendable {
         "not a chart file: expected a JSON object or array, or a CSV with a known header (see"
           + " chart-archive formats)")
     }
+    return decodeRows(
+      table.rows, layout: layout, format: layout.format, path: path, cells: "fields",
+      lines: { CSVTable.recordLines(in: data) })
+  }
+
+  // MARK: - HTML
+
+  /// Reads a chart table of an HTML document: the first table whose header is a kworb table's.
+  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+    let forced = format == .kworbHTML
+    for table in HTMLTable.tables(in: data) ?? [] {
+      guard let layout = CSVLayout.detect(table.rows, forced: .kworbCSV) else { continue }
+      // libxml2 reads bytes that are not UTF-8 as another encoding, without a word.
+      guard String(validating: data, as: UTF8.self) != nil else {
+        throw ChartFileError(path: path, "a chart table in an HTML document that is not UTF-8 text")
+      }
+      return decodeRows(
+        table.rows, layout: layout, format: .kworbHTML, path: path, cells: "cells",
+        lines: { table.lines })
+    }
+    throw ChartFileError(
+      path: path,
+      forced
+        ? "no table of kworb's (Pos, P+, Artist and Title, Days or Wks, Pk, Streams) in the HTML"
+          + " document"
+        : Self.markupMessage)
+  }
+
+  // MARK: - Rows
+
+  /// Decodes the rows of a table under the header that `layout` found.
+  ///
+  /// - Parameters:
+  ///   - rows: every row of the table, the header's among them.
+  ///   - format: the format the file is of (its rows are read as `layout.format`'s).
+  ///   - cells: what a row holds, for messages: `fields` in a CSV, `cells` in an HTML table.
+  ///   - lines: the 1-based line on which each row starts, asked for only when a problem needs it.
+  private func decodeRows(
+    _ rows: [[String]], layout: CSVLayout, format: ChartFormat, path: String, cells: String,
+    lines readLines: () -> [Int]
+  ) -> RawChartFile {
     var groups: [RawGroup] = []
     var groupIndex: [String: Int] = [:]
     var problems: [ChartFileProblem] = []
     let namedChart =
       layout.format.namesTheChartInTheFileName
       ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
-    let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
-    let fieldCount = table.rows[layout.headerRow].count
+    let dataRows = rows.enumerated().dropFirst(layout.headerRow + 1)
+    let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
       // A row of more or fewer fields than the header: which field is which cannot be told.
       guard row.count == fieldCount else {
-        if lines == nil { lines = CSVTable.recordLines(in: data) }
+        if lines == nil { lines = readLines() }
         problems.append(
           ChartFileProblem(
             row: rowNumber, line: lines.flatMap { offset < $0.count ? $0[offset] : nil },
-            message: "expected \(fieldCount) fields as in the header, found \(row.count)"))
+            message: "expected \(fieldCount) \(cells) as in the header, found \(row.count)"))
         continue
       }
       let entry = layout.entry(from: row, row: rowNumber)
@@ -423,8 +471,7 @@ public struct ChartFileReader: Sendable {
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return RawChartFile(
-      format: layout.format, keys: layout.keys, groups: groups, problems: problems)
+    return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
   }
 
   // MARK: - Building snapshots
@@ -451,7 +498,8 @@ public struct ChartFileReader: Sendable {
           }
         groupProblems.append(
           ChartFileProblem(
-            row: group.firstRow, field: group.chartSource == .file && !format.isCSV ? "chart" : nil,
+            row: group.firstRow,
+            field: group.chartSource == .file && !format.isTable ? "chart" : nil,
             message:
               "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
               + " no control characters)",
@@ -488,7 +536,7 @@ public struct ChartFileReader: Sendable {
             ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
         }
         if date == nil {
-          let bare = format == .appFeed || format.isCSV
+          let bare = format == .appFeed || format.isTable
           groupProblems.append(
             ChartFileProblem(
               field: bare ? nil : group.dateField,
@@ -517,7 +565,10 @@ public struct ChartFileReader: Sendable {
       if group.entries.isEmpty, group.listPresent {
         groupProblems.append(
           ChartFileProblem(
-            message: format.isCSV ? "the file has a header but no rows" : "the chart has no entries"
+            message: format.kind == .csv
+              ? "the file has a header but no rows"
+              : format.kind == .html
+                ? "the table has a header but no rows" : "the chart has no entries"
           ))
       }
       problems += groupProblems.map { $0.inSnapshot(group.snapshot) }

@@ -40,6 +40,12 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// (`days_on_chart` in a daily file)`, streams`; `previous_rank` -1 for a new or re-entering
   /// song; the chart and the date from the file's name (`regional-global-weekly-2024-03-21.csv`).
   case spotifyChartsCSV = "spotify-charts-csv"
+  /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
+  /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
+  /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
+  /// {"trackName", "trackUri", "displayImageUri", "artists": [{"name"}]}}]}`; `entryStatus`
+  /// (NEW_ENTRY, RE_ENTRY, MOVED_UP, MOVED_DOWN, NO_CHANGE) is checked against the derived movement.
+  case spotifyChartsJSON = "spotify-charts-json"
   /// The UK Official Charts as collectors keep them in CSV: `chart_date, chart_position,
   /// chart_artist, chart_title, chart_movement, chart_peak, chart_weeks`, dates written D/M/YYYY
   /// (or YYYYMMDD, or ISO 8601), `chart_movement` holding last week's position, `New` or `RE`.
@@ -53,12 +59,9 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// Streams, …`; "Artist - Title" split at the first " - ", numbers with thousands separators,
   /// `P+` (`=`, `+3`, `-2`, `NEW`, `RE`) checked against the derived movement.
   case kworbCSV = "kworb-csv"
-  /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
-  /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
-  /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
-  /// {"trackName", "trackUri", "displayImageUri", "artists": [{"name"}]}}]}`; `entryStatus`
-  /// (NEW_ENTRY, RE_ENTRY, MOVED_UP, MOVED_DOWN, NO_CHANGE) is checked against the derived movement.
-  case spotifyChartsJSON = "spotify-charts-json"
+  /// A kworb.net chart page saved as HTML: its table with the columns of ``kworbCSV``, read with
+  /// libxml2's HTML parser.
+  case kworbHTML = "kworb-html"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -75,25 +78,41 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
     case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
+    case .kworbHTML: "kworb chart page as HTML: its table of Pos, P+, Artist and Title, …"
     case .lastFMWeeklyTrackChart:
-      "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, artist, playcount, …}]}}"
+      "Last.fm weekly track chart: {weeklytrackchart: {track: [{name, artist, playcount, …}]}}"
     case .spotifyChartsJSON:
       "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, trackMetadata}]}"
     }
   }
 
-  /// Whether files of the format are JSON (otherwise CSV).
-  public var isJSON: Bool {
+  /// What a file of a format is written in.
+  public enum Kind: String, Hashable, Sendable {
+    /// JSON (RFC 8259).
+    case json = "JSON"
+    /// CSV (RFC 4180).
+    case csv = "CSV"
+    /// An HTML document holding a table.
+    case html = "HTML"
+  }
+
+  /// What files of the format are written in.
+  public var kind: Kind {
     switch self {
     case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON,
       .lastFMWeeklyTrackChart:
-      true
-    default: false
+      .json
+    case .kworbHTML: .html
+    default: .csv
     }
   }
 
-  /// Whether files of the format are CSV.
-  public var isCSV: Bool { !isJSON }
+  /// Whether files of the format are JSON.
+  public var isJSON: Bool { kind == .json }
+
+  /// Whether files of the format are tables, rows under a header: CSV, or a table of an HTML
+  /// document.
+  var isTable: Bool { kind != .json }
 
   /// How often charts of the format are published when nothing else says.
   var impliedFrequency: ChartFrequency? {

@@ -189,9 +189,11 @@ struct SourceFormatsTests {
 
   @Test func kworbDaysImportExactlyAndTheirMovementsAreCheckedFromTheSecond() throws {
     let first = sample("kworb-global-daily-2024-03-21.csv")
-    let (folder, archive, run) = try imported([first], options: ["--chart", "kworb-global-daily"])
+    let second = sample("kworb-global-daily-2024-03-22.html")
+    let (folder, archive, run) = try imported(
+      [first, second], options: ["--chart", "kworb-global-daily"])
     // kworb publishes no previous rank: on the chart's first day the archive cannot tell how an
-    // entry moved, and nothing is checked.
+    // entry moved, and nothing is checked; on the second, every P+ agrees.
     #expect(run.error == "")
     #expect(
       try exported("kworb-global-daily", from: archive) == [
@@ -201,33 +203,36 @@ struct SourceFormatsTests {
         "kworb-global-daily,2024-03-21,4,,2,98,Paper Planes Again,The Quiet Hours,,,3850221",
         "kworb-global-daily,2024-03-21,5,,4,12,Echo Chamber,Parallel Lines,,,3766031",
         "kworb-global-daily,2024-03-21,6,,5,3,Salt Water,Nadia Rahimi,,,3502118",
+        "kworb-global-daily,2024-03-22,1,,1,76,Gravity Well (w/ Jun),KAIROS,,,5990127",
+        "kworb-global-daily,2024-03-22,2,,1,42,Lanterns Over Lisbon,Mira Solen,,,5903455",
+        "kworb-global-daily,2024-03-22,3,,3,2,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700",
+        "kworb-global-daily,2024-03-22,4,,4,4,Salt Water,Nadia Rahimi,,,3902118",
+        "kworb-global-daily,2024-03-22,5,,4,13,Echo Chamber,Parallel Lines,,,3766031",
+        "kworb-global-daily,2024-03-22,6,,2,30,Run It Back,Tomo & The Tides,,,3100000",
       ])
-    let second = try folder.write(
-      "kworb-global-daily-2024-03-22.csv",
-      """
-      Pos,P+,Artist and Title,Days,Pk,(x?),Streams,Streams+,7Day,7Day+,Total
-      1,+1,KAIROS - Gravity Well (w/ Jun),76,1,(x31),"5,990,127",,,,
-      2,-1,Mira Solen - Lanterns Over Lisbon,42,1,(x12),"5,903,455",,,,
-      3,=,Ava Lindqvist - Slow Bloom - Acoustic,2,3,,"4,011,700",,,,
-      4,+1,Nadia Rahimi - Salt Water,4,4,,"3,902,118",,,,
-      5,=,Parallel Lines - Echo Chamber,13,4,,"3,766,031",,,,
-      6,RE,Tomo & The Tides - Run It Back,30,2,,"3,100,000",,,,
-
-      """)
-    let next = try chartArchive([
-      "import", second, "--chart", "kworb-global-daily", "--db", archive, "--quiet",
-    ])
-    #expect(next.status == 0)
-    // Salt Water climbed from 6 to 4: two places, not one.
-    #expect(
-      next.error
-        == "warning: \(second): kworb-global-daily 2024-03-22 rank 4 'Salt Water': published +1,"
-        + " derived up 2\n"
-        + "warning: 1 published trend disagrees with the derived movement\n")
     #expect(
       try shown("kworb-global-daily", "movement", in: archive)
         == ["up", "down", "unchanged", "up", "unchanged", "re-entry"])
     try expectNothingNewOnReimport(
       [first, second], options: ["--chart", "kworb-global-daily"], into: archive, snapshots: 2)
+    // A third day whose P+ is off by a place.
+    let third = try folder.write(
+      "kworb-global-daily-2024-03-23.csv",
+      """
+      Pos,P+,Artist and Title,Days,Pk,(x?),Streams,Streams+,7Day,7Day+,Total
+      1,=,KAIROS - Gravity Well (w/ Jun),77,1,(x32),"5,990,000",,,,
+      2,+1,Tomo & The Tides - Run It Back,31,2,,"5,000,000",,,,
+
+      """)
+    let next = try chartArchive([
+      "import", third, "--chart", "kworb-global-daily", "--db", archive, "--quiet",
+    ])
+    #expect(next.status == 0)
+    // Run It Back climbed from 6 to 2: four places, not one.
+    #expect(
+      next.error
+        == "warning: \(third): kworb-global-daily 2024-03-23 rank 2 'Run It Back': published +1,"
+        + " derived up 4\n"
+        + "warning: 1 published trend disagrees with the derived movement\n")
   }
 }

@@ -261,6 +261,42 @@ struct SampleFormatTests {
       ])
   }
 
+  @Test func kworbPageAsHTML() throws {
+    let file = try read("kworb-global-daily-2024-03-22.html", reader: ChartFileReader(chart: "k"))
+    #expect(file.format == .kworbHTML)
+    let snapshot = try #require(file.snapshots.first)
+    #expect(snapshot.chartDate.iso8601 == "2024-03-22")
+    #expect(snapshot.entries.map(\.rank) == [1, 2, 3, 4, 5, 6])
+    // The page's first table is its menu; the chart is the one with kworb's header.
+    #expect(
+      snapshot.entries.map(\.artist) == [
+        "KAIROS", "Mira Solen", "Ava Lindqvist", "Nadia Rahimi", "Parallel Lines",
+        "Tomo & The Tides",
+      ])
+    // A line break in a cell is a space, as a browser shows it.
+    #expect(snapshot.entries[2].title == "Slow Bloom - Acoustic")
+    #expect(
+      snapshot.entries.map(\.streams) == [
+        5_990_127, 5_903_455, 4_011_700, 3_902_118, 3_766_031, 3_100_000,
+      ])
+    #expect(snapshot.entries.map(\.publishedWeeksOnChart) == [76, 42, 2, 4, 13, 30])
+    #expect(snapshot.entries.map(\.publishedPeakPosition) == [1, 1, 3, 4, 4, 2])
+    #expect(
+      file.publishedTrends[0].map { $0?.text } == ["+1", "-1", "=", "+2", "=", "RE"])
+  }
+
+  @Test func aWebPageWithoutAKworbTableIsMarkupEvenWhenKworbIsForced() {
+    #expect(
+      throws: ChartFileError(
+        path: "p.html",
+        "no table of kworb's (Pos, P+, Artist and Title, Days or Wks, Pk, Streams) in the HTML"
+          + " document")
+    ) {
+      try ChartFileReader(format: .kworbHTML).decode(
+        Data("<table><tr><th>Pos</th></tr></table>".utf8), path: "p.html")
+    }
+  }
+
   @Test(arguments: [
     ("1,466,839", 1_466_839), ("12,000", 12_000), ("999", nil), ("1,46", nil), (",123", nil),
     ("1,2345", nil), ("1,,234", nil), ("-1,234", nil), ("1,234,", nil), ("１,234", nil),

@@ -10,9 +10,9 @@ enum ImportCommand: Subcommand {
   static let abstract = "Import chart files (or folders of them) into the archive."
   static let discussion = """
     Each file's format is detected from its content (see FORMATS below); folders are walked for
-    *.json and *.csv files, which are imported in chart-date order. Every file is read and checked
-    before the import is committed: if any file is invalid, every problem is listed, nothing is
-    stored, and the exit status is 65. With --skip-invalid the valid files are stored (each whole)
+    *.json, *.csv, *.html and *.htm files, which are imported in chart-date order. Every file is
+    read and checked before the import is committed: if any file is invalid, every problem is
+    listed, nothing is stored, and the exit status is 65. With --skip-invalid the valid files are stored (each whole)
     and the invalid ones listed; the exit status is 65 only when no file could be stored. A
     snapshot already stored with the same entries is left as it is ("unchanged"); a different
     snapshot of the same chart and chart date is refused unless --replace is given. Two different
@@ -36,7 +36,7 @@ enum ImportCommand: Subcommand {
     """
   static let arguments = [
     ArgumentSpec(
-      name: "path", help: "Chart files, or folders to walk for *.json and *.csv files.",
+      name: "path", help: "Chart files, or folders to walk for *.json, *.csv and *.html files.",
       repeats: true)
   ]
   static let options = [
@@ -98,7 +98,8 @@ enum ImportCommand: Subcommand {
     if sources.isEmpty {
       throw CommandError(
         .noInput,
-        "no *.json or *.csv chart files in \(arguments.arguments("path").joined(separator: ", "))")
+        "no *.json, *.csv or *.html chart files in"
+          + " \(arguments.arguments("path").joined(separator: ", "))")
     }
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
     let bar = ProgressBar(console: console)
