@@ -21,6 +21,29 @@ public struct DecodedChartFile: Sendable {
   /// The movement the source published for each entry, per snapshot and in the snapshots' entry
   /// order (a charts CSV's `trend` column); empty when the format has none.
   public var publishedTrends: [[PublishedTrend?]] = []
+  /// The page of its chart each snapshot is, in the order of ``snapshots``, when the format
+  /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
+  /// their place in the whole chart when the page tells its offset, from 1 otherwise.
+  public var pages: [ChartPage?] = []
+}
+
+/// Where a snapshot's entries stand in a chart published in pages (Apple Music's charts, 20
+/// entries a page, each page pointing at the next): an import joins the pages of one chart and
+/// chart date into one snapshot.
+public struct ChartPage: Hashable, Sendable {
+  /// The 0-based position of the page's first entry in the whole chart, when the page tells it
+  /// (its own address, or its next page's offset less its entries); `nil` for a last page that
+  /// names neither.
+  public var offset: Int?
+  /// The 0-based position of the next page's first entry (the `offset` of the page's `next`), or
+  /// `nil` when the chart ends with this page.
+  public var nextOffset: Int?
+
+  /// A page.
+  public init(offset: Int?, nextOffset: Int?) {
+    self.offset = offset
+    self.nextOffset = nextOffset
+  }
 }
 
 /// A chart date given for a file (`--date`) that differs from one the file gives.
@@ -69,6 +92,8 @@ struct RawGroup {
   var firstRow: Int? = nil
   /// The group's 1-based index among the snapshots of an export file.
   var snapshot: Int? = nil
+  /// The page of the chart the group's entries are, when the chart is published in pages.
+  var page: ChartPage? = nil
 }
 
 /// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
@@ -313,17 +338,23 @@ public struct ChartFileReader: Sendable {
       format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
   }
 
-  /// A file of a chart service's JSON format as one snapshot's worth of entries: the chart named
-  /// by `--chart`, else the file, else the folder.
+  /// A file of a chart service's JSON format as snapshots' worth of entries, one a chart: the
+  /// chart named by `--chart`, else the file, else the folder, and each chart's own name after it
+  /// when the file holds several.
   private func serviceFile(_ service: ServiceFile, path: String) -> RawChartFile {
-    let group = RawGroup(
-      chart: chart ?? service.chart ?? folderName(path),
-      chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
-      date: service.date, dateField: service.dateField,
-      dateFieldProblem: service.dateFieldProblem, entries: service.entries ?? [],
-      listPresent: service.entries != nil, frequency: service.frequency)
+    let base = chart ?? service.chart ?? folderName(path)
+    let several = service.charts.count > 1
+    let groups = service.charts.enumerated().map { index, part in
+      RawGroup(
+        chart: several ? base + "-" + slug(part.name ?? String(index + 1)) : base,
+        chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
+        date: service.date, dateField: service.dateField,
+        dateFieldProblem: service.dateFieldProblem, entries: part.entries ?? [],
+        listPresent: part.entries != nil, frequency: service.frequency,
+        snapshot: several ? index + 1 : nil, page: part.page)
+    }
     return RawChartFile(
-      format: service.format, keys: service.keys, groups: [group], problems: service.problems)
+      format: service.format, keys: service.keys, groups: groups, problems: service.problems)
   }
 
   // MARK: - CSV
@@ -483,6 +514,7 @@ public struct ChartFileReader: Sendable {
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
+    var pages: [ChartPage?] = []
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
@@ -536,7 +568,8 @@ public struct ChartFileReader: Sendable {
             ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
         }
         if date == nil {
-          let bare = format == .appFeed || format.isTable
+          // Formats without a date field: the date is the file name's, or the one given.
+          let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
           groupProblems.append(
             ChartFileProblem(
               field: bare ? nil : group.dateField,
@@ -579,6 +612,7 @@ public struct ChartFileReader: Sendable {
           chart: group.chart, chartDate: date, publishesPreviousRank: publishes,
           entries: order.map { entries[$0] }))
       trends.append(order.map { entryTrends[$0] })
+      pages.append(group.page)
     }
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
@@ -587,7 +621,8 @@ public struct ChartFileReader: Sendable {
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
       dateDisagreements: dateDisagreements,
-      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [])
+      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
+      pages: pages.contains { $0 != nil } ? pages : [])
   }
 
   /// The most problems reported for one file; the rest are counted.

@@ -55,6 +55,11 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// "@attr": {"rank"}}], "@attr": {"from", "to"}}}`, numbers written as text; the chart date is
   /// `to` (seconds since 1970), the play counts are the week's plays.
   case lastFMWeeklyTrackChart = "lastfm-weekly-track-chart"
+  /// Apple Music's catalog charts (`GET /v1/catalog/{storefront}/charts`): `{"results": {"songs":
+  /// [{"chart", "next", "data": [{"attributes": {"name", "artistName", "url", "artwork"}}]}]}}`,
+  /// the rank each song's place in the list; a chart of several pages (20 songs each, `next`
+  /// naming the following one) is joined when its pages are imported together.
+  case appleMusicCharts = "apple-music-charts"
   /// A kworb.net chart table saved as CSV: `Pos, P+, Artist and Title, Days (or Wks), Pk, (x?),
   /// Streams, …`; "Artist - Title" split at the first " - ", numbers with thousands separators,
   /// `P+` (`=`, `+3`, `-2`, `NEW`, `RE`) checked against the derived movement.
@@ -77,6 +82,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
+    case .appleMusicCharts:
+      "Apple Music catalog charts JSON: {results: {songs: [{chart, next, data: [{attributes}]}]}}"
     case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
     case .kworbHTML: "kworb chart page as HTML: its table of Pos, P+, Artist and Title, …"
     case .lastFMWeeklyTrackChart:
@@ -100,7 +107,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   public var kind: Kind {
     switch self {
     case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON,
-      .lastFMWeeklyTrackChart:
+      .lastFMWeeklyTrackChart, .appleMusicCharts:
       .json
     case .kworbHTML: .html
     default: .csv

@@ -1,4 +1,5 @@
 import ChartRanking
+import Foundation
 
 /// Reads fields of nested JSON objects by their paths (`chartEntryData.currentRank`), turning a
 /// wrong type into a problem named by the path instead of failing the whole file, as
@@ -99,6 +100,17 @@ struct NestedReader {
   }
 }
 
+/// One chart of a chart service's file: its entries, and where they stand in the chart when it
+/// is published in pages.
+struct ServiceChart {
+  /// The chart's own name in the file, added to the chart's name when the file holds several.
+  var name: String? = nil
+  /// The entries, or `nil` when the file has no list of them (a problem of its own).
+  var entries: [RawEntry]? = nil
+  /// The page the entries are, when the chart is published in pages.
+  var page: ChartPage? = nil
+}
+
 /// A file of one of the JSON formats that chart services serve, read into entries: the chart and
 /// date it names, where to say they are, and its entries before they are checked.
 struct ServiceFile {
@@ -114,17 +126,21 @@ struct ServiceFile {
   var frequency: String? = nil
   /// Whether the date field itself had a problem, reported already.
   var dateFieldProblem = false
-  /// The entries, or `nil` when the file has no list of them (a problem of its own).
-  var entries: [RawEntry]?
+  /// The file's charts: one for most formats; Apple Music's may hold several.
+  var charts: [ServiceChart] = [ServiceChart()]
   var problems: [ChartFileProblem] = []
 
   /// The service format of a JSON value: `forced` when it is one, else the one its shape says,
   /// or `nil` for none.
   static func format(of json: JSONTree, forced: ChartFormat?) -> ChartFormat? {
     if let forced {
-      return [.spotifyChartsJSON, .lastFMWeeklyTrackChart].contains(forced) ? forced : nil
+      return [.spotifyChartsJSON, .lastFMWeeklyTrackChart, .appleMusicCharts].contains(forced)
+        ? forced : nil
     }
     guard case .object(let object) = json else { return nil }
+    if case .object(let results) = object["results"], results["songs"] != nil {
+      return .appleMusicCharts
+    }
     if object["weeklytrackchart"] != nil { return .lastFMWeeklyTrackChart }
     if object["displayChart"] != nil { return .spotifyChartsJSON }
     if case .array(let list) = object["entries"], case .object(let first) = list.first,
@@ -142,6 +158,7 @@ extension ServiceFile {
   init(_ json: JSONTree, format: ChartFormat) {
     switch format {
     case .lastFMWeeklyTrackChart: self = Self.lastFMWeeklyTrackChart(json)
+    case .appleMusicCharts: self = Self.appleMusicCharts(json)
     default: self = Self.spotifyCharts(json)
     }
   }
@@ -194,7 +211,7 @@ extension ServiceFile {
         read.problems = file.problems + [FieldReader.tooManyEntries(list.count, field: "entries")]
         return read
       }
-      read.entries = entries(list) { reader, entry in
+      read.charts[0].entries = entries(list) { reader, entry in
         entry.rank = reader.int(keys.rank)
         entry.title = reader.string(keys.title)
         if let artists = reader.array(keys.artist) {
@@ -291,7 +308,7 @@ extension ServiceFile {
           file.problems + [FieldReader.tooManyEntries(list.count, field: "weeklytrackchart.track")]
         return read
       }
-      read.entries = entries(list) { reader, entry in
+      read.charts[0].entries = entries(list) { reader, entry in
         entry.rank = reader.int(keys.rank, orText: true)
         entry.title = reader.string(keys.title)
         entry.artist = reader.string(keys.artist)
@@ -315,5 +332,130 @@ extension ServiceFile {
     }
     read.problems += file.problems
     return read
+  }
+
+  // MARK: - Apple Music
+
+  /// The names of an Apple Music chart's entry fields, within `results.songs[].data[]`.
+  static let appleMusicKeys = EntryKeys(
+    rank: "rank", title: "attributes.name", artist: "attributes.artistName", previousRank: "",
+    peakPosition: "", weeksOnChart: "", imageURL: "attributes.artwork.url",
+    songURL: "attributes.url", streams: nil)
+
+  /// Apple Music's catalog charts (`GET /v1/catalog/{storefront}/charts?types=songs`,
+  /// <https://developer.apple.com/documentation/applemusicapi/get-catalog-charts>): `{"results":
+  /// {"songs": [{"chart", "name", "orderId", "next"?, "href"?, "data": [{"id", "type", "href",
+  /// "attributes": {"name", "artistName", "url", "artwork": {"url", "width", "height"}}}]}]}}`.
+  /// The data are in chart order: the rank is a song's place in the list, after the page's offset.
+  /// A page's `next` (`…&offset=20&…`) names the following page: the page's own offset is its
+  /// `href`'s (0 when its address has none: the first page), else `next`'s less its songs. The artwork's URL template (`{w}x{h}bb.jpg`) is
+  /// filled with the artwork's own width and height.
+  private static func appleMusicCharts(_ json: JSONTree) -> ServiceFile {
+    var file = NestedReader(json)
+    let keys = appleMusicKeys
+    var read = ServiceFile(
+      format: .appleMusicCharts, keys: keys, chart: nil, date: nil, dateField: "date")
+    guard let list = file.array("results.songs") else {
+      if !file.problems.contains(where: { $0.field == "results.songs" }) {
+        file.report(
+          "results.songs", "missing: expected an array of charts (apple-music-charts format)")
+      }
+      read.problems = file.problems
+      return read
+    }
+    read.charts = list.enumerated().map { index, json in
+      let field = "results.songs[\(index + 1)]"
+      var chart = NestedReader(json)
+      var part = ServiceChart()
+      guard json.isObject else {
+        read.problems.append(ChartFileProblem(field: field, message: "expected a JSON object"))
+        return part
+      }
+      part.name = chart.string("chart")
+      let data = chart.array("data")
+      // Where the page stands: its own offset, and its next page's.
+      var nextOffset: Int?
+      if let next = chart.string("next") {
+        nextOffset = offset(in: next) ?? nil
+        if nextOffset.map({ !(1...ChartFileReader.maximumRank).contains($0) }) ?? true {
+          chart.report(
+            "next", "expected the address of the next page, with offset=N, found '\(escaped(next))'"
+          )
+          nextOffset = nil
+        }
+      }
+      // The page's own address: without an offset, it is the chart's first page.
+      var own: Int?
+      if let href = chart.string("href") {
+        switch offset(in: href) {
+        case .some(.some(let offset)): own = offset
+        case .some(nil):
+          chart.report("href", "expected offset=N in the page's address, found '\(escaped(href))'")
+        case nil: own = 0
+        }
+      }
+      if own == nil, let nextOffset, let data { own = nextOffset - data.count }
+      if let own, own < 0 || own >= ChartFileReader.maximumRank {
+        chart.report(
+          "href",
+          "the page's offset \(own) is not in a chart (0 to \(ChartFileReader.maximumRank - 1))")
+      } else if let own, let nextOffset, own + (data?.count ?? 0) != nextOffset {
+        chart.report(
+          "next",
+          "the next page starts at offset \(nextOffset), not after this page's \(data?.count ?? 0)"
+            + " songs from offset \(own)")
+      }
+      if let data {
+        if data.count > ChartFileReader.maximumRank {
+          chart.problems.append(FieldReader.tooManyEntries(data.count, field: "data"))
+        } else {
+          let first = own.map { max(0, min($0, ChartFileReader.maximumRank)) } ?? 0
+          var rank = first
+          part.entries = entries(data) { reader, entry in
+            rank += 1
+            entry.rank = rank
+            entry.title = reader.string(keys.title)
+            entry.artist = reader.string(keys.artist)
+            entry.songURL = reader.string(keys.songURL!)
+            entry.imageURL = reader.string(keys.imageURL!).map { template in
+              guard let width = reader.int("attributes.artwork.width"),
+                let height = reader.int("attributes.artwork.height")
+              else { return template }
+              return template.replacingOccurrences(of: "{w}", with: String(width))
+                .replacingOccurrences(of: "{h}", with: String(height))
+            }
+          }
+        }
+      } else if !chart.problems.contains(where: { $0.field == "data" }) {
+        chart.report("data", "missing: expected an array of songs (apple-music-charts format)")
+      }
+      part.page = ChartPage(offset: own, nextOffset: nextOffset)
+      read.problems += chart.problems.map { problem in
+        var problem = problem
+        problem.field = problem.field.map { field + "." + $0 } ?? field
+        return problem
+      }
+      return part
+    }
+    if list.isEmpty {
+      read.charts = [ServiceChart(entries: [])]
+    }
+    read.problems = file.problems + read.problems
+    return read
+  }
+
+  /// The `offset` of an address's query (`/v1/catalog/us/charts?…&offset=20`): `nil` when the
+  /// query has none, `.some(nil)` when it is not a whole number of at most 9 digits.
+  static func offset(in address: String) -> Int?? {
+    guard let query = address.split(separator: "?", maxSplits: 1).dropFirst().first else {
+      return nil
+    }
+    for pair in query.split(separator: "&") where pair.hasPrefix("offset=") {
+      let digits = pair.dropFirst("offset=".count)
+      guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy({ $0.isASCII && $0.isNumber })
+      else { return .some(nil) }
+      return Int(digits)
+    }
+    return nil
   }
 }

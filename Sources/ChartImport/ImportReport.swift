@@ -65,6 +65,24 @@ public struct ImportedSnapshot: Hashable, Sendable {
   public var entryCount: Int
   /// What storing it did.
   public var outcome: ImportOutcome
+  /// The indices of the sources of its other pages, in page order, when it is a chart published
+  /// in pages joined from several files (``source`` is its first page's); empty otherwise.
+  public var otherPages: [Int] = []
+}
+
+/// A chart published in pages whose first pages were imported and whose next page was not: it is
+/// stored as far as its pages go.
+public struct UnfinishedChart: Hashable, Sendable {
+  /// The indices of the sources of its pages, in page order.
+  public var sources: [Int]
+  /// The chart's name.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// How many entries its pages hold (ranks 1 to this).
+  public var entryCount: Int
+  /// The 0-based offset of the page that is missing, as the last page imported names it.
+  public var nextOffset: Int
 }
 
 /// A source an import did not store, and why.
@@ -129,6 +147,8 @@ public struct ImportReport: Sendable {
   /// The sources skipped as invalid (only with ``ImportOptions/skippingInvalid``; without it, an
   /// invalid source fails the import).
   public var skipped: [RefusedSource] = []
+  /// Charts published in pages whose last pages were not imported, stored as far as they go.
+  public var unfinishedCharts: [UnfinishedChart] = []
   /// Published movements that disagree with the derived ones.
   public var trendDisagreements: [TrendDisagreement] = []
   /// Sources whose own chart date (in the file or in its name) differs from the one given

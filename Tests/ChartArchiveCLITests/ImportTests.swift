@@ -430,10 +430,10 @@ struct ImportTests {
   @Test func everyFormatImportsFromTheCommandLine() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
-    // The streaming download, the kworb tables (a CSV, and a web page: folders are walked for
-    // *.html too), the weekly CSV, the UK chart's and the Last.fm week would all go into chart
-    // Samples, named after their folder: all but the first are skipped, and the weekly one
-    // imported into a chart of its own.
+    // The streaming download, Apple's two pages (of one chart: both are skipped), the kworb tables
+    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, the UK chart's
+    // and the Last.fm week would all go into chart Samples, named after their folder: all but the
+    // first are skipped, and the weekly one imported into a chart of its own.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -449,8 +449,8 @@ struct ImportTests {
           "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 12 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 5 invalid files (listed on standard error).", "",
+          "Imported 7 of 14 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
+          "Skipped 7 invalid files (listed on standard error).", "",
         ])
     let samples = "Tests/ChartFormatsTests/Samples/"
     let sameFolder =
@@ -459,7 +459,11 @@ struct ImportTests {
       + " they are one chart)\n"
     #expect(
       run.error
-        == "skipped: \(samples)kworb-global-daily-2024-03-21.csv: a kworb-csv file, and"
+        == "skipped: \(samples)apple-music-most-played-2024-03-21-page-1.json: an apple-music-charts"
+        + " file, and \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)apple-music-most-played-2024-03-21-page-2.json: an apple-music-charts"
+        + " file, and \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)kworb-global-daily-2024-03-21.csv: a kworb-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)kworb-global-daily-2024-03-22.html: a kworb-html file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"

@@ -235,4 +235,57 @@ struct SourceFormatsTests {
         + " derived up 4\n"
         + "warning: 1 published trend disagrees with the derived movement\n")
   }
+
+  @Test func applesPagesImportedTogetherAreOneChart() throws {
+    let pages = [
+      sample("apple-music-most-played-2024-03-21-page-1.json"),
+      sample("apple-music-most-played-2024-03-21-page-2.json"),
+    ]
+    let (folder, archive, run) = try imported(pages, options: ["--chart", "apple-music-us"])
+    #expect(run.error == "")
+    #expect(
+      run.output.hasPrefix(
+        "imported  apple-music-us 2024-03-21  25 entries  \(pages[0]), \(pages[1])\n"))
+    let rows = try exported("apple-music-us", from: archive)
+    let artwork = "https://is1-ssl.mzstatic.com/image/thumb/Music126/v4/"
+    #expect(rows.count == 25)
+    let album = "https://music.apple.com/us/album/"
+    let expected: [String] = [
+      "apple-music-us,2024-03-21,1,,,,Lanterns Over Lisbon,Mira Solen,\(artwork)00/00/00/cover1.jpg"
+        + "/3000x3000bb.jpg,\(album)lanterns-over-lisbon/1600000000?i=1700000000,",
+      "apple-music-us,2024-03-21,20,,,,Open Roads,Dario Mendes,\(artwork)85/f7/27/cover20.jpg"
+        + "/3000x3000bb.jpg,\(album)open-roads/1600000019?i=1700150461,",
+      "apple-music-us,2024-03-21,21,,,,Small Hours,Wren Adeyemi,\(artwork)8c/04/44/cover21.jpg"
+        + "/3000x3000bb.jpg,\(album)small-hours/1600000020?i=1700158380,",
+      "apple-music-us,2024-03-21,25,,,,Last Light,Nova Reyes,\(artwork)a8/38/b8/cover25.jpg"
+        + "/3000x3000bb.jpg,\(album)last-light/1600000024?i=1700190056,",
+    ]
+    #expect([rows[0], rows[19], rows[20], rows[24]] == expected)
+    #expect(
+      try chartArchive(["snapshots", "apple-music-us", "--db", archive]).output
+        == "CHART DATE  ENTRIES  SOURCE\n2024-03-21       25  \(pages[0])\n")
+    try expectNothingNewOnReimport(
+      pages, options: ["--chart", "apple-music-us"], into: archive, snapshots: 1)
+    // The first page alone: the chart's first 20 entries, and a warning that it goes on.
+    let alone = folder.url.appendingPathComponent("alone.sqlite").path
+    let first = try chartArchive([
+      "import", pages[0], "--chart", "apple-music-us", "--db", alone, "--quiet",
+    ])
+    #expect(first.status == 0)
+    #expect(
+      first.error
+        == "warning: apple-music-us 2024-03-21: the chart goes on after entry 20, on a page not"
+        + " among the files imported (offset 20, the next of \(pages[0])); its first 20 entries are"
+        + " stored\n")
+    // The second page alone cannot be placed without the first.
+    let second = try chartArchive([
+      "import", pages[1], "--chart", "apple-music-us", "--db", alone, "--quiet",
+    ])
+    #expect(second.status == 65)
+    #expect(
+      second.error
+        == "\(pages[1]): entries 21 to 25 of chart 'apple-music-us' of 2024-03-21: its entries 1 to"
+        + " 20 are on a page not among the files imported (import every page of a chart together)\n"
+        + "Error: 1 of 1 file could not be imported; nothing was stored\n")
+  }
 }

@@ -317,6 +317,45 @@ struct SampleFormatTests {
     #expect(file.snapshots.first?.entries.first?.publishedWeeksOnChart == 10)
   }
 
+  @Test func appleMusicChartPages() throws {
+    let first = try read("apple-music-most-played-2024-03-21-page-1.json")
+    #expect(first.format == .appleMusicCharts)
+    // The first page's address has no offset; its next page starts at 20.
+    #expect(first.pages == [ChartPage(offset: 0, nextOffset: 20)])
+    let snapshot = try #require(first.snapshots.first)
+    #expect(snapshot.chart == "Samples")
+    #expect(snapshot.chartDate.iso8601 == "2024-03-21")
+    #expect(!snapshot.publishesPreviousRank)
+    #expect(snapshot.entries.map(\.rank) == Array(1...20))
+    #expect(snapshot.entries[0].title == "Lanterns Over Lisbon")
+    #expect(snapshot.entries[1].artist == "KAIROS & Jun")
+    #expect(
+      snapshot.entries[0].songURL
+        == "https://music.apple.com/us/album/lanterns-over-lisbon/1600000000?i=1700000000")
+    // The artwork's template filled with its own size.
+    #expect(
+      snapshot.entries[0].imageURL
+        == "https://is1-ssl.mzstatic.com/image/thumb/Music126/v4/00/00/00/cover1.jpg/3000x3000bb.jpg"
+    )
+    let second = try read("apple-music-most-played-2024-03-21-page-2.json")
+    // The last page: its address gives its offset, and it names no next page.
+    #expect(second.pages == [ChartPage(offset: 20, nextOffset: nil)])
+    #expect(second.snapshots.first?.entries.map(\.rank) == Array(21...25))
+    #expect(second.snapshots.first?.entries.map(\.title).last == "Last Light")
+  }
+
+  @Test(arguments: [
+    ("/v1/catalog/us/charts?chart=most-played&offset=20&types=songs", Int??.some(20)),
+    ("/v1/catalog/us/charts?offset=0", .some(0)), ("/v1/catalog/us/charts?chart=most-played", nil),
+    ("/v1/catalog/us/charts", nil), ("/v1/catalog/us/charts?offset=x", .some(nil)),
+    ("/v1/catalog/us/charts?offset=", .some(nil)),
+    ("/v1/catalog/us/charts?offset=1234567890", .some(nil)),
+    ("/v1/catalog/us/charts?preoffset=3", nil),
+  ])
+  func anAppleMusicAddressGivesItsOffset(address: String, offset: Int??) {
+    #expect(ServiceFile.offset(in: address) == offset)
+  }
+
   @Test func spotifyChartsSiteJSON() throws {
     let file = try read("spotify-charts-regional-gb-weekly.json")
     #expect(file.format == .spotifyChartsJSON)

@@ -16,7 +16,8 @@ enum ImportCommand: Subcommand {
     and the invalid ones listed; the exit status is 65 only when no file could be stored. A
     snapshot already stored with the same entries is left as it is ("unchanged"); a different
     snapshot of the same chart and chart date is refused unless --replace is given. Two different
-    files for one chart and chart date in one import are refused even with --replace.
+    files for one chart and chart date in one import are refused even with --replace, but the
+    pages of a chart published in pages (Apple Music's) imported together are joined into one.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
     billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one) or in
@@ -127,10 +128,17 @@ enum ImportCommand: Subcommand {
     case .invalid(let error): Remedies.describe(error)
     case .conflict(let error): "\(source.name): \(CommandError(error).message)"
     case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
-      "\(source.name): a \(format.rawValue) file, and \(other) is a \(otherFormat.rawValue) file;"
+      "\(source.name): \(article(format.rawValue)) \(format.rawValue) file, and \(other) is"
+        + " \(article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
         + " both would go to chart '\(chart)', named after their folder (import them one format"
         + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
     }
+  }
+
+  /// "a", or "an" before a format's name that starts with a vowel sound (`an apple-music-charts
+  /// file`, but `a uk-chart-csv file`).
+  private static func article(_ word: String) -> String {
+    word.first.map { "aeio".contains($0) } == true ? "an" : "a"
   }
 
   /// What storing found, in a line.
@@ -187,9 +195,18 @@ enum ImportCommand: Subcommand {
   ) {
     for item in report.snapshots {
       let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+      // A chart joined from its pages names each page's file.
+      let files = ([item.source] + item.otherPages).map { sources[$0].name }
       console.print(
         "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount)"
-          + (item.entryCount == 1 ? " entry  " : " entries  ") + sources[item.source].name)
+          + (item.entryCount == 1 ? " entry  " : " entries  ") + files.joined(separator: ", "))
+    }
+    for chart in report.unfinishedCharts {
+      console.printError(
+        "warning: \(chart.chart) \(chart.chartDate): the chart goes on after entry"
+          + " \(chart.entryCount), on a page not among the files imported (offset"
+          + " \(chart.nextOffset), the next of \(sources[chart.sources.last!].name)); its first"
+          + " \(chart.entryCount) entries are stored")
     }
     for file in report.setAside {
       console.printError(
