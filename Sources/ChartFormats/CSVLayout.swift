@@ -234,7 +234,15 @@ struct CSVLayout {
       entry.problems.append(ChartFileProblem(field: names[field], message: message))
       return nil
     }
-    entry.rank = integer(.rank)
+    // A rank written `=8` or `8=` (as the UK chart writes a tie) is rank 8, shared.
+    if let text = value(.rank, in: row), text.hasPrefix("=") != text.hasSuffix("="),
+      let rank = Int(text.hasPrefix("=") ? text.dropFirst() : text.dropLast())
+    {
+      entry.rank = rank
+      entry.tied = true
+    } else {
+      entry.rank = integer(.rank)
+    }
     entry.title = columns[.title].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
       $0.isEmpty ? nil : $0
     }

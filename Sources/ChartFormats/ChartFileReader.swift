@@ -138,7 +138,8 @@ func slug(_ text: String) -> String {
 /// ``ChartDate/inFileName(_:)``).
 ///
 /// Checks, each reported with the entry's 1-based index and rank: a rank must be present and
-/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank
+/// between 1 and ``maximumRank``; ranks are unique, but where the source marks a tie (`=8` in a
+/// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
 /// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
 /// position and weeks on chart are positive when given; a chart holds at least one entry. A file
@@ -159,12 +160,17 @@ public struct ChartFileReader: Sendable {
   public var chartDate: ChartDate?
   /// The time zone the file's dates and times without one are in, when the user named one.
   public var timeZone: TimeZone?
+  /// Whether two entries of a snapshot may share a rank though the source does not mark the tie
+  /// (`--allow-ties`: the Hot 100 of the early years, the UK chart of the 1950s as some files
+  /// keep them). A tie the source marks is always allowed.
+  public var allowsTies: Bool
 
   /// Creates a reader.
   public init(
     format: ChartFormat? = nil, chart: String? = nil, chartDate: ChartDate? = nil,
-    timeZone: TimeZone? = nil
+    timeZone: TimeZone? = nil, allowsTies: Bool = false
   ) {
+    self.allowsTies = allowsTies
     self.timeZone = timeZone
     self.format = format
     self.chart = chart
@@ -650,6 +656,8 @@ public struct ChartFileReader: Sendable {
     // index, any other in a dictionary, which costs a hash per entry.
     var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
     var firstEntryAtOtherRank: [Int: Int] = [:]
+    // The ranks of entries marked tied.
+    var tiedRanks: Set<Int> = []
     // A format publishes previous ranks when its entries have the field, even when null.
     var publishes = publishesPreviousRank ?? false
     for (offset, raw) in entries.enumerated() {
@@ -672,7 +680,10 @@ public struct ChartFileReader: Sendable {
         } else if let first = rank < firstEntryAtRank.count
           ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
         {
-          report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
+          // A tie: marked by the source on either entry, or allowed for the whole import.
+          if !(allowsTies || raw.tied || tiedRanks.contains(rank)) {
+            report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
+          }
         } else if rank < firstEntryAtRank.count {
           firstEntryAtRank[rank] = index
         } else {
@@ -681,6 +692,7 @@ public struct ChartFileReader: Sendable {
       } else if !entryProblems.contains(where: { $0.field == keys.rank }) {
         report(keys.rank, "missing")
       }
+      if raw.tied, let rank { tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
       if raw.imageURL?.utf8.contains(0) == true {

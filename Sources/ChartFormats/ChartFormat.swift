@@ -54,7 +54,7 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// `{"weeklytrackchart": {"track": [{"name", "artist": {"#text"}, "url", "playcount", "image",
   /// "@attr": {"rank"}}], "@attr": {"from", "to"}}}`, numbers written as text; the chart date is
   /// `to` (seconds since 1970), the play counts are the week's plays.
-  case lastFMWeeklyTrackChart = "lastfm-weekly-track-chart"
+  case lastFMWeeklyTrackChart = "lastfm-weekly-chart"
   /// Apple Music's catalog charts (`GET /v1/catalog/{storefront}/charts`): `{"results": {"songs":
   /// [{"chart", "next", "data": [{"attributes": {"name", "artistName", "url", "artwork"}}]}]}}`,
   /// the rank each song's place in the list; a chart of several pages (20 songs each, `next`
@@ -83,13 +83,13 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
     case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
     case .appleMusicCharts:
-      "Apple Music catalog charts JSON: {results: {songs: [{chart, next, data: [{attributes}]}]}}"
+      "Apple Music charts JSON: {results: {songs: [{chart, next, data: […]}]}}"
     case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
     case .kworbHTML: "kworb chart page as HTML: its table of Pos, P+, Artist and Title, …"
     case .lastFMWeeklyTrackChart:
-      "Last.fm weekly track chart: {weeklytrackchart: {track: [{name, artist, playcount, …}]}}"
+      "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, …}]}}"
     case .spotifyChartsJSON:
-      "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, trackMetadata}]}"
+      "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, …}]}"
     }
   }
 

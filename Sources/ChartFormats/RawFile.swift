@@ -12,11 +12,13 @@ struct EntryKeys {
   /// What the format writes for "not on the previous chart", for messages: `null` in JSON, `-`
   /// or `-1` in a CSV.
   var previousRankNone = "null"
+  /// The field that marks an entry tied with another at its rank (`tie`, the native format's).
+  var tie: String? = nil
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url", streams: "streams")
+    songURL: "song_url", streams: "streams", tie: "tie")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)
@@ -82,6 +84,18 @@ struct FieldReader {
       return nil
     }
     return integer
+  }
+
+  /// A boolean field: `true`, `false`, or null or absent (`false`).
+  mutating func bool(_ key: String?) -> Bool {
+    guard let key, let value = object[key] else { return false }
+    switch value {
+    case .null: return false
+    case .bool(let flag): return flag
+    default:
+      problems.append(ChartFileProblem(field: key, message: "expected true, false or null"))
+      return false
+    }
   }
 
   mutating func string(_ key: String?) -> String? {
@@ -157,6 +171,9 @@ struct RawEntry: Equatable {
   var streams: Int?
   /// The movement the source published (a charts CSV's `trend`), when it did.
   var trend: PublishedTrend?
+  /// Whether the source marks the entry tied with another at its rank (`=8` in a CSV, `"tie":
+  /// true` in the native JSON): two entries may then share the rank.
+  var tied = false
   /// Whether the entry is a JSON object at all (when not, its fields are all missing).
   var isObject: Bool
   var problems: [ChartFileProblem]
@@ -190,6 +207,7 @@ struct RawEntry: Equatable {
     imageURL = reader.string(keys.imageURL)
     songURL = reader.string(keys.songURL)
     streams = reader.int(keys.streams)
+    tied = reader.bool(keys.tie)
     problems = reader.problems
   }
 }

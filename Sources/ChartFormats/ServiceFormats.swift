@@ -328,7 +328,7 @@ extension ServiceFile {
     } else if !file.problems.contains(where: { $0.field == "weeklytrackchart.track" }) {
       file.report(
         "weeklytrackchart.track",
-        "missing: expected an array of entries (lastfm-weekly-track-chart format)")
+        "missing: expected an array of entries (lastfm-weekly-chart format)")
     }
     read.problems += file.problems
     return read

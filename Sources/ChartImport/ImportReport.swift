@@ -23,14 +23,18 @@ public struct ImportOptions: Sendable {
   /// Whether the report lists each snapshot (``ImportReport/snapshots``); the counts are always
   /// there.
   public var listingSnapshots: Bool
+  /// Whether two entries of a snapshot may share a rank though the source does not mark the tie
+  /// (see ``ChartFileReader/allowsTies``).
+  public var allowingTies: Bool
 
   /// Options; by default every source must be valid, and nothing stored is replaced.
   public init(
     chart: String? = nil, chartDate: ChartDate? = nil, timeZone: TimeZone? = nil,
     format: ChartFormat? = nil,
     frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
-    listingSnapshots: Bool = true
+    listingSnapshots: Bool = true, allowingTies: Bool = false
   ) {
+    self.allowingTies = allowingTies
     self.chart = chart
     self.chartDate = chartDate
     self.timeZone = timeZone

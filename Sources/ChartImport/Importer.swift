@@ -90,6 +90,7 @@ public enum Importer {
     reader.chartDate = options.chartDate
     reader.timeZone = options.timeZone
     reader.format = options.format
+    reader.allowsTies = options.allowingTies
     let readAhead = ReadAhead(sources: sources, reader: reader)
     defer { readAhead.cancel() }
     var report = ImportReport(sourceCount: sources.count)

@@ -469,7 +469,7 @@ struct ImportTests {
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
-        + "skipped: \(samples)lastfm-weekly-track-chart.json: a lastfm-weekly-track-chart file, and"
+        + "skipped: \(samples)lastfm-weekly-chart.json: a lastfm-weekly-chart file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)uk-singles-chart-2024.csv: a uk-chart-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"

@@ -161,7 +161,7 @@ struct SourceFormatsTests {
   }
 
   @Test func aLastFMWeekImportsExactly() throws {
-    let path = sample("lastfm-weekly-track-chart.json")
+    let path = sample("lastfm-weekly-chart.json")
     let (folder, archive, run) = try imported([path], options: ["--chart", "lastfm-quiethours"])
     #expect(run.error == "")
     #expect(

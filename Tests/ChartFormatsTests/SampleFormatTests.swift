@@ -193,7 +193,7 @@ struct SampleFormatTests {
   }
 
   @Test func lastFMWeeklyTrackChart() throws {
-    let file = try read("lastfm-weekly-track-chart.json", reader: ChartFileReader(chart: "lastfm"))
+    let file = try read("lastfm-weekly-chart.json", reader: ChartFileReader(chart: "lastfm"))
     #expect(file.format == .lastFMWeeklyTrackChart)
     // From 2024-03-10T12:00:00Z to 2024-03-17T12:00:00Z: a week, ending at noon.
     #expect(file.frequency == .weekly)

@@ -12,29 +12,42 @@ enum ImportCommand: Subcommand {
     Each file's format is detected from its content (see FORMATS below); folders are walked for
     *.json, *.csv, *.html and *.htm files, which are imported in chart-date order. Every file is
     read and checked before the import is committed: if any file is invalid, every problem is
-    listed, nothing is stored, and the exit status is 65. With --skip-invalid the valid files are stored (each whole)
-    and the invalid ones listed; the exit status is 65 only when no file could be stored. A
-    snapshot already stored with the same entries is left as it is ("unchanged"); a different
-    snapshot of the same chart and chart date is refused unless --replace is given. Two different
-    files for one chart and chart date in one import are refused even with --replace, but the
-    pages of a chart published in pages (Apple Music's) imported together are joined into one.
+    listed, nothing is stored, and the exit status is 65. With --skip-invalid the valid files
+    are stored (each whole) and the invalid ones listed; the exit status is 65 only when no file
+    could be stored. A snapshot already stored with the same entries is left as it is
+    ("unchanged"); a different snapshot of the same chart and chart date is refused unless
+    --replace is given. Two different files for one chart and chart date in one import are
+    refused even with --replace, but the pages of a chart published in pages (Apple Music's)
+    imported together are joined into one.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
     billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one) or in
     its name before the date (Spotify's downloads: regional-global-weekly-2024-03-21.csv), else
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
-    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes (a
-    charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE, kworb's P+) are
+    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes
+    (a charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE, kworb's P+) are
     checked against the derived ones, and disagreements are listed as warnings.
 
+    Two entries at one rank are a tie where the file marks it (a rank written =8 or 8= in a CSV,
+    "tie": true in ChartArchive's JSON), or anywhere with --allow-ties; otherwise a rank given
+    twice in a snapshot is refused.
+
     FORMATS:
-    \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(formatList)
 
     EXAMPLES:
       chart-archive import ~/charts/billboard-hot-100 --chart hot-100
       chart-archive import top50-2024-05-01.json --chart app-daily
     """
+  /// Each format's name and summary, a line each, the summaries in a column.
+  private static var formatList: String {
+    let width = (ChartFormat.allCases.map(\.rawValue.count).max() ?? 0) + 2
+    return ChartFormat.allCases.map {
+      "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+    }.joined(separator: "\n")
+  }
+
   static let arguments = [
     ArgumentSpec(
       name: "path", help: "Chart files, or folders to walk for *.json, *.csv and *.html files.",
@@ -61,6 +74,9 @@ enum ImportCommand: Subcommand {
     OptionSpec(
       name: "--replace", valueName: nil,
       help: "Replace stored snapshots of the same chart and date that differ."),
+    OptionSpec(
+      name: "--allow-ties", valueName: nil,
+      help: "Take two entries at one rank as a tie even where the file does not mark it (=8)."),
     OptionSpec(
       name: "--skip-invalid", valueName: nil,
       help: "Store the valid files and list the invalid ones, instead of storing nothing."),
@@ -91,6 +107,7 @@ enum ImportCommand: Subcommand {
       arguments, "--frequency", of: ChartFrequency.self, named: "frequency")
     options.replacing = arguments.flag("--replace")
     options.skippingInvalid = arguments.flag("--skip-invalid")
+    options.allowingTies = arguments.flag("--allow-ties")
     options.listingSnapshots = !arguments.flag("--quiet")
     let sources: [ImportSource]
     do {
