@@ -73,14 +73,8 @@ struct FieldReader {
     guard let key, let value = object[key] else { return nil }
     if case .null = value { return nil }
     guard let integer = value.integer else {
-      var message = "expected an integer or null"
-      // A whole number beyond 64 bits is an integer, only too large.
-      if case .number(let text) = value, let whole = JSONTree.wholeNumber(text),
-        whole == .tooLarge || whole == .tooSmall
-      {
-        message = beyondRange(text, tooLarge: whole == .tooLarge)
-      }
-      problems.append(ChartFileProblem(field: key, message: message))
+      problems.append(
+        ChartFileProblem(field: key, message: notAnInteger(value, expected: "an integer or null")))
       return nil
     }
     return integer
@@ -141,6 +135,18 @@ func beyondRange(_ text: String, tooLarge: Bool) -> String {
   let shown = text.count > 40 ? "\(text.prefix(20))… (\(text.count) characters)" : text
   return tooLarge
     ? "\(shown) is too large (at most \(Int.max))" : "\(shown) is too small (at least \(Int.min))"
+}
+
+/// What is wrong with a JSON value that should be an integer and is not one that fits: a whole
+/// number beyond 64 bits is an integer, only too large (see ``beyondRange(_:tooLarge:)``);
+/// anything else is not what was `expected`.
+func notAnInteger(_ value: JSONTree, expected: String) -> String {
+  if case .number(let text) = value, let whole = JSONTree.wholeNumber(text),
+    whole == .tooLarge || whole == .tooSmall
+  {
+    return beyondRange(text, tooLarge: whole == .tooLarge)
+  }
+  return "expected \(expected)"
 }
 
 /// What is wrong with a text that should be a whole number and that `Int(_:)` does not read:

@@ -67,18 +67,11 @@ struct NestedReader {
   mutating func int(_ path: String, orText text: Bool = false) -> Int? {
     guard let value = value(path) else { return nil }
     if let integer = value.integer { return integer }
-    switch value {
-    case .number(let written):
-      if let whole = JSONTree.wholeNumber(written), whole == .tooLarge || whole == .tooSmall {
-        report(path, beyondRange(written, tooLarge: whole == .tooLarge))
-      } else {
-        report(path, "expected an integer" + (text ? " or its digits" : "") + " or null")
-      }
-    case .string(let written) where text:
-      return wholeNumber(written, field: path)
-    default:
-      report(path, "expected an integer" + (text ? " or its digits" : "") + " or null")
-    }
+    if text, case .string(let written) = value { return wholeNumber(written, field: path) }
+    report(
+      path,
+      notAnInteger(
+        value, expected: text ? "an integer or its digits, or null" : "an integer or null"))
     return nil
   }
 
