@@ -22,6 +22,10 @@ let package = Package(
     .systemLibrary(name: "CCSV", providers: [.apt(["libcsv-dev"])]),
     // yajl from the system (Debian: libyajl-dev): the streaming JSON parser under the JSON formats.
     .systemLibrary(name: "CYAJL", providers: [.apt(["libyajl-dev"])]),
+    // libxml2 from the system (Debian: libxml2-dev): its HTML parser reads chart tables saved as
+    // web pages.
+    .systemLibrary(
+      name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
     .target(name: "ChartRanking"),
     // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
@@ -33,7 +37,7 @@ let package = Package(
     ),
     // Readers for the chart file formats the importer accepts, the native format's writer and the
     // product's one JSON encoder.
-    .target(name: "ChartFormats", dependencies: ["CCSV", "CYAJL", "ChartRanking"]),
+    .target(name: "ChartFormats", dependencies: ["CCSV", "CYAJL", "CLibXML2", "ChartRanking"]),
     // The importer: sources (paths or bytes) → checked snapshots → one write transaction;
     // outcomes as values, progress through a callback.
     .target(

@@ -1,3 +1,4 @@
+import ChartRanking
 import Foundation
 
 /// Where a CSV chart format keeps each field: its header, found in the file's first rows.
@@ -7,6 +8,8 @@ struct CSVLayout {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
     case date
     case region, chart, trend
+    /// kworb's "Artist - Title" in one cell.
+    case artistAndTitle
   }
 
   /// The format the header is of.
@@ -56,7 +59,65 @@ struct CSVLayout {
         .artist: "artist", .imageURL: "image_url", .songURL: "song_url", .streams: "streams",
       ]
     ),
+    (
+      .ukChartCSV,
+      [
+        .date: "chart_date", .rank: "chart_position", .artist: "chart_artist",
+        .title: "chart_title", .previousRank: "chart_movement", .peakPosition: "chart_peak",
+        .weeksOnChart: "chart_weeks",
+      ]
+    ),
+    // kworb's daily tables count days on chart, its weekly ones weeks.
+    (.kworbCSV, kworbFields(onChart: "days")),
+    (.kworbCSV, kworbFields(onChart: "wks")),
+    // Spotify's weekly download, then its daily one, which counts days on chart.
+    (.spotifyChartsCSV, spotifyChartsFields(onChart: "weeks_on_chart")),
+    (.spotifyChartsCSV, spotifyChartsFields(onChart: "days_on_chart")),
   ]
+
+  /// The columns of Spotify's chart download (charts.spotify.com, since 2022): `rank, uri,
+  /// artist_names, track_name, source, peak_rank, previous_rank, weeks_on_chart, streams`, the
+  /// count of days on chart in a daily chart's. `source` (the label) is not kept.
+  private static func spotifyChartsFields(onChart: String) -> [Field: String] {
+    [
+      .rank: "rank", .songURL: "uri", .artist: "artist_names", .title: "track_name",
+      .peakPosition: "peak_rank", .previousRank: "previous_rank", .weeksOnChart: onChart,
+      .streams: "streams",
+    ]
+  }
+
+  /// The columns of a kworb.net chart table (`Pos, P+, Artist and Title, Days, Pk, (x?), Streams,
+  /// Streams+, 7Day, 7Day+, Total`; `Wks` for `Days` in a weekly table) that are kept: `(x?)` (the
+  /// times at the peak) and the changes and totals of streams are not.
+  private static func kworbFields(onChart: String) -> [Field: String] {
+    [
+      .rank: "pos", .trend: "p+", .artistAndTitle: "artist and title", .weeksOnChart: onChart,
+      .peakPosition: "pk", .streams: "streams",
+    ]
+  }
+
+  /// What a format writes in its previous-rank column for "not on the previous chart" without
+  /// saying why: `-` in a weekly chart CSV and ChartArchive's, -1 in Spotify's download; none in
+  /// the UK chart's, which says `New` or `RE` (see ``movementMarkers``).
+  private var previousRankNoneMarkers: Set<String> {
+    switch format {
+    case .spotifyChartsCSV: ["-1"]
+    case .ukChartCSV: []
+    default: ["-"]
+    }
+  }
+
+  /// The words a format may write in its previous-rank column instead of a rank, saying how the
+  /// entry moved: the UK chart's `New` and `RE`, also in weekly chart CSVs.
+  private var movementMarkers: TrendVocabulary? {
+    switch format {
+    case .ukChartCSV, .weeklyCSV: .chartMarkers
+    default: nil
+    }
+  }
+
+  /// The words the format's `trend` column uses, when it has one.
+  private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
   /// The header `export --format csv` writes: the native CSV's columns in order.
   static let nativeHeader = [
@@ -90,15 +151,54 @@ struct CSVLayout {
     return nil
   }
 
-  /// The field names of a CSV format, for messages (the first header of the format).
-  static func keys(for format: ChartFormat) -> EntryKeys {
-    let names = headers.first { $0.0 == format }?.1 ?? [:]
-    return EntryKeys(
-      rank: names[.rank] ?? "rank", title: names[.title] ?? "title",
-      artist: names[.artist] ?? "artist", previousRank: names[.previousRank] ?? "last_week",
+  /// A whole number written with commas between groups of three digits, as kworb writes them
+  /// (`1,466,839`); `nil` for anything else (`1,46`, `,123`).
+  static func numberWithThousandsSeparators(_ text: String) -> Int? {
+    let groups = text.split(separator: ",", omittingEmptySubsequences: false)
+    guard groups.count > 1, (1...3).contains(groups[0].count),
+      groups.dropFirst().allSatisfy({ $0.count == 3 }),
+      groups.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    return Int(groups.joined())
+  }
+
+  /// A chart date as the UK chart's CSVs write it, in ISO 8601: D/M/YYYY (`7/3/2024`, `07/03/2024`,
+  /// day first as in the UK), YYYYMMDD (`20240307`) or YYYY-MM-DD.
+  ///
+  /// - Returns: `YYYY-MM-DD`, or `nil` when the text is none of these or names no day of the
+  ///   proleptic Gregorian calendar (`31/2/2024`).
+  static func isoDate(writtenInUKChart text: String) -> String? {
+    func padded(_ part: Substring, _ width: Int) -> String? {
+      guard (1...width).contains(part.count), part.allSatisfy(\.isASCII),
+        part.allSatisfy(\.isNumber)
+      else { return nil }
+      return String(repeating: "0", count: width - part.count) + part
+    }
+    var iso: String?
+    let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+    if parts.count == 3, parts[2].count == 4, let day = padded(parts[0], 2),
+      let month = padded(parts[1], 2), let year = padded(parts[2], 4)
+    {
+      iso = "\(year)-\(month)-\(day)"
+    } else if text.utf8.count == 8, let digits = padded(Substring(text), 8) {
+      iso = "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))"
+    } else if text.utf8.count == 10 {
+      iso = text
+    }
+    guard let iso, let date = try? ChartDate(iso8601: iso), !date.hasTime else { return nil }
+    return date.iso8601
+  }
+
+  /// The field names of the header found, for messages.
+  var keys: EntryKeys {
+    EntryKeys(
+      rank: names[.rank] ?? "rank", title: names[.title] ?? names[.artistAndTitle] ?? "title",
+      artist: names[.artist] ?? names[.artistAndTitle] ?? "artist",
+      previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
-      songURL: names[.songURL], streams: names[.streams])
+      songURL: names[.songURL], streams: names[.streams],
+      previousRankNone: previousRankNoneMarkers.sorted().joined(separator: " or "))
   }
 
   func has(_ field: Field) -> Bool { columns[field] != nil }
@@ -116,37 +216,78 @@ struct CSVLayout {
   /// The entry of a row, with a problem for each field that does not read.
   func entry(from row: [String], row number: Int) -> RawEntry {
     var entry = RawEntry(row: number)
-    func integer(_ field: Field, noneMarkers: Set<String> = []) -> Int? {
+    func integer(_ field: Field, noneMarkers: Set<String> = [], or words: [String] = []) -> Int? {
       guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
       if let number = Int(text) { return number }
-      // Digits alone, with a sign or not, that Int(_:) does not read: too many of them.
-      let digits = text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
-      let message =
-        text.utf8.count - digits.count <= 1 && !digits.isEmpty
-          && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
-        ? beyondRange(text, tooLarge: text.utf8.first != UInt8(ascii: "-"))
-        : "expected a whole number, found '\(text)'"
+      if format == .kworbCSV, let number = Self.numberWithThousandsSeparators(text) {
+        return number
+      }
+      var message = wholeNumberProblem(text)
+      let others = noneMarkers.sorted() + words
+      if !others.isEmpty, message.hasPrefix("expected a whole number") {
+        // The words the column may hold besides a number.
+        let choices = ["a whole number"] + others
+        message =
+          "expected " + choices.dropLast().joined(separator: ", ") + " or \(choices.last!), found"
+          + " '\(escaped(text))'"
+      }
       entry.problems.append(ChartFileProblem(field: names[field], message: message))
       return nil
     }
-    entry.rank = integer(.rank)
+    // A rank written `=8` or `8=` (as the UK chart writes a tie) is rank 8, shared.
+    if let text = value(.rank, in: row), text.hasPrefix("=") != text.hasSuffix("="),
+      let rank = Int(text.hasPrefix("=") ? text.dropFirst() : text.dropLast())
+    {
+      entry.rank = rank
+      entry.tied = true
+    } else {
+      entry.rank = integer(.rank)
+    }
     entry.title = columns[.title].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
       $0.isEmpty ? nil : $0
     }
     entry.artist = columns[.artist].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
       $0.isEmpty ? nil : $0
     }
+    if let text = value(.artistAndTitle, in: row) {
+      // kworb writes "Artist - Title": the artist is what comes before the first " - ", so that a
+      // title with " - " in it ("Despacito - Remix") stays whole.
+      if let dash = text.range(of: " - ") {
+        entry.artist = String(text[..<dash.lowerBound])
+        entry.title = String(text[dash.upperBound...])
+      } else {
+        entry.problems.append(
+          ChartFileProblem(
+            field: names[.artistAndTitle],
+            message: "expected 'Artist - Title', found '\(escaped(text))'"))
+      }
+    } else if has(.artistAndTitle) {
+      entry.problems.append(ChartFileProblem(field: names[.artistAndTitle], message: "missing"))
+    }
     if has(.previousRank) {
       // The native CSV leaves the cell empty when the source published no previous ranks.
       entry.hasPreviousRank = format != .nativeCSV || value(.previousRank, in: row) != nil
-      entry.previousRank = integer(.previousRank, noneMarkers: ["-"])
+      if let markers = movementMarkers, let text = value(.previousRank, in: row),
+        let marker = markers.trend(text)
+      {
+        entry.trend = marker
+      } else {
+        entry.previousRank = integer(
+          .previousRank, noneMarkers: previousRankNoneMarkers, or: movementMarkers?.words ?? [])
+      }
     }
     entry.peakPosition = integer(.peakPosition)
     entry.weeksOnChart = integer(.weeksOnChart)
     entry.imageURL = value(.imageURL, in: row)
     entry.songURL = value(.songURL, in: row)
     entry.streams = integer(.streams)
-    entry.trend = value(.trend, in: row)
+    if let text = value(.trend, in: row) {
+      entry.trend = trendVocabulary.trend(text)
+      if entry.trend == nil {
+        entry.problems.append(
+          ChartFileProblem(field: names[.trend], message: trendVocabulary.problem(text)))
+      }
+    }
     return entry
   }
 }

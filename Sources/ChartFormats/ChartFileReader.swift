@@ -21,6 +21,29 @@ public struct DecodedChartFile: Sendable {
   /// The movement the source published for each entry, per snapshot and in the snapshots' entry
   /// order (a charts CSV's `trend` column); empty when the format has none.
   public var publishedTrends: [[PublishedTrend?]] = []
+  /// The page of its chart each snapshot is, in the order of ``snapshots``, when the format
+  /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
+  /// their place in the whole chart when the page tells its offset, from 1 otherwise.
+  public var pages: [ChartPage?] = []
+}
+
+/// Where a snapshot's entries stand in a chart published in pages (Apple Music's charts, 20
+/// entries a page, each page pointing at the next): an import joins the pages of one chart and
+/// chart date into one snapshot.
+public struct ChartPage: Hashable, Sendable {
+  /// The 0-based position of the page's first entry in the whole chart, when the page tells it
+  /// (its own address, or its next page's offset less its entries); `nil` for a last page that
+  /// names neither.
+  public var offset: Int?
+  /// The 0-based position of the next page's first entry (the `offset` of the page's `next`), or
+  /// `nil` when the chart ends with this page.
+  public var nextOffset: Int?
+
+  /// A page.
+  public init(offset: Int?, nextOffset: Int?) {
+    self.offset = offset
+    self.nextOffset = nextOffset
+  }
 }
 
 /// A chart date given for a file (`--date`) that differs from one the file gives.
@@ -41,24 +64,13 @@ public struct ChartDateDisagreement: Hashable, Sendable {
   }
 }
 
-/// A movement as a streaming chart's CSV publishes it (`trend`), to check against the derived one.
-public enum PublishedTrend: String, CaseIterable, Hashable, Sendable {
-  /// Climbed since the previous chart.
-  case up = "MOVE_UP"
-  /// Fell since the previous chart.
-  case down = "MOVE_DOWN"
-  /// The same rank as on the previous chart.
-  case same = "SAME_POSITION"
-  /// Not on the previous chart: a debut or a re-entry.
-  case new = "NEW_ENTRY"
-
-  /// Whether a derived movement is the published one (a re-entry counts as a new entry).
-  public func agrees(with movement: Movement) -> Bool {
-    switch (self, movement) {
-    case (.up, .up), (.down, .down), (.same, .unchanged), (.new, .debut), (.new, .reentry): true
-    default: false
-    }
-  }
+/// A whole file as read, before its entries are checked: its format, the names of its entry
+/// fields, its snapshots' worth of entries and the problems found so far.
+struct RawChartFile {
+  var format: ChartFormat
+  var keys: EntryKeys
+  var groups: [RawGroup]
+  var problems: [ChartFileProblem]
 }
 
 /// One snapshot's worth of a file, before it is checked.
@@ -80,6 +92,8 @@ struct RawGroup {
   var firstRow: Int? = nil
   /// The group's 1-based index among the snapshots of an export file.
   var snapshot: Int? = nil
+  /// The page of the chart the group's entries are, when the chart is published in pages.
+  var page: ChartPage? = nil
 }
 
 /// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
@@ -118,12 +132,14 @@ func slug(_ text: String) -> String {
 /// Reads chart files in any ``ChartFormat`` and checks every entry before anything is stored.
 ///
 /// Where the chart's name comes from: `chart` when set (`--chart`), else the file's own (native
-/// format), else the name of the folder that holds the file. Where the chart date comes from: the
+/// format, a charts CSV's `chart` column, the name before the date of a Spotify download's file),
+/// else the name of the folder that holds the file. Where the chart date comes from: the
 /// file's own, else `chartDate` (`--date`), else the first `YYYY-MM-DD` in the file's name (see
 /// ``ChartDate/inFileName(_:)``).
 ///
 /// Checks, each reported with the entry's 1-based index and rank: a rank must be present and
-/// between 1 and ``maximumRank``; ranks are unique; title and artist are present and not blank
+/// between 1 and ``maximumRank``; ranks are unique, but where the source marks a tie (`=8` in a
+/// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
 /// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
 /// position and weeks on chart are positive when given; a chart holds at least one entry. A file
@@ -144,12 +160,17 @@ public struct ChartFileReader: Sendable {
   public var chartDate: ChartDate?
   /// The time zone the file's dates and times without one are in, when the user named one.
   public var timeZone: TimeZone?
+  /// Whether two entries of a snapshot may share a rank though the source does not mark the tie
+  /// (`--allow-ties`: the Hot 100 of the early years, the UK chart of the 1950s as some files
+  /// keep them). A tie the source marks is always allowed.
+  public var allowsTies: Bool
 
   /// Creates a reader.
   public init(
     format: ChartFormat? = nil, chart: String? = nil, chartDate: ChartDate? = nil,
-    timeZone: TimeZone? = nil
+    timeZone: TimeZone? = nil, allowsTies: Bool = false
   ) {
+    self.allowsTies = allowsTies
     self.timeZone = timeZone
     self.format = format
     self.chart = chart
@@ -181,15 +202,21 @@ public struct ChartFileReader: Sendable {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
-    // A web page saved in place of a chart (an error page, a bot check): neither JSON nor CSV of
-    // any format starts with "<" (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`).
-    if first == UInt8(ascii: "<") { throw ChartFileError(path: path, Self.markupMessage) }
+    // A web page (`<!DOCTYPE html>`, `<html>`, `<?xml …?>`): a chart table saved whole, or one
+    // saved in place of a chart (an error page, a bot check), which no JSON or CSV format starts
+    // with.
+    if first == UInt8(ascii: "<") || format == .kworbHTML {
+      // A chart page saved whole (kworb's); any other is refused as markup.
+      guard format == nil || format == .kworbHTML else {
+        throw ChartFileError(path: path, Self.markupMessage)
+      }
+      return try build(decodeHTML(data, path: path), path: path)
+    }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
     // Text that is not UTF-8 is told apart in decodeCSV.
-    let (format, groups, problems) =
-      isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
-    return try build(groups, problems: problems, format: format, path: path)
+    let decoded = isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
+    return try build(decoded, path: path)
   }
 
   /// What a file that starts with `<` (after a byte order mark and white space) is called: an
@@ -199,9 +226,7 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - JSON
 
-  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError)
-    -> (ChartFormat, [RawGroup], [ChartFileProblem])
-  {
+  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
     let raw: RawFile
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
     if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
@@ -213,6 +238,13 @@ public struct ChartFileReader: Sendable {
       }) {
       case .success(let value): json = value
       case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
+      }
+      if let service = ServiceFile.format(of: json, forced: format) {
+        guard json.isObject else {
+          throw ChartFileError(
+            path: path, "not a chart file: expected a JSON object (\(service.rawValue) format)")
+        }
+        return serviceFile(ServiceFile(json, format: service), path: path)
       }
       guard let read = RawFile(json: json, forced: format) else {
         throw ChartFileError(
@@ -245,7 +277,7 @@ public struct ChartFileReader: Sendable {
         }
         problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
       }
-      return (.native, groups, problems)
+      return RawChartFile(format: .native, keys: .native, groups: groups, problems: problems)
     }
     if raw.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
@@ -308,14 +340,32 @@ public struct ChartFileReader: Sendable {
       date: fileDate, dateField: dateField,
       dateFieldProblem: raw.problems.contains { $0.field == dateField }, entries: entries ?? [],
       listPresent: entries != nil, frequency: raw.frequency)
-    return (detected, [group], problems)
+    return RawChartFile(
+      format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
+  }
+
+  /// A file of a chart service's JSON format as snapshots' worth of entries, one a chart: the
+  /// chart named by `--chart`, else the file, else the folder, and each chart's own name after it
+  /// when the file holds several.
+  private func serviceFile(_ service: ServiceFile, path: String) -> RawChartFile {
+    let base = chart ?? service.chart ?? folderName(path)
+    let several = service.charts.count > 1
+    let groups = service.charts.enumerated().map { index, part in
+      RawGroup(
+        chart: several ? base + "-" + slug(part.name ?? String(index + 1)) : base,
+        chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
+        date: service.date, dateField: service.dateField,
+        dateFieldProblem: service.dateFieldProblem, entries: part.entries ?? [],
+        listPresent: part.entries != nil, frequency: service.frequency,
+        snapshot: several ? index + 1 : nil, page: part.page)
+    }
+    return RawChartFile(
+      format: service.format, keys: service.keys, groups: groups, problems: service.problems)
   }
 
   // MARK: - CSV
 
-  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError)
-    -> (ChartFormat, [RawGroup], [ChartFileProblem])
-  {
+  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
     let table: CSVTable
     do {
       table = try CSVTable(data)
@@ -350,33 +400,88 @@ public struct ChartFileReader: Sendable {
         "not a chart file: expected a JSON object or array, or a CSV with a known header (see"
           + " chart-archive formats)")
     }
+    return decodeRows(
+      table.rows, layout: layout, format: layout.format, path: path, cells: "fields",
+      lines: { CSVTable.recordLines(in: data) })
+  }
+
+  // MARK: - HTML
+
+  /// Reads a chart table of an HTML document: the first table whose header is a kworb table's.
+  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+    let forced = format == .kworbHTML
+    for table in HTMLTable.tables(in: data) ?? [] {
+      guard let layout = CSVLayout.detect(table.rows, forced: .kworbCSV) else { continue }
+      // libxml2 reads bytes that are not UTF-8 as another encoding, without a word.
+      guard String(validating: data, as: UTF8.self) != nil else {
+        throw ChartFileError(path: path, "a chart table in an HTML document that is not UTF-8 text")
+      }
+      return decodeRows(
+        table.rows, layout: layout, format: .kworbHTML, path: path, cells: "cells",
+        lines: { table.lines })
+    }
+    throw ChartFileError(
+      path: path,
+      forced
+        ? "no table of kworb's (Pos, P+, Artist and Title, Days or Wks, Pk, Streams) in the HTML"
+          + " document"
+        : Self.markupMessage)
+  }
+
+  // MARK: - Rows
+
+  /// Decodes the rows of a table under the header that `layout` found.
+  ///
+  /// - Parameters:
+  ///   - rows: every row of the table, the header's among them.
+  ///   - format: the format the file is of (its rows are read as `layout.format`'s).
+  ///   - cells: what a row holds, for messages: `fields` in a CSV, `cells` in an HTML table.
+  ///   - lines: the 1-based line on which each row starts, asked for only when a problem needs it.
+  private func decodeRows(
+    _ rows: [[String]], layout: CSVLayout, format: ChartFormat, path: String, cells: String,
+    lines readLines: () -> [Int]
+  ) -> RawChartFile {
     var groups: [RawGroup] = []
     var groupIndex: [String: Int] = [:]
     var problems: [ChartFileProblem] = []
-    let dataRows = table.rows.enumerated().dropFirst(layout.headerRow + 1)
-    let fieldCount = table.rows[layout.headerRow].count
+    let namedChart =
+      layout.format.namesTheChartInTheFileName
+      ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
+    let dataRows = rows.enumerated().dropFirst(layout.headerRow + 1)
+    let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
       // A row of more or fewer fields than the header: which field is which cannot be told.
       guard row.count == fieldCount else {
-        if lines == nil { lines = CSVTable.recordLines(in: data) }
+        if lines == nil { lines = readLines() }
         problems.append(
           ChartFileProblem(
             row: rowNumber, line: lines.flatMap { offset < $0.count ? $0[offset] : nil },
-            message: "expected \(fieldCount) fields as in the header, found \(row.count)"))
+            message: "expected \(fieldCount) \(cells) as in the header, found \(row.count)"))
         continue
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      let baseChart = chart ?? layout.value(.chart, in: row) ?? folderName(path)
+      let fileChart = layout.value(.chart, in: row) ?? namedChart
+      let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
-      let date = layout.value(.date, in: row)
+      var date = layout.value(.date, in: row)
       if layout.has(.date), date == nil {
         problems.append(
           ChartFileProblem(row: rowNumber, field: layout.name(of: .date), message: "missing"))
         continue
+      }
+      if let text = date, layout.format == .ukChartCSV {
+        guard let iso = CSVLayout.isoDate(writtenInUKChart: text) else {
+          problems.append(
+            ChartFileProblem(
+              row: rowNumber, field: layout.name(of: .date),
+              message: "'\(escaped(text))' is not a valid date (D/M/YYYY, YYYYMMDD or YYYY-MM-DD)"))
+          continue
+        }
+        date = iso
       }
       let key = chartName + "\u{1F}" + (date ?? "")
       if let index = groupIndex[key] {
@@ -386,8 +491,7 @@ public struct ChartFileReader: Sendable {
         groups.append(
           RawGroup(
             chart: chartName,
-            chartSource: chart != nil
-              ? .option : layout.value(.chart, in: row) != nil ? .file : .folder,
+            chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
             date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
             entries: [entry], listPresent: true, frequency: nil,
             publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
@@ -397,28 +501,29 @@ public struct ChartFileReader: Sendable {
     if dataRows.isEmpty {
       groups.append(
         RawGroup(
-          chart: chart ?? folderName(path), chartSource: chart != nil ? .option : .folder,
+          chart: chart ?? namedChart ?? folderName(path),
+          chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
           date: nil,
           dateField: layout.name(of: .date), dateFieldProblem: false, entries: [],
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return (layout.format, groups, problems)
+    return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
   }
 
   // MARK: - Building snapshots
 
-  private func build(
-    _ groups: [RawGroup], problems fileProblems: [ChartFileProblem], format: ChartFormat,
-    path: String
-  ) throws(ChartFileError) -> DecodedChartFile {
-    var problems = fileProblems
+  private func build(_ file: RawChartFile, path: String) throws(ChartFileError)
+    -> DecodedChartFile
+  {
+    let (format, keys, groups) = (file.format, file.keys, file.groups)
+    var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
+    var pages: [ChartPage?] = []
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
-    let keys = EntryKeys.forFormat(format)
     for group in groups {
       var groupProblems: [ChartFileProblem] = []
       // Chart name.
@@ -431,7 +536,8 @@ public struct ChartFileReader: Sendable {
           }
         groupProblems.append(
           ChartFileProblem(
-            row: group.firstRow, field: group.chartSource == .file && !format.isCSV ? "chart" : nil,
+            row: group.firstRow,
+            field: group.chartSource == .file && !format.isTable ? "chart" : nil,
             message:
               "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
               + " no control characters)",
@@ -468,7 +574,8 @@ public struct ChartFileReader: Sendable {
             ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
         }
         if date == nil {
-          let bare = format == .appFeed || format.isCSV
+          // Formats without a date field: the date is the file name's, or the one given.
+          let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
           groupProblems.append(
             ChartFileProblem(
               field: bare ? nil : group.dateField,
@@ -497,7 +604,10 @@ public struct ChartFileReader: Sendable {
       if group.entries.isEmpty, group.listPresent {
         groupProblems.append(
           ChartFileProblem(
-            message: format.isCSV ? "the file has a header but no rows" : "the chart has no entries"
+            message: format.kind == .csv
+              ? "the file has a header but no rows"
+              : format.kind == .html
+                ? "the table has a header but no rows" : "the chart has no entries"
           ))
       }
       problems += groupProblems.map { $0.inSnapshot(group.snapshot) }
@@ -508,6 +618,7 @@ public struct ChartFileReader: Sendable {
           chart: group.chart, chartDate: date, publishesPreviousRank: publishes,
           entries: order.map { entries[$0] }))
       trends.append(order.map { entryTrends[$0] })
+      pages.append(group.page)
     }
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
@@ -516,7 +627,8 @@ public struct ChartFileReader: Sendable {
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
       dateDisagreements: dateDisagreements,
-      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [])
+      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
+      pages: pages.contains { $0 != nil } ? pages : [])
   }
 
   /// The most problems reported for one file; the rest are counted.
@@ -544,6 +656,8 @@ public struct ChartFileReader: Sendable {
     // index, any other in a dictionary, which costs a hash per entry.
     var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
     var firstEntryAtOtherRank: [Int: Int] = [:]
+    // The ranks of entries marked tied.
+    var tiedRanks: Set<Int> = []
     // A format publishes previous ranks when its entries have the field, even when null.
     var publishes = publishesPreviousRank ?? false
     for (offset, raw) in entries.enumerated() {
@@ -566,7 +680,10 @@ public struct ChartFileReader: Sendable {
         } else if let first = rank < firstEntryAtRank.count
           ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
         {
-          report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
+          // A tie: marked by the source on either entry, or allowed for the whole import.
+          if !(allowsTies || raw.tied || tiedRanks.contains(rank)) {
+            report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
+          }
         } else if rank < firstEntryAtRank.count {
           firstEntryAtRank[rank] = index
         } else {
@@ -575,6 +692,7 @@ public struct ChartFileReader: Sendable {
       } else if !entryProblems.contains(where: { $0.field == keys.rank }) {
         report(keys.rank, "missing")
       }
+      if raw.tied, let rank { tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
       if raw.imageURL?.utf8.contains(0) == true {
@@ -584,7 +702,7 @@ public struct ChartFileReader: Sendable {
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {
-        report(keys.previousRank, "must be 1 or more (or null), found \(value)")
+        report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
       }
       if let value = raw.peakPosition, value < 1 {
         report(keys.peakPosition, "must be 1 or more, found \(value)")
@@ -595,16 +713,6 @@ public struct ChartFileReader: Sendable {
       if let value = raw.streams, value < 0 {
         report(keys.streams, "must be 0 or more, found \(value)")
       }
-      var trend: PublishedTrend?
-      if let text = raw.trend {
-        trend = PublishedTrend(rawValue: text)
-        if trend == nil {
-          report(
-            "trend",
-            "expected one of " + PublishedTrend.allCases.map(\.rawValue).joined(separator: ", ")
-              + ", found '\(escaped(text))'")
-        }
-      }
       if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(
@@ -612,7 +720,7 @@ public struct ChartFileReader: Sendable {
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams))
-        trends.append(trend)
+        trends.append(raw.trend)
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }
@@ -704,6 +812,30 @@ public struct ChartFileReader: Sendable {
     }
     return afterCR ? "\r" : nil
   }
+}
+
+/// The chart's name in a file's name: what comes before its first date, without the separators
+/// that end it (`regional-global-weekly-2024-03-21.csv` → `regional-global-weekly`); `nil` when the
+/// name has no date, or nothing before it.
+func chartName(inFileName name: String) -> String? {
+  let bytes = Array(name.utf8)
+  func isDigit(_ index: Int) -> Bool {
+    bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+  }
+  guard bytes.count >= 10 else { return nil }
+  for start in 0...(bytes.count - 10) where start == 0 || !isDigit(start - 1) {
+    let shape = (0..<10).allSatisfy { offset in
+      offset == 4 || offset == 7
+        ? bytes[start + offset] == UInt8(ascii: "-") : isDigit(start + offset)
+    }
+    guard shape,
+      (try? ChartDate(iso8601: String(decoding: bytes[start..<start + 10], as: UTF8.self))) != nil
+    else { continue }
+    var end = start
+    while end > 0, "-_. ".utf8.contains(bytes[end - 1]) { end -= 1 }
+    return end > 0 ? String(decoding: bytes[..<end], as: UTF8.self) : nil
+  }
+  return nil
 }
 
 /// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.

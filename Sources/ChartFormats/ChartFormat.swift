@@ -23,7 +23,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// stream_count, track_url, region_name, date`).
   case streamingCSV = "streaming-csv"
   /// A weekly chart CSV: `chart_week, current_week, title, performer, last_week, peak_pos,
-  /// wks_on_chart` (`-` for no previous week), one week or many in one file.
+  /// wks_on_chart` (`-` for no previous week, or `New` and `RE` as the UK chart writes them), one
+  /// week or many in one file.
   case weeklyCSV = "weekly-chart-csv"
   /// Many charts and dates in one CSV: `title, rank, date, artist, url, region, chart, trend,
   /// streams`; chart and region name the chart, `trend` is MOVE_UP, MOVE_DOWN, SAME_POSITION or
@@ -34,6 +35,38 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// `previous_rank` is `-` for "not on the previous chart" and empty when the source published
   /// none.
   case nativeCSV = "chart-archive-csv"
+  /// Spotify's charts as downloaded from charts.spotify.com since 2022, daily or weekly:
+  /// `rank, uri, artist_names, track_name, source, peak_rank, previous_rank, weeks_on_chart`
+  /// (`days_on_chart` in a daily file)`, streams`; `previous_rank` -1 for a new or re-entering
+  /// song; the chart and the date from the file's name (`regional-global-weekly-2024-03-21.csv`).
+  case spotifyChartsCSV = "spotify-charts-csv"
+  /// A chart as Spotify's charts site serves it to its pages: `{"displayChart": {"date",
+  /// "chartMetadata": {"uri"}}, "entries": [{"chartEntryData": {"currentRank", "previousRank",
+  /// "peakRank", "appearancesOnChart", "rankingMetric", "entryStatus"}, "trackMetadata":
+  /// {"trackName", "trackUri", "displayImageUri", "artists": [{"name"}]}}]}`; `entryStatus`
+  /// (NEW_ENTRY, RE_ENTRY, MOVED_UP, MOVED_DOWN, NO_CHANGE) is checked against the derived movement.
+  case spotifyChartsJSON = "spotify-charts-json"
+  /// The UK Official Charts as collectors keep them in CSV: `chart_date, chart_position,
+  /// chart_artist, chart_title, chart_movement, chart_peak, chart_weeks`, dates written D/M/YYYY
+  /// (or YYYYMMDD, or ISO 8601), `chart_movement` holding last week's position, `New` or `RE`.
+  case ukChartCSV = "uk-chart-csv"
+  /// A listener's weekly track chart from Last.fm's API (`user.getWeeklyTrackChart`):
+  /// `{"weeklytrackchart": {"track": [{"name", "artist": {"#text"}, "url", "playcount", "image",
+  /// "@attr": {"rank"}}], "@attr": {"from", "to"}}}`, numbers written as text; the chart date is
+  /// `to` (seconds since 1970), the play counts are the week's plays.
+  case lastFMWeeklyTrackChart = "lastfm-weekly-chart"
+  /// Apple Music's catalog charts (`GET /v1/catalog/{storefront}/charts`): `{"results": {"songs":
+  /// [{"chart", "next", "data": [{"attributes": {"name", "artistName", "url", "artwork"}}]}]}}`,
+  /// the rank each song's place in the list; a chart of several pages (20 songs each, `next`
+  /// naming the following one) is joined when its pages are imported together.
+  case appleMusicCharts = "apple-music-charts"
+  /// A kworb.net chart table saved as CSV: `Pos, P+, Artist and Title, Days (or Wks), Pk, (x?),
+  /// Streams, …`; "Artist - Title" split at the first " - ", numbers with thousands separators,
+  /// `P+` (`=`, `+3`, `-2`, `NEW`, `RE`) checked against the derived movement.
+  case kworbCSV = "kworb-csv"
+  /// A kworb.net chart page saved as HTML: its table with the columns of ``kworbCSV``, read with
+  /// libxml2's HTML parser.
+  case kworbHTML = "kworb-html"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -47,28 +80,59 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
     case .weeklyCSV: "weekly chart CSV: chart_week,current_week,title,performer,last_week,…"
     case .chartsCSV: "charts CSV: title,rank,date,artist,url,region,chart,trend,streams"
     case .nativeCSV: "ChartArchive CSV (export): chart,chart_date,rank,previous_rank,…"
+    case .spotifyChartsCSV: "Spotify charts download: rank,uri,artist_names,track_name,source,…"
+    case .ukChartCSV: "UK chart CSV: chart_date,chart_position,chart_artist,chart_title,…"
+    case .appleMusicCharts:
+      "Apple Music charts JSON: {results: {songs: [{chart, next, data: […]}]}}"
+    case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
+    case .kworbHTML: "kworb chart page as HTML: its table of Pos, P+, Artist and Title, …"
+    case .lastFMWeeklyTrackChart:
+      "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, …}]}}"
+    case .spotifyChartsJSON:
+      "Spotify charts site JSON: {displayChart, entries: [{chartEntryData, …}]}"
     }
   }
 
-  /// Whether files of the format are JSON (otherwise CSV).
-  public var isJSON: Bool {
+  /// What a file of a format is written in.
+  public enum Kind: String, Hashable, Sendable {
+    /// JSON (RFC 8259).
+    case json = "JSON"
+    /// CSV (RFC 4180).
+    case csv = "CSV"
+    /// An HTML document holding a table.
+    case html = "HTML"
+  }
+
+  /// What files of the format are written in.
+  public var kind: Kind {
     switch self {
-    case .native, .billboardWeekly, .billboardPy, .appFeed: true
-    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: false
+    case .native, .billboardWeekly, .billboardPy, .appFeed, .spotifyChartsJSON,
+      .lastFMWeeklyTrackChart, .appleMusicCharts:
+      .json
+    case .kworbHTML: .html
+    default: .csv
     }
   }
 
-  /// Whether files of the format are CSV.
-  public var isCSV: Bool { !isJSON }
+  /// Whether files of the format are JSON.
+  public var isJSON: Bool { kind == .json }
+
+  /// Whether files of the format are tables, rows under a header: CSV, or a table of an HTML
+  /// document.
+  var isTable: Bool { kind != .json }
 
   /// How often charts of the format are published when nothing else says.
   var impliedFrequency: ChartFrequency? {
     switch self {
-    case .billboardWeekly, .billboardPy, .weeklyCSV: .weekly
+    case .billboardWeekly, .billboardPy, .weeklyCSV, .ukChartCSV: .weekly
     default: nil
     }
   }
 
   /// Whether a previous rank of 0 means "not on the previous chart".
   var zeroPreviousRankMeansNone: Bool { self == .appFeed || self == .billboardPy }
+
+  /// Whether the chart's name is in the file's name, before its date
+  /// (`regional-global-weekly-2024-03-21.csv` is chart `regional-global-weekly`).
+  var namesTheChartInTheFileName: Bool { self == .spotifyChartsCSV }
 }

@@ -7,7 +7,9 @@ public import ChartRanking
 /// JSON: one object `{"snapshots": [{"chart", "chart_date", "frequency"?, "entries": […]}, …]}`;
 /// an entry has `previous_rank` (a rank or `null`) when its snapshot publishes previous ranks and
 /// no `previous_rank` when it does not. CSV: ``csvHeader``, then a row per entry; `previous_rank` is
-/// `-` for "not on the previous chart" and empty when previous ranks are not published.
+/// `-` for "not on the previous chart" and empty when previous ranks are not published. Entries
+/// that share a rank (a tie) are marked so that the reader takes them back: `"tie": true` in JSON,
+/// the rank written `=8` in CSV.
 public enum NativeFormatWriter {
   /// The first line of the CSV, with its CRLF.
   public static var csvHeader: String { CSVWriter.record(CSVLayout.nativeHeader) }
@@ -29,8 +31,10 @@ public enum NativeFormatWriter {
       ("chart", .string(snapshot.chart)), ("chart_date", .string(snapshot.chartDate.iso8601)),
     ]
     if let frequency { members.append(("frequency", .string(frequency.rawValue))) }
+    let tied = tiedRanks(of: snapshot)
     let entries = snapshot.entries.map { entry -> JSONValue in
       var fields: [(String, JSONValue)] = [("rank", .int(entry.rank))]
+      if tied.contains(entry.rank) { fields.append(("tie", .bool(true))) }
       if snapshot.publishesPreviousRank {
         fields.append(("previous_rank", JSONValue(entry.publishedPreviousRank)))
       }
@@ -47,19 +51,33 @@ public enum NativeFormatWriter {
     return JSONValue.object(members).encoded(.singleLine)
   }
 
-  /// A snapshot's CSV rows, each with its CRLF.
+  /// A snapshot's CSV rows, each with its CRLF; a rank shared by several entries is written
+  /// `=8`.
   public static func csv(_ snapshot: Snapshot) -> String {
-    snapshot.entries.map { entry in
+    let tied = tiedRanks(of: snapshot)
+    return snapshot.entries.map { entry in
       let previous =
         snapshot.publishesPreviousRank ? entry.publishedPreviousRank.map(String.init) ?? "-" : ""
       return CSVWriter.record([
-        snapshot.chart, snapshot.chartDate.iso8601, String(entry.rank), previous,
+        snapshot.chart, snapshot.chartDate.iso8601,
+        (tied.contains(entry.rank) ? "=" : "") + String(entry.rank), previous,
         entry.publishedPeakPosition.map(String.init) ?? "",
         entry.publishedWeeksOnChart.map(String.init) ?? "", entry.title, entry.artist,
         entry.imageURL ?? "", entry.songURL ?? "", entry.streams.map(String.init) ?? "",
       ])
     }.joined()
   }
+}
+
+/// The ranks two or more entries of a snapshot share: ties, which the archive holds only where
+/// the source marked them or the import allowed them.
+private func tiedRanks(of snapshot: Snapshot) -> Set<Int> {
+  var tied: Set<Int> = []
+  for index in snapshot.entries.indices.dropFirst()
+  where snapshot.entries[index].rank == snapshot.entries[index - 1].rank {
+    tied.insert(snapshot.entries[index].rank)
+  }
+  return tied
 }
 
 /// Writes CSV (RFC 4180).

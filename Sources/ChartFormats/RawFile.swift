@@ -9,11 +9,16 @@ struct EntryKeys {
   var imageURL: String?
   var songURL: String?
   var streams: String?
+  /// What the format writes for "not on the previous chart", for messages: `null` in JSON, `-`
+  /// or `-1` in a CSV.
+  var previousRankNone = "null"
+  /// The field that marks an entry tied with another at its rank (`tie`, the native format's).
+  var tie: String? = nil
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url", streams: "streams")
+    songURL: "song_url", streams: "streams", tie: "tie")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)
@@ -26,13 +31,14 @@ struct EntryKeys {
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image",
     songURL: "url")
 
+  /// The names of a JSON format's entry fields; a CSV file's are those of its header
+  /// (``CSVLayout/keys``).
   static func forFormat(_ format: ChartFormat) -> EntryKeys {
     switch format {
-    case .native: .native
     case .billboardWeekly: .billboardWeekly
     case .billboardPy: .billboardPy
     case .appFeed: .appFeed
-    case .streamingCSV, .weeklyCSV, .chartsCSV, .nativeCSV: CSVLayout.keys(for: format)
+    default: .native
     }
   }
 }
@@ -67,17 +73,23 @@ struct FieldReader {
     guard let key, let value = object[key] else { return nil }
     if case .null = value { return nil }
     guard let integer = value.integer else {
-      var message = "expected an integer or null"
-      // A whole number beyond 64 bits is an integer, only too large.
-      if case .number(let text) = value, let whole = JSONTree.wholeNumber(text),
-        whole == .tooLarge || whole == .tooSmall
-      {
-        message = beyondRange(text, tooLarge: whole == .tooLarge)
-      }
-      problems.append(ChartFileProblem(field: key, message: message))
+      problems.append(
+        ChartFileProblem(field: key, message: notAnInteger(value, expected: "an integer or null")))
       return nil
     }
     return integer
+  }
+
+  /// A boolean field: `true`, `false`, or null or absent (`false`).
+  mutating func bool(_ key: String?) -> Bool {
+    guard let key, let value = object[key] else { return false }
+    switch value {
+    case .null: return false
+    case .bool(let flag): return flag
+    default:
+      problems.append(ChartFileProblem(field: key, message: "expected true, false or null"))
+      return false
+    }
   }
 
   mutating func string(_ key: String?) -> String? {
@@ -125,6 +137,29 @@ func beyondRange(_ text: String, tooLarge: Bool) -> String {
     ? "\(shown) is too large (at most \(Int.max))" : "\(shown) is too small (at least \(Int.min))"
 }
 
+/// What is wrong with a JSON value that should be an integer and is not one that fits: a whole
+/// number beyond 64 bits is an integer, only too large (see ``beyondRange(_:tooLarge:)``);
+/// anything else is not what was `expected`.
+func notAnInteger(_ value: JSONTree, expected: String) -> String {
+  if case .number(let text) = value, let whole = JSONTree.wholeNumber(text),
+    whole == .tooLarge || whole == .tooSmall
+  {
+    return beyondRange(text, tooLarge: whole == .tooLarge)
+  }
+  return "expected \(expected)"
+}
+
+/// What is wrong with a text that should be a whole number and that `Int(_:)` does not read:
+/// digits alone (with a sign or not) are beyond the 64-bit range (see ``beyondRange(_:tooLarge:)``);
+/// anything else is not a whole number.
+func wholeNumberProblem(_ text: String) -> String {
+  let digits = text.utf8.drop { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") }
+  return text.utf8.count - digits.count <= 1 && !digits.isEmpty
+    && digits.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    ? beyondRange(text, tooLarge: text.utf8.first != UInt8(ascii: "-"))
+    : "expected a whole number, found '\(escaped(text))'"
+}
+
 /// One entry as written in a file, before it is checked.
 struct RawEntry: Equatable {
   /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.
@@ -140,8 +175,11 @@ struct RawEntry: Equatable {
   var imageURL: String?
   var songURL: String?
   var streams: Int?
-  /// A published movement (a charts CSV's `trend`), unchecked.
-  var trend: String?
+  /// The movement the source published (a charts CSV's `trend`), when it did.
+  var trend: PublishedTrend?
+  /// Whether the source marks the entry tied with another at its rank (`=8` in a CSV, `"tie":
+  /// true` in the native JSON): two entries may then share the rank.
+  var tied = false
   /// Whether the entry is a JSON object at all (when not, its fields are all missing).
   var isObject: Bool
   var problems: [ChartFileProblem]
@@ -175,6 +213,7 @@ struct RawEntry: Equatable {
     imageURL = reader.string(keys.imageURL)
     songURL = reader.string(keys.songURL)
     streams = reader.int(keys.streams)
+    tied = reader.bool(keys.tie)
     problems = reader.problems
   }
 }

@@ -23,14 +23,18 @@ public struct ImportOptions: Sendable {
   /// Whether the report lists each snapshot (``ImportReport/snapshots``); the counts are always
   /// there.
   public var listingSnapshots: Bool
+  /// Whether two entries of a snapshot may share a rank though the source does not mark the tie
+  /// (see ``ChartFileReader/allowsTies``).
+  public var allowingTies: Bool
 
   /// Options; by default every source must be valid, and nothing stored is replaced.
   public init(
     chart: String? = nil, chartDate: ChartDate? = nil, timeZone: TimeZone? = nil,
     format: ChartFormat? = nil,
     frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
-    listingSnapshots: Bool = true
+    listingSnapshots: Bool = true, allowingTies: Bool = false
   ) {
+    self.allowingTies = allowingTies
     self.chart = chart
     self.chartDate = chartDate
     self.timeZone = timeZone
@@ -65,6 +69,24 @@ public struct ImportedSnapshot: Hashable, Sendable {
   public var entryCount: Int
   /// What storing it did.
   public var outcome: ImportOutcome
+  /// The indices of the sources of its other pages, in page order, when it is a chart published
+  /// in pages joined from several files (``source`` is its first page's); empty otherwise.
+  public var otherPages: [Int] = []
+}
+
+/// A chart published in pages whose first pages were imported and whose next page was not: it is
+/// stored as far as its pages go.
+public struct UnfinishedChart: Hashable, Sendable {
+  /// The indices of the sources of its pages, in page order.
+  public var sources: [Int]
+  /// The chart's name.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// How many entries its pages hold (ranks 1 to this).
+  public var entryCount: Int
+  /// The 0-based offset of the page that is missing, as the last page imported names it.
+  public var nextOffset: Int
 }
 
 /// A source an import did not store, and why.
@@ -129,6 +151,8 @@ public struct ImportReport: Sendable {
   /// The sources skipped as invalid (only with ``ImportOptions/skippingInvalid``; without it, an
   /// invalid source fails the import).
   public var skipped: [RefusedSource] = []
+  /// Charts published in pages whose last pages were not imported, stored as far as they go.
+  public var unfinishedCharts: [UnfinishedChart] = []
   /// Published movements that disagree with the derived ones.
   public var trendDisagreements: [TrendDisagreement] = []
   /// Sources whose own chart date (in the file or in its name) differs from the one given

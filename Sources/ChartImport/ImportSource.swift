@@ -18,9 +18,10 @@ public enum ImportSource: Hashable, Sendable {
     }
   }
 
-  /// Expands folders into their `*.json` and `*.csv` files (hidden files and folders skipped),
-  /// keeping the files named directly, and orders everything by the chart date in the file's name
-  /// (see ``ChartDate/inFileName(_:)``), then by path: the order in which an import stores them.
+  /// Expands folders into their `*.json`, `*.csv`, `*.html` and `*.htm` files (hidden files and
+  /// folders skipped), keeping the files named directly, and orders everything by the chart date
+  /// in the file's name (see ``ChartDate/inFileName(_:)``), then by path: the order in which an
+  /// import stores them.
   ///
   /// Symbolic links are followed, to files and to folders, as `find -L` does; a folder reached
   /// twice (through a link, or a link to one of its own parents) is read once.
@@ -105,10 +106,11 @@ private struct FolderWalk {
     }
   }
 
-  /// Whether a file's name says it is a chart file: `*.json` or `*.csv`, in any case.
+  /// Whether a file's name says it is a chart file: `*.json`, `*.csv`, `*.html` or `*.htm`, in
+  /// any case.
   static func isChartFile(_ name: String) -> Bool {
     let lower = name.lowercased()
-    return lower.hasSuffix(".json") || lower.hasSuffix(".csv")
+    return [".json", ".csv", ".html", ".htm"].contains { lower.hasSuffix($0) }
   }
 }
 

@@ -19,8 +19,11 @@ import Foundation
 /// that every problem is reported; with ``ImportOptions/skippingInvalid`` the valid sources are
 /// stored, each whole (in a savepoint), and nothing only when none is valid. A snapshot stored
 /// already with the same entries is ``ImportOutcome/unchanged``; a different one of the same chart
-/// date is refused unless ``ImportOptions/replacing``. The published movements of a charts CSV are
-/// checked against the derived ones once the file is stored.
+/// date is refused unless ``ImportOptions/replacing``. The pages of a chart published in pages
+/// (Apple Music's) are joined into one snapshot when they are imported together (see
+/// ``PageGathering``). The movements a source publishes (a charts
+/// CSV's trends, Spotify's entry statuses, the UK chart's and kworb's markers) are checked against
+/// the derived ones once every file is stored.
 public enum Importer {
   /// Imports into the archive at `path`, creating it when it does not exist.
   ///
@@ -87,6 +90,7 @@ public enum Importer {
     reader.chartDate = options.chartDate
     reader.timeZone = options.timeZone
     reader.format = options.format
+    reader.allowsTies = options.allowingTies
     let readAhead = ReadAhead(sources: sources, reader: reader)
     defer { readAhead.cancel() }
     var report = ImportReport(sourceCount: sources.count)
@@ -95,21 +99,13 @@ public enum Importer {
     var folderCharts: [String: (source: String, format: ChartFormat)] = [:]
     // The published trends of the snapshots stored, checked once every figure is settled.
     var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] = []
+    // The pages of charts published in pages, until each chart is whole.
+    var pages = PageGathering()
     do {
       try archive.write { batch in
-        for index in sources.indices {
-          progress(ImportProgress(done: index, total: sources.count))
-          let prepared: PreparedFile
-          switch readAhead.file(at: index) {
-          case .success(let file): prepared = file
-          case .failure(let error):
-            refused.append(
-              RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
-            continue
-          }
-          // After a refusal nothing will be committed (unless invalid sources are skipped): keep
-          // checking the sources, store no more.
-          guard refused.isEmpty || options.skippingInvalid else { continue }
+        /// Stores a file's snapshots, or refuses it; `otherPages` are the sources of the other
+        /// pages of its chart when it is pages joined.
+        func storeFile(_ prepared: PreparedFile, source index: Int, otherPages: [Int]) throws {
           if prepared.file.chartNamedAfterFolder,
             let chart = prepared.file.snapshots.first?.chart
           {
@@ -120,7 +116,7 @@ public enum Importer {
                   reason: .otherFormatInFolder(
                     chart: chart, format: prepared.file.format, otherSource: first.source,
                     otherFormat: first.format)))
-              continue
+              return
             }
             folderCharts[chart] = folderCharts[chart] ?? (sources[index].name, prepared.file.format)
           }
@@ -128,7 +124,9 @@ public enum Importer {
             report.dateDisagreements.append((index, disagreement))
           }
           do {
-            try store(prepared, source: index, in: batch, options: options, into: &report)
+            try store(
+              prepared, source: index, otherPages: otherPages, in: batch, options: options,
+              into: &report)
             for (snapshot, published) in zip(prepared.file.snapshots, prepared.file.publishedTrends)
             {
               trends.append((index, snapshot.chart, snapshot.chartDate, published))
@@ -142,10 +140,62 @@ public enum Importer {
               throw error
             }
           }
-          // The file's memory, and that of the snapshots linking let go, is freed on the reading
-          // thread.
+          // The memory of the snapshots linking let go is freed on the reading thread.
           readAhead.recycle(batch.takeRetiredSnapshots())
+        }
+        /// Stores a chart joined from its pages, and frees the pages' files.
+        func storeJoined(_ joined: PageGathering.Joined) throws {
+          let refusedBefore = refused.count
+          try storeFile(
+            joined.prepared, source: joined.sources[0],
+            otherPages: Array(joined.sources.dropFirst()))
+          // Refused, the chart's other pages are too, for the same reason.
+          if refused.count > refusedBefore, let reason = refused.last?.reason {
+            for source in joined.sources.dropFirst() {
+              refused.append(
+                RefusedSource(source: source, name: sources[source].name, reason: reason))
+            }
+          }
+          for page in joined.pages { readAhead.recycle(page) }
+        }
+        for index in sources.indices {
+          progress(ImportProgress(done: index, total: sources.count))
+          let prepared: PreparedFile
+          switch readAhead.file(at: index) {
+          case .success(let file): prepared = file
+          case .failure(let error):
+            refused.append(
+              RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
+            continue
+          }
+          // A page of a chart waits for the chart's other pages.
+          if !prepared.file.pages.isEmpty {
+            for joined in pages.add(prepared, source: index)
+            where refused.isEmpty || options.skippingInvalid {
+              try storeJoined(joined)
+            }
+            continue
+          }
+          // After a refusal nothing will be committed (unless invalid sources are skipped): keep
+          // checking the sources, store no more.
+          guard refused.isEmpty || options.skippingInvalid else { continue }
+          try storeFile(prepared, source: index, otherPages: [])
+          // The file's memory is freed on the reading thread.
           readAhead.recycle(consume prepared)
+        }
+        // The charts whose pages were not all sure to be whole; those whose last pages were not
+        // imported, stored as far as they go; pages that cannot be joined, refused.
+        let (rest, unjoinable) = pages.finish()
+        refused += unjoinable
+        for joined in rest where refused.isEmpty || options.skippingInvalid {
+          if let next = joined.continuesAt {
+            let snapshot = joined.prepared.file.snapshots[0]
+            report.unfinishedCharts.append(
+              UnfinishedChart(
+                sources: joined.sources, chart: snapshot.chart, chartDate: snapshot.chartDate,
+                entryCount: snapshot.entries.count, nextOffset: next))
+          }
+          try storeJoined(joined)
         }
         progress(ImportProgress(done: sources.count, total: sources.count))
         if !refused.isEmpty,
@@ -177,8 +227,8 @@ public enum Importer {
   /// Stores one file's snapshots (in a savepoint when invalid files are skipped, so that the file
   /// is stored whole or not at all) and checks its published trends.
   private static func store(
-    _ prepared: PreparedFile, source: Int, in batch: ImportBatch, options: ImportOptions,
-    into report: inout ImportReport
+    _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: ImportBatch,
+    options: ImportOptions, into report: inout ImportReport
   ) throws {
     let file = prepared.file
     func storeFile() throws -> [ImportedSnapshot] {
@@ -188,7 +238,7 @@ public enum Importer {
           replacing: options.replacing, source: file.path)
         return ImportedSnapshot(
           source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
-          entryCount: snapshot.entries.count, outcome: outcome)
+          entryCount: snapshot.entries.count, outcome: outcome, otherPages: otherPages)
       }
     }
     // Without skipping, a failure undoes the whole import, and a savepoint would only cost a copy
@@ -205,7 +255,10 @@ public enum Importer {
     if options.listingSnapshots { report.snapshots += stored }
   }
 
-  /// The published trends that disagree with the movements the archive decided.
+  /// The published trends that disagree with the movements the archive decided, where the
+  /// archive can tell how an entry moved: the source publishes previous ranks, or the archive
+  /// holds the chart's previous snapshot (the first snapshot of a chart whose source publishes
+  /// none is all debuts and re-entries to the archive, whatever moved).
   private static func trendDisagreements(
     _ trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])],
     reader: ArchiveReader
@@ -213,6 +266,7 @@ public enum Importer {
     var disagreements: [TrendDisagreement] = []
     for item in trends where item.trends.contains(where: { $0 != nil }) {
       let summary = try reader.snapshot(of: item.chart, at: item.chartDate)
+      if !summary.publishesPreviousRank, try reader.snapshot(before: summary) == nil { continue }
       for (placement, trend) in zip(try reader.placements(of: summary), item.trends) {
         guard let trend, !trend.agrees(with: placement.movement) else { continue }
         disagreements.append(

@@ -137,7 +137,7 @@ public struct FormatsView: Presentation {
           Column(key: "description", heading: "DESCRIPTION"),
         ],
         rows: ChartFormat.allCases.map {
-          [.text($0.rawValue), .text($0.isJSON ? "JSON" : "CSV"), .text($0.summary)]
+          [.text($0.rawValue), .text($0.kind.rawValue), .text($0.summary)]
         })
     )
     .rendered(as: format, style: style)

@@ -87,6 +87,19 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     self.secondsSince1970 = secondsSince1970
   }
 
+  /// The chart date of an instant given in seconds since 1970-01-01T00:00:00Z (a Unix time, as
+  /// Last.fm gives the end of a chart's week): its calendar date when the instant is a midnight
+  /// UTC, else its date and time in UTC (`YYYY-MM-DDTHH:MM:SSZ`).
+  ///
+  /// - Returns: the chart date, or `nil` outside the years 0001 to 9999.
+  public init?(secondsSince1970 seconds: Int64) {
+    let (days, remainder) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    guard days > -800_000, days < 3_000_000,
+      let date = Self.make(seconds: seconds, withTime: remainder != 0)
+    else { return nil }
+    self = date
+  }
+
   /// Finds a chart date in a file name, such as `2024-01-06.json`, `top-2024-01-06.json` or
   /// `2024-01-06T13-00.json` (an hourly chart, in UTC; `-`, `:` or nothing between hours and
   /// minutes). A name that gives a period, `regional-global-weekly-2019-12-27--2020-01-03.csv`,

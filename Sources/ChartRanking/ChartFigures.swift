@@ -849,9 +849,11 @@ private struct CauseFinder {
     }
     if songs(withIdentityOf: entry).count > 1 { return .twoRecordings }
     if songs(withTitleOf: entry).count > 1 { return .creditChange }
+    // The entry at the previous rank (or one of those tied there) has this title.
     if figure == .previousRank, let rank = entry.publishedPreviousRank, let previous,
-      let target = previous.snapshot.entries.first(where: { $0.rank == rank }),
-      SongIdentity.fold(target.title) == SongIdentity.fold(entry.title)
+      previous.snapshot.entries.contains(where: {
+        $0.rank == rank && SongIdentity.fold($0.title) == SongIdentity.fold(entry.title)
+      })
     {
       return .creditChange
     }

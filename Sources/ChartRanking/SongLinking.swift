@@ -25,7 +25,7 @@ public enum SongLink: Hashable, Sendable {
 ///
 /// Rules, tried in order for each entry (in rank order):
 /// 1. Previous rank: when the source publishes a previous rank and the previous snapshot's entry at
-///    that rank has the same title (its letters and digits, ``SongIdentity/squashedTitle(_:)``),
+///    that rank (or one of the entries tied at it) has the same title (its letters and digits, ``SongIdentity/squashedTitle(_:)``),
 ///    or the same title before any parenthesis (``SongIdentity/baseTitle(_:)``) and the same lead
 ///    artist (``SongIdentity/primaryArtist(_:)``), the entry continues that song: a credit changed
 ///    ("Featuring" added, dropped or written differently, an artist renamed) or the title's
@@ -81,6 +81,14 @@ public enum SongLinking {
         if ranks[middle] < rank { low = middle + 1 } else { high = middle }
       }
       return low < ranks.count && ranks[low] == rank ? low : nil
+    }
+
+    /// The indices of the entries at `rank`: one, several where entries tie at it, or none.
+    public func indices(ofRank rank: Int) -> Range<Int> {
+      guard let first = index(ofRank: rank) else { return 0..<0 }
+      var end = first + 1
+      while end < ranks.count, ranks[end] == rank { end += 1 }
+      return first..<end
     }
 
     /// A previous snapshot from its entries with their songs, computing their keys.
@@ -199,9 +207,6 @@ public enum SongLinking {
       taken = SongSet(capacity: entryCount)
     }
 
-    /// The index of the first previous entry at `rank`.
-    func index(ofRank rank: Int) -> Int? { previous.index(ofRank: rank) }
-
     mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
       // Most snapshots ask for a few identities (debuts, re-entries): a scan, which mostly
       // compares fingerprints, costs less than a map. A chart without previous ranks asks for
@@ -239,16 +244,16 @@ public enum SongLinking {
       songsWithTitle: (String, String) throws -> [SongID]
     ) rethrows -> SongLink {
       let previousRank = entries[position].publishedPreviousRank
-      // 1. The source's previous rank.
-      if publishesPreviousRank, let rank = previousRank, let index = index(ofRank: rank),
-        !taken.contains(previous.songs[index])
-      {
-        // Field by field: a copy of the previous entry's keys would retain all their texts.
-        if previous.keys[index].squashedTitle == keys[position].squashedTitle
-          || previous.keys[index].baseTitle == keys[position].baseTitle
-            && previous.keys[index].primaryArtist == keys[position].primaryArtist
-        {
-          return .previousRank(previous.songs[index])
+      // 1. The source's previous rank: the entry there, or one of the entries tied there.
+      if publishesPreviousRank, let rank = previousRank {
+        for index in previous.indices(ofRank: rank) where !taken.contains(previous.songs[index]) {
+          // Field by field: a copy of the previous entry's keys would retain all their texts.
+          if previous.keys[index].squashedTitle == keys[position].squashedTitle
+            || previous.keys[index].baseTitle == keys[position].baseTitle
+              && previous.keys[index].primaryArtist == keys[position].primaryArtist
+          {
+            return .previousRank(previous.songs[index])
+          }
         }
       }
       // 2. The identity: on the previous snapshot first, then anywhere in the archive; for an

@@ -20,7 +20,9 @@ extension ArchiveReader {
   ///
   /// - `PRAGMA integrity_check` (<https://www.sqlite.org/pragma.html#pragma_integrity_check>);
   /// - `PRAGMA foreign_key_check` (<https://www.sqlite.org/pragma.html#pragma_foreign_key_check>);
-  /// - ranks are 1 or more and unique within each snapshot (the importer refuses ties);
+  /// - ranks are 1 or more and in order within each snapshot: an entry's rank is never below the
+  ///   rank of the entry before it (a tie, two entries at one rank, is stored only where the source
+  ///   marked it or the import allowed it, and its entries are next to each other);
   /// - each snapshot has entries, and its chart date is valid ISO 8601 and agrees with the
   ///   instant that orders it;
   /// - every entry's song exists.
@@ -42,15 +44,17 @@ extension ArchiveReader {
           }.prefix(limit).map { $0 }))
       checks.append(
         ArchiveCheck(
-          name: "ranks positive and unique per snapshot",
+          name: "ranks positive and in order per snapshot",
           problems: try database.rows(
             """
-            SELECT c.name, s.chart_date, e.rank, count(*) FROM entries e
+            SELECT c.name, s.chart_date, e.position, e.rank, p.rank FROM entries e
+              JOIN entries p ON p.snapshot_id = e.snapshot_id AND p.position = e.position - 1
               JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
-            GROUP BY e.snapshot_id, e.rank HAVING count(*) > 1 OR e.rank < 1 LIMIT ?
+            WHERE e.rank < p.rank LIMIT ?
             """, [limit]
           ) {
-            "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) held by \($0.int(at: 3)) entries"
+            "\($0.string(at: 0)) \($0.string(at: 1)): entry \($0.int(at: 2) + 1) has rank"
+              + " \($0.int(at: 3)), below the rank \($0.int(at: 4)) of the entry before it"
           }
             + (try database.rows(
               """

@@ -647,7 +647,7 @@ extension ArchiveReader {
           \(Self.entryColumns), \(FigureStore.figureColumns)
         FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
           CROSS JOIN charts c ON c.id = s.chart_id
-        WHERE e.song_id = ? ORDER BY c.name, s.chart_time, e.rank
+        WHERE e.song_id = ? ORDER BY c.name, s.chart_time, e.position
         """)
       statement.bind(song.rawValue, at: 1)
       defer { statement.reset() }
@@ -737,7 +737,7 @@ extension ArchiveReader {
         FROM snapshots s CROSS JOIN verdicts v ON v.snapshot_id = s.id
           CROSS JOIN entries e ON e.snapshot_id = v.snapshot_id AND e.position = v.position
         WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
-        ORDER BY s.chart_time, e.rank, v.figure
+        ORDER BY s.chart_time, e.position, v.figure
         """, range
       ) { row in
         let entry = Self.readEntry(row, from: 5)

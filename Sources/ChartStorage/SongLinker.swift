@@ -98,8 +98,11 @@ final class SongLinker {
         // change, a re-entry under another credit, a URL's entry under another title.
         let sameCredit: Bool =
           switch link {
-          case .previousRank:
-            entries[index].publishedPreviousRank.flatMap(previous.index(ofRank:)).map {
+          case .previousRank(let linked):
+            // The previous entry linked to: the one at the rank, or among those tied there.
+            entries[index].publishedPreviousRank.flatMap { rank in
+              previous.indices(ofRank: rank).first { previous.songs[$0] == linked }
+            }.map {
               previous.keys[$0].foldedTitle == keys[index].foldedTitle
                 && previous.keys[$0].foldedArtist == keys[index].foldedArtist
             } ?? false

@@ -1,3 +1,4 @@
+import ChartFormats
 import Foundation
 import Testing
 
@@ -464,8 +465,10 @@ struct ImportTests {
   @Test func everyFormatImportsFromTheCommandLine() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
-    // The streaming download and the weekly CSV would both go into chart Samples, named after
-    // their folder: the weekly one is skipped, and imported into a chart of its own.
+    // The streaming download, Apple's two pages (of one chart: both are skipped), the kworb tables
+    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, the UK chart's
+    // and the Last.fm week would all go into chart Samples, named after their folder: all but the
+    // first are skipped, and the weekly one imported into a chart of its own.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -474,24 +477,42 @@ struct ImportTests {
       run.output.components(separatedBy: "\n").map { $0.components(separatedBy: " entr").first! }
         == [
           // Files in chart-date order of their names, then by path; snapshots in file order.
-          "imported  Samples 2017-01-01  5", "imported  hot-100 2024-01-13  4",
+          "imported  Samples 2017-01-01  5", "imported  regional-global-weekly 2024-03-21  5",
+          "imported  regional-us-daily 2024-03-21  3", "imported  hot-100 2024-01-13  4",
           "imported  top200-global 2017-01-06  2", "imported  top200-global 2017-01-07  2",
           "imported  top200-argentina 2017-01-06  1", "imported  viral50-global 2017-01-06  1",
+          "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 4 of 5 files into \(archive): 9 new snapshots, 0 replaced, 0 unchanged; 20",
-          "Skipped 1 invalid file (listed on standard error).", "",
+          "Imported 7 of 14 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
+          "Skipped 7 invalid files (listed on standard error).", "",
         ])
+    let samples = "Tests/ChartFormatsTests/Samples/"
+    let sameFolder =
+      " is a streaming-csv file; both would go to chart 'Samples', named after their folder"
+      + " (import them one format at a time, each with --chart NAME, or pass --chart Samples if"
+      + " they are one chart)\n"
     #expect(
       run.error
-        == "skipped: Tests/ChartFormatsTests/Samples/hot-100-weeks.csv: a weekly-chart-csv file, and"
-        + " Tests/ChartFormatsTests/Samples/regional-global-daily-2017-01-01.csv is a streaming-csv"
-        + " file; both would go to chart 'Samples', named after their folder (import them one"
-        + " format at a time, each with --chart NAME, or pass --chart Samples if they are one"
-        + " chart)\n"
-        + "warning: Tests/ChartFormatsTests/Samples/charts.csv: top200-global 2017-01-07 rank 2"
+        == "skipped: \(samples)apple-music-most-played-2024-03-21-page-1.json: an apple-music-charts"
+        + " file, and \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)apple-music-most-played-2024-03-21-page-2.json: an apple-music-charts"
+        + " file, and \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)kworb-global-daily-2024-03-21.csv: a kworb-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)kworb-global-daily-2024-03-22.html: a kworb-html file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)lastfm-weekly-chart.json: a lastfm-weekly-chart file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)uk-singles-chart-2024.csv: a uk-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "warning: \(samples)charts.csv: top200-global 2017-01-07 rank 2"
         + " 'Starboy': published MOVE_UP, derived unchanged\n"
-        + "warning: 1 published trend disagrees with the derived movement\n")
+        + "warning: \(samples)spotify-charts-regional-gb-weekly.json:"
+        + " regional-gb-weekly 2024-03-21 rank 5 'Gravity Well': published MOVED_UP, derived down 4\n"
+        + "warning: 2 published trends disagree with the derived movement\n")
     let weekly = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples/hot-100-weeks.csv", "--chart", "hot-100-weekly",
       "--db", archive, "--quiet",
@@ -508,8 +529,9 @@ struct ImportTests {
 
         """))
     let formats = try chartArchive(["formats", "--format", "csv"])
-    // A header, eight formats, and the empty string after the last CRLF.
-    #expect(formats.output.components(separatedBy: "\r\n").count == 10)
+    // A header, a line per format, and the empty string after the last CRLF.
+    #expect(
+      formats.output.components(separatedBy: "\r\n").count == ChartFormat.allCases.count + 2)
   }
 
   @Test func skipInvalidStoresTheValidFilesAndListsTheRest() throws {

@@ -144,4 +144,21 @@ struct SongIdentityTests {
   func guessesFrequencyFromChartName(name: String, frequency: ChartFrequency?) {
     #expect(ChartFrequency.guessed(fromChartName: name) == frequency)
   }
+
+  @Test(arguments: [
+    (Int64(1_710_676_800), "2024-03-17T12:00:00Z"), (1_710_633_600, "2024-03-17"),
+    (0, "1970-01-01"),
+    (-1, "1969-12-31T23:59:59Z"), (-62_135_596_800, "0001-01-01"),
+    (253_402_300_799, "9999-12-31T23:59:59Z"),
+  ])
+  func anInstantIsADateAtMidnightAndADateAndTimeOtherwise(seconds: Int64, iso: String) throws {
+    let date = try #require(ChartDate(secondsSince1970: seconds))
+    #expect(date.iso8601 == iso)
+    #expect(date.secondsSince1970 == seconds)
+  }
+
+  @Test(arguments: [Int64(-62_135_596_801), 253_402_300_800, .max, .min])
+  func anInstantOutsideTheYearsOfADateIsNone(seconds: Int64) {
+    #expect(ChartDate(secondsSince1970: seconds) == nil)
+  }
 }

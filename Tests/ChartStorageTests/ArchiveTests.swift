@@ -608,6 +608,30 @@ func sqlite(_ path: String, _ sql: String) throws {
   try database.execute(sql)
 }
 
+struct TiedEntriesTests {
+  @Test func anEntryThatFollowsTheSecondOfATieKeepsItsCreditAsItWas() throws {
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, access: .create)
+    // Songs B and C tie at 2; the next week B and C name 2 as their previous rank.
+    try archive.write { batch in
+      try batch.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y"), (2, "C", "Z")]))
+      try batch.store(
+        snapshot(
+          "2024-01-13", [(1, "C", "Z"), (2, "B", "Y"), (3, "A", "X")], previousRanks: [2, 2, 1]))
+    }
+    // Each is its own song, under the credit it had: no credit change is recorded for C (the
+    // second entry of the tie), which was compared with B's credit before.
+    #expect(
+      try archive.database.rows("SELECT song_id, title FROM song_credits") { $0.string(at: 1) }
+        == [])
+    let placements = try archive.read { reader in
+      try reader.placements(of: try reader.snapshot(of: "c", at: nil))
+    }
+    #expect(placements.map(\.movement) == [.up(1), .unchanged, .down(2)])
+    #expect(Set(placements.map(\.song)).count == 3)
+  }
+}
+
 struct ArchiveCheckTests {
   @Test func aSoundArchivePassesEveryCheck() throws {
     let file = TemporaryArchive()
@@ -616,26 +640,39 @@ struct ArchiveCheckTests {
     let checks = try archive.check()
     #expect(
       checks.map(\.name) == [
-        "SQLite integrity", "foreign keys", "ranks positive and unique per snapshot",
+        "SQLite integrity", "foreign keys", "ranks positive and in order per snapshot",
         "snapshots dated, ordered and not empty", "every entry's song present",
       ])
     #expect(checks.allSatisfy { $0.passed })
   }
 
+  @Test func aTieIsNoBrokenInvariant() throws {
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, access: .create)
+    try archive.write {
+      try $0.store(
+        snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y"), (2, "C", "Z"), (4, "D", "W")]))
+    }
+    #expect(try archive.check().allSatisfy { $0.passed })
+  }
+
   @Test func brokenInvariantsAreFound() throws {
     let file = try TemporaryArchive.holdingOneWeek()
-    // What no import writes: a second rank 1, a date that is not one, a snapshot with no entry.
+    // What no import writes: ranks out of order, a date that is not one, a snapshot with no entry.
     try sqlite(
       file.path,
       """
-      UPDATE entries SET rank = 1 WHERE position = 1;
+      UPDATE entries SET rank = 5 WHERE position = 0;
       UPDATE snapshots SET chart_date = '2024-02-30';
       INSERT INTO snapshots (chart_id, chart_date, chart_time, publishes_previous_rank, imported_at)
         VALUES (1, '2024-01-13', 1705104000, 0, '');
       """)
     let checks = try Archive(path: file.path, access: .read).check()
     #expect(checks.map(\.passed) == [true, true, false, false, true])
-    #expect(checks[2].problems == ["c 2024-02-30: rank 1 held by 2 entries"])
+    #expect(
+      checks[2].problems == [
+        "c 2024-02-30: entry 2 has rank 2, below the rank 5 of the entry before it"
+      ])
     #expect(
       checks[3].problems == [
         "c '2024-02-30': not an ISO 8601 chart date", "c 2024-01-13: no entries",

@@ -10,31 +10,47 @@ enum ImportCommand: Subcommand {
   static let abstract = "Import chart files (or folders of them) into the archive."
   static let discussion = """
     Each file's format is detected from its content (see FORMATS below); folders are walked for
-    *.json and *.csv files, which are imported in chart-date order. Every file is read and checked
-    before the import is committed: if any file is invalid, every problem is listed, nothing is
-    stored, and the exit status is 65. With --skip-invalid the valid files are stored (each whole)
-    and the invalid ones listed; the exit status is 65 only when no file could be stored. A
-    snapshot already stored with the same entries is left as it is ("unchanged"); a different
-    snapshot of the same chart and chart date is refused unless --replace is given. Two different
-    files for one chart and chart date in one import are refused even with --replace.
+    *.json, *.csv, *.html and *.htm files, which are imported in chart-date order. Every file is
+    read and checked before the import is committed: if any file is invalid, every problem is
+    listed, nothing is stored, and the exit status is 65. With --skip-invalid the valid files
+    are stored (each whole) and the invalid ones listed; the exit status is 65 only when no file
+    could be stored. A snapshot already stored with the same entries is left as it is
+    ("unchanged"); a different snapshot of the same chart and chart date is refused unless
+    --replace is given. Two different files for one chart and chart date in one import are
+    refused even with --replace, but the pages of a chart published in pages (Apple Music's)
+    imported together are joined into one.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
-    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one), else
+    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one) or in
+    its name before the date (Spotify's downloads: regional-global-weekly-2024-03-21.csv), else
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
-    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. A charts CSV's published trends are
-    checked against the derived movements, and disagreements are listed as warnings.
+    YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes
+    (a charts CSV's trends, Spotify's entry statuses, the UK chart's New and RE, kworb's P+) are
+    checked against the derived ones, and disagreements are listed as warnings.
+
+    Two entries at one rank are a tie where the file marks it (a rank written =8 or 8= in a CSV,
+    "tie": true in ChartArchive's JSON), or anywhere with --allow-ties; otherwise a rank given
+    twice in a snapshot is refused.
 
     FORMATS:
-    \(ChartFormat.allCases.map { "  " + $0.rawValue.padding(toLength: 20, withPad: " ", startingAt: 0) + $0.summary }.joined(separator: "\n"))
+    \(formatList)
 
     EXAMPLES:
       chart-archive import ~/charts/billboard-hot-100 --chart hot-100
       chart-archive import top50-2024-05-01.json --chart app-daily
     """
+  /// Each format's name and summary, a line each, the summaries in a column.
+  private static var formatList: String {
+    let width = (ChartFormat.allCases.map(\.rawValue.count).max() ?? 0) + 2
+    return ChartFormat.allCases.map {
+      "  " + $0.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + $0.summary
+    }.joined(separator: "\n")
+  }
+
   static let arguments = [
     ArgumentSpec(
-      name: "path", help: "Chart files, or folders to walk for *.json and *.csv files.",
+      name: "path", help: "Chart files, or folders to walk for *.json, *.csv and *.html files.",
       repeats: true)
   ]
   static let options = [
@@ -58,6 +74,9 @@ enum ImportCommand: Subcommand {
     OptionSpec(
       name: "--replace", valueName: nil,
       help: "Replace stored snapshots of the same chart and date that differ."),
+    OptionSpec(
+      name: "--allow-ties", valueName: nil,
+      help: "Take two entries at one rank as a tie even where the file does not mark it (=8)."),
     OptionSpec(
       name: "--skip-invalid", valueName: nil,
       help: "Store the valid files and list the invalid ones, instead of storing nothing."),
@@ -88,6 +107,7 @@ enum ImportCommand: Subcommand {
       arguments, "--frequency", of: ChartFrequency.self, named: "frequency")
     options.replacing = arguments.flag("--replace")
     options.skippingInvalid = arguments.flag("--skip-invalid")
+    options.allowingTies = arguments.flag("--allow-ties")
     options.listingSnapshots = !arguments.flag("--quiet")
     let sources: [ImportSource]
     do {
@@ -96,7 +116,8 @@ enum ImportCommand: Subcommand {
     if sources.isEmpty {
       throw CommandError(
         .noInput,
-        "no *.json or *.csv chart files in \(arguments.arguments("path").joined(separator: ", "))")
+        "no *.json, *.csv or *.html chart files in"
+          + " \(arguments.arguments("path").joined(separator: ", "))")
     }
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
     let bar = ProgressBar(console: console)
@@ -132,10 +153,17 @@ enum ImportCommand: Subcommand {
     case .invalid(let error): Remedies.describe(error)
     case .conflict(let error): "\(source.name): \(CommandError(error).message)"
     case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
-      "\(source.name): a \(format.rawValue) file, and \(other) is a \(otherFormat.rawValue) file;"
+      "\(source.name): \(article(format.rawValue)) \(format.rawValue) file, and \(other) is"
+        + " \(article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
         + " both would go to chart '\(chart)', named after their folder (import them one format"
         + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
     }
+  }
+
+  /// "a", or "an" before a format's name that starts with a vowel sound (`an apple-music-charts
+  /// file`, but `a uk-chart-csv file`).
+  private static func article(_ word: String) -> String {
+    word.first.map { "aeio".contains($0) } == true ? "an" : "a"
   }
 
   /// What storing found, in a line.
@@ -192,9 +220,18 @@ enum ImportCommand: Subcommand {
   ) {
     for item in report.snapshots {
       let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
+      // A chart joined from its pages names each page's file.
+      let files = ([item.source] + item.otherPages).map { sources[$0].name }
       console.print(
         "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount)"
-          + (item.entryCount == 1 ? " entry  " : " entries  ") + sources[item.source].name)
+          + (item.entryCount == 1 ? " entry  " : " entries  ") + files.joined(separator: ", "))
+    }
+    for chart in report.unfinishedCharts {
+      console.printError(
+        "warning: \(chart.chart) \(chart.chartDate): the chart goes on after entry"
+          + " \(chart.entryCount), on a page not among the files imported (offset"
+          + " \(chart.nextOffset), the next of \(sources[chart.sources.last!].name)); its first"
+          + " \(chart.entryCount) entries are stored")
     }
     for file in report.setAside {
       console.printError(
@@ -232,10 +269,13 @@ enum ImportCommand: Subcommand {
     let disagreements = report.trendDisagreements
     if !disagreements.isEmpty {
       for item in disagreements.prefix(20) {
+        // A climb or a fall with its places: "up 2", "down 1".
+        let derived =
+          item.derived.change.flatMap { $0 == 0 ? nil : "\(item.derived.kind) \(abs($0))" }
+          ?? item.derived.kind
         console.printError(
           "warning: \(sources[item.source].name): \(item.chart) \(item.chartDate) rank"
-            + " \(item.rank) '\(item.title)': published \(item.published.rawValue), derived"
-            + " \(item.derived.kind)")
+            + " \(item.rank) '\(item.title)': published \(item.published.text), derived \(derived)")
       }
       if disagreements.count > 20 {
         console.printError("warning: … and \(disagreements.count - 20) more")
