@@ -37,9 +37,10 @@ private func snapshotSizes(_ archive: String, chart: String = "big") throws -> [
 /// Every entry of chart `big` (its export as CSV), after `chart-archive check` passed on the
 /// archive: SQLite's `PRAGMA integrity_check` and foreign keys, and the archive's own invariants.
 private func checkedContent(of archive: String, _ round: String) throws -> String {
-  let check = try chartArchive(["check", "--db", archive])
+  let check = try chartArchive(["check", "--format", "json", "--db", archive])
   #expect(check.status == 0, "\(round): \(check.output)\(check.error)")
-  #expect(check.output.contains("SQLite integrity                        ok"), "\(round)")
+  #expect(
+    check.output.contains(#""check": "SQLite integrity",\#n      "result": "ok""#), "\(round)")
   let export = try chartArchive(["export", "big", "--format", "csv", "--db", archive])
   #expect(export.status == 0, "\(round): \(export.error)")
   return export.output
