@@ -26,6 +26,10 @@ let package = Package(
     // web pages.
     .systemLibrary(
       name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    // libevent from the system (Debian: libevent-dev): evhttp, the HTTP server under `serve`.
+    .systemLibrary(name: "CEvent", providers: [.apt(["libevent-dev"])]),
+    // zlib from the system (Debian: zlib1g-dev): gzip for the HTTP service's responses.
+    .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
     // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
     .target(name: "ChartRanking"),
     // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
@@ -45,11 +49,20 @@ let package = Package(
     // View models and renderers: query results → text (table, JSON, CSV), for every front end.
     .target(
       name: "ChartPresentation", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
+    // The HTTP service: requests → the same library calls → the same views; statuses, caching
+    // headers, the access log.
+    .target(
+      name: "ChartArchiveServer",
+      dependencies: [
+        "CEvent", "CZlib", "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport",
+        "ChartPresentation",
+      ]),
     // The `chart-archive` command line: arguments → library calls → rendered text; exit codes.
     .target(
       name: "ChartArchiveCLI",
       dependencies: [
         "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport", "ChartPresentation",
+        "ChartArchiveServer",
       ]),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
     // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.

@@ -1,4 +1,5 @@
 import ChartFormats
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 
@@ -57,20 +58,7 @@ struct CommandError: Error {
       case .frequencyConflict(_, let stored, _):
         "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
           + " it is this chart"
-      case .noSuchChart(let name, let charts):
-        if charts.isEmpty {
-          "the archive has no chart yet"
-        } else {
-          (Suggestions.closest(to: name, among: charts).first.map { "did you mean \($0)? " } ?? "")
-            + "the archive's charts: " + charts.joined(separator: ", ")
-        }
-      case .noSuchSnapshot(_, _, let before, let after):
-        switch (before, after) {
-        case (let before?, let after?): "the nearest are \(before) and \(after)"
-        case (let before?, nil): "the latest is \(before)"
-        case (nil, let after?): "the first is \(after)"
-        case (nil, nil): nil
-        }
+      case .noSuchChart, .noSuchSnapshot: ErrorHints.hint(for: error)
       default: nil
       }
     self.init(code, error.description + (hint.map { " (\($0))" } ?? ""))

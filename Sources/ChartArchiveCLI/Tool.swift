@@ -14,7 +14,7 @@ public enum ChartArchiveTool {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
       HistoryCommand.self, DiffCommand.self, ReportCommand.self, AuditCommand.self,
-      ExportCommand.self, CheckCommand.self, FormatsCommand.self,
+      ExportCommand.self, CheckCommand.self, FormatsCommand.self, ServeCommand.self,
     ]
   }
 

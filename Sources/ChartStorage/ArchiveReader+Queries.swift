@@ -175,6 +175,17 @@ private func readSnapshot(_ row: Statement) -> SnapshotSummary {
 extension ArchiveReader {
   // MARK: - Charts and snapshots
 
+  /// When the archive last stored a snapshot: the latest `imported_at` (ISO 8601, UTC), or `nil`
+  /// for an empty archive. A client compares it to decide whether to fetch again.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func lastImportTime() throws(ArchiveError) -> ChartDate? {
+    let text = try reading {
+      try database.row("SELECT max(imported_at) FROM snapshots") { $0.optionalString(at: 0) } ?? nil
+    }
+    return text.flatMap { try? ChartDate(iso8601: $0) }
+  }
+
   /// Every chart, by name.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.

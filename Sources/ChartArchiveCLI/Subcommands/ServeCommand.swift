@@ -1,0 +1,131 @@
+import ChartArchiveServer
+import ChartStorage
+import Foundation
+
+enum ServeCommand: Subcommand {
+  static let name = "serve"
+  static let abstract = "Serve the archive over HTTP: its JSON API and a chart app's feed."
+  static let discussion = """
+    Answers HTTP on the address and port given (127.0.0.1:8080 by default, this machine only),
+    read-only unless --token-file is given: then POST /api/charts/NAME/snapshots imports a chart
+    file sent with the header Authorization: Bearer TOKEN. Prints the URL it listens on (the port
+    the system chose for --port 0), then one line per request on standard error. An import run
+    beside it is seen by the next request. Ctrl-C (SIGINT) or SIGTERM ends it once the requests
+    in flight are answered.
+
+    The API: /api/charts, /api/charts/NAME/snapshots, /api/charts/NAME/DATE (or latest),
+    /api/charts/NAME/diff?from=&to=, /api/charts/NAME/report?date=, /api/songs?q=,
+    /api/songs/ID, /api/feed/CATEGORY, /api/feed/updated, /api/health; /api/openapi.json
+    describes them all.
+
+    A feed is a chart's latest top 20 as a chart app reads it: [{"title", "artist", "image",
+    "url", "last"}], last being the previous rank, 0 for a new or re-entering song. Its categories
+    and charts: total app-total, time app-hourly, daily app-daily, weekly app-weekly, monthly
+    app-monthly; --feed CATEGORY=CHART changes one.
+
+    EXAMPLES:
+      chart-archive serve
+      curl localhost:8080/api/feed/daily
+      chart-archive serve --port 9000 --feed daily=spotify-daily-global --token-file token.txt
+    """
+  static let arguments: [ArgumentSpec] = []
+  static let options = [
+    OptionSpec(
+      name: "--host", valueName: "address", help: "The address to listen on. Default: 127.0.0.1."),
+    OptionSpec(
+      name: "--port", valueName: "port",
+      help: "The port to listen on; 0 for one the system chooses. Default: 8080."),
+    OptionSpec(
+      name: "--threads", valueName: "n",
+      help: "Worker threads, each with its own event loop. Default: one per processor."),
+    OptionSpec(
+      name: "--token-file", valueName: "file",
+      help: "A file holding the token uploads must present; without it, nothing can be written."),
+    OptionSpec(
+      name: "--feed", valueName: "category=chart",
+      help: "The chart behind a feed category (total, time, daily, weekly, monthly, or a new one).",
+      repeats: true),
+    OptionSpec(
+      name: "--cors", valueName: "origin",
+      help: "An origin web pages may read the API from (Access-Control-Allow-Origin)."),
+    SharedOptions.database,
+  ]
+
+  static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+    var configuration = ServerConfiguration(
+      archivePath: try SharedOptions.databasePath(arguments, environment: console.environment))
+    if let host = arguments.option("--host") {
+      guard !host.isEmpty else { throw UsageError("--host needs an address") }
+      configuration.host = host
+    }
+    if let text = arguments.option("--port") {
+      guard let port = Int(text), (0...65_535).contains(port) else {
+        throw UsageError("--port expects a port number from 0 to 65535, found '\(text)'")
+      }
+      configuration.port = port
+    }
+    if let text = arguments.option("--threads") {
+      guard let threads = Int(text), (1...256).contains(threads) else {
+        throw UsageError("--threads expects a number from 1 to 256, found '\(text)'")
+      }
+      configuration.threads = threads
+    }
+    if let file = arguments.option("--token-file") {
+      guard let data = FileManager.default.contents(atPath: file) else {
+        throw CommandError(.noInput, "\(file): cannot read the token file")
+      }
+      let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
+      guard token.count >= 16 else {
+        throw CommandError(
+          .dataError, "\(file): the token must be at least 16 characters (found \(token.count))")
+      }
+      configuration.uploadToken = token
+    }
+    for feed in arguments.options["--feed"] ?? [] {
+      let parts = feed.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+        throw UsageError("--feed expects CATEGORY=CHART, found '\(feed)'")
+      }
+      configuration.feeds[parts[0]] = parts[1]
+    }
+    configuration.corsOrigin = arguments.option("--cors")
+
+    // SIGINT and SIGTERM are taken by this thread, once the workers (which inherit the mask)
+    // have started.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+    let router: Router
+    do { router = try Router(configuration: configuration) } catch { throw CommandError(error) }
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(configuration: configuration, router: router) { line in
+        // One write a line, whole, whichever worker thread it comes from.
+        var text = line + "\n"
+        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+      }
+    } catch {
+      throw CommandError(.temporaryFailure, error.description)
+    }
+    let shownHost =
+      configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    console.print(
+      "Serving \(configuration.archivePath) at http://\(shownHost):\(server.port)/"
+        + " (Ctrl-C stops it)")
+    if console.finishOutput() != nil { return .ioError }
+    let awaited = signals
+    let waiter = Thread {
+      var signals = awaited
+      var signal: Int32 = 0
+      sigwait(&signals, &signal)
+      server.stop()
+    }
+    waiter.start()
+    server.run()
+    return .success
+  }
+}

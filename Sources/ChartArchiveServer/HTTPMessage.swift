@@ -1,0 +1,157 @@
+/// An HTTP request as the router sees it, taken from libevent's (or made by a test).
+public struct HTTPRequest: Sendable {
+  /// The method, upper case (`GET`, `HEAD`, `POST`, …).
+  public var method: String
+  /// The path, percent-encoded as it came (`/api/charts/hot%2D100/latest`), without the query.
+  public var path: String
+  /// The query's parameters, decoded; a name given twice keeps its first value.
+  public var query: [String: String]
+  /// The headers, by lower-case name; a name given twice keeps its values joined by `, `.
+  public var headers: [String: String]
+  /// The body (an upload's file), empty for most requests.
+  public var body: [UInt8]
+
+  /// A request.
+  public init(
+    method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:],
+    body: [UInt8] = []
+  ) {
+    self.method = method
+    self.path = path
+    self.query = query
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A request from a target as it comes on the request line (`/api/songs?q=night%20sky`), its
+  /// query decoded (`+` is a space, as HTML forms send it).
+  public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
+    let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+    var query: [String: String] = [:]
+    if parts.count == 2 {
+      for pair in parts[1].split(separator: "&") {
+        let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        let name = percentDecoded(field[0], plusIsSpace: true) ?? String(field[0])
+        let value =
+          field.count == 2 ? percentDecoded(field[1], plusIsSpace: true) ?? String(field[1]) : ""
+        if query[name] == nil { query[name] = value }
+      }
+    }
+    self.init(
+      method: method, path: String(parts[0]), query: query,
+      headers: Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $0 + ", " + $1 },
+      body: body)
+  }
+}
+
+/// A response: status, headers and body.
+public struct HTTPResponse: Sendable {
+  /// The status code (RFC 9110).
+  public var status: Int
+  /// The headers, in order.
+  public var headers: [(name: String, value: String)]
+  /// The body.
+  public var body: ResponseBody
+  /// How long a client may keep the response, when it may be cached (`Cache-Control`), and
+  /// whether the server keeps it too until the archive changes.
+  public var caching: Caching
+
+  /// How a response may be kept.
+  public enum Caching: Sendable, Equatable {
+    /// Not kept (`Cache-Control: no-store`): errors, uploads, the health check.
+    case none
+    /// Kept by clients for this many seconds, and by the server until the archive changes; it has
+    /// an `ETag` and answers `If-None-Match`.
+    case seconds(Int)
+  }
+
+  /// A response with a body.
+  public init(
+    status: Int, headers: [(name: String, value: String)] = [], body: [UInt8] = [],
+    caching: Caching = .none
+  ) {
+    self.status = status
+    self.headers = headers
+    self.body = ResponseBody(body)
+    self.caching = caching
+  }
+
+  /// The first value of a header, by name in any case.
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
+  }
+}
+
+/// A response body's bytes, shared (not copied) between the cache and the responses sent from it:
+/// libevent sends them from where they are, holding the body until the socket has them.
+public final class ResponseBody: @unchecked Sendable {
+  /// The bytes, never changed once made (which is what makes sharing them safe).
+  let storage: UnsafeMutableRawBufferPointer
+
+  /// A body of these bytes.
+  public init(_ bytes: [UInt8]) {
+    storage = .allocate(byteCount: max(bytes.count, 1), alignment: 1)
+    storage.copyBytes(from: bytes)
+    count = bytes.count
+  }
+
+  deinit { storage.deallocate() }
+
+  /// How many bytes the body holds.
+  public let count: Int
+
+  /// The bytes, copied out (for tests and hashing).
+  public var bytes: [UInt8] { Array(storage.prefix(count)) }
+}
+
+/// The reason phrase of a status code (RFC 9110, section 15).
+func reasonPhrase(_ status: Int) -> String {
+  switch status {
+  case 200: "OK"
+  case 201: "Created"
+  case 204: "No Content"
+  case 304: "Not Modified"
+  case 400: "Bad Request"
+  case 401: "Unauthorized"
+  case 404: "Not Found"
+  case 405: "Method Not Allowed"
+  case 406: "Not Acceptable"
+  case 409: "Conflict"
+  case 413: "Content Too Large"
+  case 415: "Unsupported Media Type"
+  case 422: "Unprocessable Content"
+  case 500: "Internal Server Error"
+  case 503: "Service Unavailable"
+  default: "Status \(status)"
+  }
+}
+
+/// Text with its `%XX` escapes decoded as UTF-8 (and `+` as a space, for a query), or `nil` when
+/// an escape is malformed or the bytes are not UTF-8.
+func percentDecoded(_ text: Substring, plusIsSpace: Bool = false) -> String? {
+  var bytes: [UInt8] = []
+  bytes.reserveCapacity(text.utf8.count)
+  var iterator = text.utf8.makeIterator()
+  while let byte = iterator.next() {
+    if byte == UInt8(ascii: "%") {
+      guard let high = iterator.next().flatMap(hexValue),
+        let low = iterator.next().flatMap(hexValue)
+      else { return nil }
+      bytes.append(high << 4 | low)
+    } else if plusIsSpace, byte == UInt8(ascii: "+") {
+      bytes.append(UInt8(ascii: " "))
+    } else {
+      bytes.append(byte)
+    }
+  }
+  return String(validating: bytes, as: UTF8.self)
+}
+
+private func hexValue(_ byte: UInt8) -> UInt8? {
+  switch byte {
+  case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+  case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+  case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+  default: nil
+  }
+}
