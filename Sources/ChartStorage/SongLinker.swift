@@ -135,14 +135,18 @@ final class SongLinker {
     return songs
   }
 
-  /// Records a title and credit a song charted under besides its first (`song_credits`), once.
+  /// Records a title and credit a song charted under besides its first (`song_credits`), once;
+  /// the first is the song's own (`songs`), so an entry under it (one linked by its song URL)
+  /// adds nothing, and the song is found once by a search.
   private func addCredit(of entry: ChartEntry, keys: SongKeys, to song: Int64)
     throws(DatabaseError)
   {
     try database.run(
       "INSERT OR IGNORE INTO song_credits (song_id, title, artist, title_key, artist_key,"
-        + " base_title_key, primary_artist_key) VALUES (?, ?, ?, ?, ?, ?, ?)", song, entry.title,
-      entry.artist, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
+        + " base_title_key, primary_artist_key) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7"
+        + " WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = ?1 AND title_key = ?4"
+        + " AND artist_key = ?5)", song, entry.title, entry.artist, keys.foldedTitle,
+      keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
   }
 
   /// Links the songs of a chart's snapshots after a chart time (and before another, if given)

@@ -16,26 +16,34 @@ struct ImportTests {
     let first = try chartArchive(["import", "Sample-data", "--db", archive])
     #expect(first.status == 0)
     let lines = first.output.components(separatedBy: "\n")
-    #expect(lines.count == 11)
+    #expect(lines.count == 20)
     #expect(
       lines[0] == "imported  hot-100 2023-12-23  100 entries  Sample-data/hot-100/2023-12-23.json")
+    // In chart-date order across the charts.
     #expect(
       lines[4]
+        == "imported  app-monthly 2024-04-01  20 entries  Sample-data/app-monthly/2024-04-01.json")
+    #expect(
+      lines[6]
         == "imported  app-daily 2024-05-01  10 entries  Sample-data/app-daily/2024-05-01.json")
     #expect(
-      lines[9]
-        == "Imported 9 files into \(archive): 9 new snapshots, 0 replaced, 0 unchanged; 450 entries stored."
-    )
+      lines[17]
+        == "imported  app-hourly 2024-05-05T14:00:00Z  20 entries"
+        + "  Sample-data/app-hourly/2024-05-05T14-00.json")
+    #expect(
+      lines[18]
+        == "Imported 18 files into \(archive): 18 new snapshots, 0 replaced, 0 unchanged; 630 entries"
+        + " stored.")
     let again = try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"])
     #expect(again.status == 0)
-    #expect(again.output == "Nothing new: all 9 snapshots were already in \(archive).\n")
+    #expect(again.output == "Nothing new: all 18 snapshots were already in \(archive).\n")
     // --quiet keeps no line per snapshot, only the counts of the summary.
     let quiet = folder.url.appendingPathComponent("quiet.sqlite").path
     let counted = try chartArchive(["import", "Sample-data", "--db", quiet, "--quiet"])
     #expect(
       counted.output
-        == "Imported 9 files into \(quiet): 9 new snapshots, 0 replaced, 0 unchanged; 450 entries"
-        + " stored.\n")
+        == "Imported 18 files into \(quiet): 18 new snapshots, 0 replaced, 0 unchanged; 630"
+        + " entries stored.\n")
 
     let check = try chartArchive(["check", "--db", archive, "--format", "csv"])
     #expect(check.status == 0)
@@ -44,7 +52,12 @@ struct ImportTests {
     #expect(
       charts.output
         == "chart,frequency,snapshots,first_chart_date,last_chart_date\r\n"
-        + "app-daily,daily,5,2024-05-01,2024-05-05\r\nhot-100,weekly,4,2023-12-23,2024-01-13\r\n")
+        + "app-daily,daily,5,2024-05-01,2024-05-05\r\n"
+        + "app-hourly,hourly,3,2024-05-05T12:00:00Z,2024-05-05T14:00:00Z\r\n"
+        + "app-monthly,monthly,2,2024-04-01,2024-05-01\r\n"
+        + "app-total,all-time,2,2024-05-04,2024-05-05\r\n"
+        + "app-weekly,weekly,2,2024-04-28,2024-05-05\r\n"
+        + "hot-100,weekly,4,2023-12-23,2024-01-13\r\n")
   }
 
   @Test func oneEntryIsCountedInTheSingular() throws {
@@ -678,7 +691,8 @@ struct ImportTests {
     #expect(noChart.status == 1)
     #expect(
       noChart.error
-        == "Error: no chart named 'nope' in the archive (the archive's charts: app-daily, hot-100)\n"
+        == "Error: no chart named 'nope' in the archive (the archive's charts: app-daily, app-hourly,"
+          + " app-monthly, app-total, app-weekly, hot-100)\n"
     )
     // Two exact titles are both candidates, listed before titles that only contain the query.
     // Frank Sinatra's credit changed between the sample's weeks: one song, first credit shown.

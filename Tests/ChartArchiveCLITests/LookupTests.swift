@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 /// Lookups that forgive the user: accents, misspellings, chart names, dates without a snapshot.
+/// The charts of Sample-data and the made-up one of `LookupTests.archive()`, as the hint lists them.
+private let allCharts =
+  "the archive's charts: app-daily, app-hourly, app-monthly, app-total, app-weekly, hot-100,"
+  + " one-week"
+
 struct LookupTests {
   /// Sample-data and a chart of two made-up weeks with accented and misspellable names.
   static func archive() throws -> (TemporaryFolder, String) {
@@ -53,10 +58,10 @@ struct LookupTests {
   }
 
   @Test(arguments: [
-    ("hot100", "did you mean hot-100? the archive's charts: app-daily, hot-100, one-week"),
-    ("Hot-100", "did you mean hot-100? the archive's charts: app-daily, hot-100, one-week"),
-    ("app-dialy", "did you mean app-daily? the archive's charts: app-daily, hot-100, one-week"),
-    ("spotify", "the archive's charts: app-daily, hot-100, one-week"),
+    ("hot100", "did you mean hot-100? \(allCharts)"),
+    ("Hot-100", "did you mean hot-100? \(allCharts)"),
+    ("app-dialy", "did you mean app-daily? \(allCharts)"),
+    ("spotify", allCharts),
   ])
   func anUnknownChartGetsTheClosestAndTheList(name: String, hint: String) throws {
     let (folder, archive) = try Self.archive()

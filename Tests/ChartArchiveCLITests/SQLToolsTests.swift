@@ -67,7 +67,7 @@ struct SQLToolsTests {
       run.error.hasSuffix(
         " (the archive has trigger 'no_new_entries' on table entries, not ChartArchive's, which may"
           + " be why: drop or change it, for example with DROP TRIGGER no_new_entries)\n"))
-    #expect(try rows(archive, "SELECT count(*) FROM snapshots") == ["9"])
+    #expect(try rows(archive, "SELECT count(*) FROM snapshots") == ["18"])
   }
 
   @Test func aUserTriggerThatWorksStaysAndRuns() throws {
@@ -83,6 +83,22 @@ struct SQLToolsTests {
     let file = try folder.write("d/app-daily/2024-05-06.json", #"[{"title": "A", "artist": "B"}]"#)
     #expect(try chartArchive(["import", file, "--db", archive, "--quiet"]).status == 0)
     #expect(try rows(archive, "SELECT chart_date FROM my_log") == ["2024-05-06"])
+  }
+
+  /// A song linked to its next entry by its song URL, under the same title and credit, is one
+  /// row of the search index (it was two: the URL's entry added the song's own credit again).
+  @Test func aSongLinkedByItsURLUnderItsOwnCreditIsSearchedOnce() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let entry = #"[{"title": "Ode", "artist": "Ana", "url": "https://m.example/1", "last": 1}]"#
+    _ = try folder.write("c-daily/2024-05-01.json", entry)
+    _ = try folder.write("c-daily/2024-05-02.json", entry)
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c-daily").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0, "\(run.error)")
+    #expect(try rows(archive, "SELECT title, artist, song_id FROM song_search") == ["Ode|Ana|1"])
+    #expect(try rows(archive, "SELECT count(*) FROM song_credits") == ["0"])
   }
 
   @Test func theViewsGiveWhatTheCommandsPrint() throws {
@@ -135,7 +151,11 @@ struct SQLToolsTests {
     #expect(
       try rows(
         archive, "SELECT chart, chart_date, entry_count FROM latest_snapshots ORDER BY chart")
-        == ["app-daily|2024-05-05|10", "hot-100|2024-01-13|100"])
+        == [
+          "app-daily|2024-05-05|10", "app-hourly|2024-05-05T14:00:00Z|20",
+          "app-monthly|2024-05-01|20", "app-total|2024-05-05|20", "app-weekly|2024-05-05|20",
+          "hot-100|2024-01-13|100",
+        ])
   }
 }
 
