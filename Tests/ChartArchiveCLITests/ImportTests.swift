@@ -692,7 +692,7 @@ struct ImportTests {
     #expect(
       noChart.error
         == "Error: no chart named 'nope' in the archive (the archive's charts: app-daily, app-hourly,"
-          + " app-monthly, app-total, app-weekly, hot-100)\n"
+        + " app-monthly, app-total, app-weekly, hot-100)\n"
     )
     // Two exact titles are both candidates, listed before titles that only contain the query.
     // Frank Sinatra's credit changed between the sample's weeks: one song, first credit shown.
