@@ -99,7 +99,8 @@ func figureDetailCells(_ entry: ChartEntry, _ figures: EntryFigures) -> [Cell] {
 func figureCells(_ figures: EntryFigures) -> (previous: Cell, peak: Cell, weeks: Cell) {
   let previous: Cell =
     figures.previousRankSource == .corrected
-    ? figures.previousRank.map { .marked($0, mark: correctedMark) } ?? .text(correctedMark)
+    ? figures.previousRank.map { .marked($0, mark: correctedMark) }
+      ?? .markedNull(mark: correctedMark)
     : .optional(figures.previousRank)
   let partial = figures.isPartialRun
   return (

@@ -15,6 +15,8 @@ public enum Cell: Equatable, Sendable {
   case movement(Movement)
   /// An integer with a mark after it in tables (`8*`), the integer alone in JSON and CSV.
   case marked(Int, mark: String)
+  /// No value, with a mark in tables (`!`): `null` in JSON, empty in CSV.
+  case markedNull(mark: String)
 
   /// An integer, or ``null`` when there is none.
   public static func optional(_ value: Int?) -> Cell { value.map(Cell.int) ?? .null }
@@ -30,6 +32,7 @@ public enum Cell: Equatable, Sendable {
     case .bool(let value): .bool(value)
     case .movement(let movement): .string(movement.kind)
     case .marked(let value, _): .int(value)
+    case .markedNull: .null
     }
   }
 
@@ -42,6 +45,7 @@ public enum Cell: Equatable, Sendable {
     case .bool(let value): value ? "true" : "false"
     case .movement(let movement): movement.kind
     case .marked(let value, _): String(value)
+    case .markedNull: ""
     }
   }
 
@@ -62,6 +66,7 @@ public enum Cell: Equatable, Sendable {
     case .bool(let value): value ? "yes" : "no"
     case .movement(let movement): movement.marker
     case .marked(let value, let mark): String(value) + mark
+    case .markedNull(let mark): mark
     }
   }
 }

@@ -14,6 +14,14 @@ struct TableTests {
     #expect(Style(colors: false).paint(.up(3)) == "▲3")
   }
 
+  /// A corrected previous rank that is none (the source named one; the song was not on the
+  /// previous chart): marked in tables, null in JSON (it was the text "!"), empty in CSV.
+  @Test func aMarkWithoutANumberIsNullInJSON() {
+    #expect(Cell.markedNull(mark: "!").json == .null)
+    #expect(Cell.markedNull(mark: "!").csv == "")
+    #expect(Cell.markedNull(mark: "!").display == "!")
+  }
+
   @Test func tablesAlignWideCharactersAndCSVQuotes() {
     let table = Table(
       columns: [Column(key: "t", heading: "T"), Column(key: "n", heading: "N", alignRight: true)],
