@@ -196,7 +196,7 @@ private final class Worker: @unchecked Sendable {
       UInt16(
         EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
           | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-          | EVHTTP_REQ_PATCH.rawValue))
+          | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue))
     bound = evhttp_accept_socket_with_handle(http, socket)
     baseAddress.withLock { $0 = Int(bitPattern: UnsafeRawPointer(base)) }
     if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
@@ -259,7 +259,13 @@ private final class Worker: @unchecked Sendable {
     for (name, value) in response.headers { evhttp_add_header(output, name, value) }
     if stopping { evhttp_add_header(output, "Connection", "close") }
     let reason = reasonPhrase(response.status)
-    if response.body.count > 0, response.status != 304, response.status != 204 {
+    if incoming.method == "HEAD" {
+      // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
+      if response.status != 304, response.status != 204 {
+        evhttp_add_header(output, "Content-Length", String(response.body.count))
+      }
+      evhttp_send_reply(request, Int32(response.status), reason, nil)
+    } else if response.body.count > 0, response.status != 304, response.status != 204 {
       let buffer = evbuffer_new()
       let retained = Unmanaged.passRetained(response.body).toOpaque()
       evbuffer_add_reference(
@@ -305,6 +311,8 @@ private final class Worker: @unchecked Sendable {
       case EVHTTP_REQ_DELETE: "DELETE"
       case EVHTTP_REQ_OPTIONS: "OPTIONS"
       case EVHTTP_REQ_PATCH: "PATCH"
+      case EVHTTP_REQ_TRACE: "TRACE"
+      case EVHTTP_REQ_CONNECT: "CONNECT"
       default: "OTHER"
       }
     let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"

@@ -74,8 +74,8 @@ public final class Router: Sendable {
   /// The response to a request.
   public func respond(to request: HTTPRequest) -> HTTPResponse {
     let format = Self.format(of: request)
-    let canCache = request.method == "GET" || request.method == "HEAD"
-    let key = canCache ? Self.cacheKey(request, format: format) : ""
+    let canCache = (request.method == "GET" || request.method == "HEAD") && format != nil
+    let key = canCache ? Self.cacheKey(request, format: format ?? .json) : ""
     if canCache, let kept = cache.entry(for: key) {
       return finish(kept.response, gzipped: kept.gzipped, for: request)
     }
@@ -116,7 +116,7 @@ public final class Router: Sendable {
     return response
   }
 
-  private func route(_ request: HTTPRequest, format: OutputFormat) -> HTTPResponse {
+  private func route(_ request: HTTPRequest, format: OutputFormat?) -> HTTPResponse {
     guard let segments = Self.segments(of: request.path) else {
       return problem(400, "the path is not valid percent-encoded UTF-8")
     }
@@ -131,6 +131,9 @@ public final class Router: Sendable {
         405, "\(request.method) is not allowed here (allowed: \(allowed.joined(separator: ", ")))")
       response.headers.append(("Allow", allowed.joined(separator: ", ")))
       return response
+    }
+    guard let format else {
+      return problem(400, "format must be json or csv, found '\(request.query["format"] ?? "")'")
     }
     do {
       switch path {
@@ -444,9 +447,16 @@ public final class Router: Sendable {
     }
   }
 
-  /// JSON unless CSV is asked for (`?format=csv`, or `Accept: text/csv`).
-  static func format(of request: HTTPRequest) -> OutputFormat {
-    if let format = request.query["format"] { return format == "csv" ? .csv : .json }
+  /// JSON unless CSV is asked for (`?format=csv`, or `Accept: text/csv`); `nil` for another
+  /// `format` (an upload's `format` names its file's format instead).
+  static func format(of request: HTTPRequest) -> OutputFormat? {
+    if request.method != "POST", let format = request.query["format"] {
+      switch format {
+      case "json": return .json
+      case "csv": return .csv
+      default: return nil
+      }
+    }
     return request.headers["accept"]?.contains("text/csv") == true ? .csv : .json
   }
 

@@ -563,7 +563,8 @@ extension ArchiveReader {
   /// letter or digit are left out (the index has none); empty when none is left.
   static func searchTerms(_ query: String?, artist: String?) -> String {
     func terms(_ text: String?, column: String?) -> [String] {
-      (text ?? "").split(whereSeparator: \.isWhitespace)
+      // Control characters separate words too: FTS5 reads a NUL as the end of the query.
+      (text ?? "").split(whereSeparator: { $0.isWhitespace || $0.isControl })
         .filter { $0.contains { $0.isLetter || $0.isNumber } }
         .map { word in
           (column.map { "\($0) : " } ?? "") + "\"" + word.replacing("\"", with: "\"\"") + "\"*"
@@ -837,4 +838,11 @@ private func escapeLike(_ text: String) -> String {
     escaped.append(character)
   }
   return escaped
+}
+
+extension Character {
+  /// Whether the character is a control character (C0, DEL or C1), such as NUL.
+  fileprivate var isControl: Bool {
+    unicodeScalars.first?.properties.generalCategory == .control
+  }
 }

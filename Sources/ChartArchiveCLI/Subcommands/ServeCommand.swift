@@ -46,6 +46,9 @@ enum ServeCommand: Subcommand {
       help: "The chart behind a feed category (total, time, daily, weekly, monthly, or a new one).",
       repeats: true),
     OptionSpec(
+      name: "--timeout", valueName: "seconds",
+      help: "How long a client may take to send a request or keep a connection idle. Default: 10."),
+    OptionSpec(
       name: "--cors", valueName: "origin",
       help: "An origin web pages may read the API from (Access-Control-Allow-Origin)."),
     SharedOptions.database,
@@ -69,6 +72,12 @@ enum ServeCommand: Subcommand {
         throw UsageError("--threads expects a number from 1 to 256, found '\(text)'")
       }
       configuration.threads = threads
+    }
+    if let text = arguments.option("--timeout") {
+      guard let seconds = Int(text), (1...3_600).contains(seconds) else {
+        throw UsageError("--timeout expects seconds from 1 to 3600, found '\(text)'")
+      }
+      configuration.timeoutSeconds = seconds
     }
     if let file = arguments.option("--token-file") {
       guard let data = FileManager.default.contents(atPath: file) else {
