@@ -1,3 +1,4 @@
+import CEvent
 import CZlib
 import Foundation
 import Synchronization

@@ -475,7 +475,8 @@ public final class Router: Sendable {
   }
 
   private static func cacheKey(_ request: HTTPRequest, format: OutputFormat) -> String {
-    request.path + "?"
+    if request.query.isEmpty { return request.path + "?|" + format.rawValue }
+    return request.path + "?"
       + request.query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
       .joined(separator: "&") + "|" + format.rawValue
   }

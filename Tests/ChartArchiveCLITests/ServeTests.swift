@@ -579,7 +579,8 @@ struct SchemathesisTests {
       """
       timeout 600 .build/test-tools/bin/schemathesis \
         --config-file Tests/Schemathesis/schemathesis.toml run "\(url)/api/openapi.json" \
-        --url "\(url)" --max-examples 25 --generation-deterministic --checks all \
+        --url "\(url)" --max-examples 25 --generation-deterministic --request-timeout 30 \
+        --checks all \
         --exclude-checks positive_data_acceptance -H "Authorization: Bearer \(token)" --no-color
       """)
     #expect(run.status == 0, "\(run.output.suffix(6_000))\(run.error)")
