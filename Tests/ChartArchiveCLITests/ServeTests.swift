@@ -451,6 +451,33 @@ struct ServeTests {
     _ = folder
   }
 
+  /// `--cors ORIGIN` lets a web page of that origin read the API: the header on answers, and a
+  /// preflight (OPTIONS) with the methods and headers it may use. Without it, neither.
+  @Test func corsIsOnlyForTheOriginGiven() throws {
+    let (folder, archive) = try sampleDataArchive()
+    let server = try ServedArchive(["--db", archive, "--cors", "https://app.example"])
+    let get = try server.get("/api/feed/daily")
+    #expect(get.header("access-control-allow-origin") == "https://app.example")
+    let preflight = try server.request(
+      "OPTIONS", "/api/charts/hot-100/snapshots",
+      headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "GET")])
+    #expect(preflight.status == 204)
+    #expect(preflight.header("access-control-allow-origin") == "https://app.example")
+    #expect(preflight.header("access-control-allow-methods") == "GET, OPTIONS")
+    #expect(
+      preflight.header("access-control-allow-headers")
+        == "Authorization, Content-Type, If-None-Match")
+    #expect(server.stop() == 0)
+    let closed = try ServedArchive(["--db", archive])
+    #expect(try closed.get("/api/feed/daily").header("access-control-allow-origin") == nil)
+    let options = try closed.request("OPTIONS", "/api/charts")
+    #expect(options.status == 204)
+    #expect(options.header("allow") == "GET, OPTIONS")
+    #expect(options.header("access-control-allow-methods") == nil)
+    #expect(closed.stop() == 0)
+    _ = folder
+  }
+
   /// A port in use is a clear error; SIGINT ends the service with status 0.
   @Test func aPortInUseIsAClearErrorAndSIGINTEndsTheService() throws {
     let (folder, archive) = try sampleDataArchive()
