@@ -1,5 +1,6 @@
 public import ChartRanking
 public import Foundation
+import Glibc
 
 /// A chart file read and checked: its snapshots, ready to store.
 public struct DecodedChartFile: Sendable {
@@ -183,13 +184,36 @@ public struct ChartFileReader: Sendable {
   /// - Returns: the file's snapshots.
   /// - Throws: ``ChartFileError`` listing every problem found (an unreadable file has one).
   public func read(contentsOf path: String) throws(ChartFileError) -> DecodedChartFile {
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe)
-    } catch {
-      throw ChartFileError(path: path, "cannot be read (\(error.localizedDescription))")
+    try decode(Self.contents(of: path), path: path)
+  }
+
+  /// A file's bytes: mapped when it is a regular file, else read to its end (a named pipe, or
+  /// `<(curl …)` given by a shell as `/dev/fd/63`).
+  ///
+  /// - Throws: ``ChartFileError`` with the system's words (`strerror`) when it cannot be read.
+  static func contents(of path: String) throws(ChartFileError) -> Data {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw ChartFileError(path: path, "cannot be read (\(String(cString: strerror(errno))))")
     }
-    return try decode(data, path: path)
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
+      if let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) {
+        return data
+      }
+    }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+      if count == 0 { return data }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw ChartFileError(path: path, "cannot be read (\(String(cString: strerror(errno))))")
+      }
+      data.append(contentsOf: buffer[0..<count])
+    }
   }
 
   /// Decodes and checks the content of one file.

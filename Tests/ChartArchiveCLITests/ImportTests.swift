@@ -60,6 +60,18 @@ struct ImportTests {
         + "hot-100,weekly,4,2023-12-23,2024-01-13\r\n")
   }
 
+  /// A file a shell gives as a pipe (`<(curl …)`, a named pipe) is read to its end (it was
+  /// "cannot be read (… You don't have permission.)").
+  @Test func aPipeIsReadLikeAFile() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try bash(
+      #""$TOOL" import <(printf '[{"title": "A", "artist": "B"}]') --chart x-daily"#
+        + " --date 2024-01-01 --db \(archive)")
+    #expect(run.status == 0, "\(run.error)")
+    #expect(run.output.hasPrefix("imported  x-daily 2024-01-01  1 entry  /dev/fd/"))
+  }
+
   @Test func oneEntryIsCountedInTheSingular() throws {
     let folder = try TemporaryFolder()
     let file = try folder.write(
