@@ -62,8 +62,11 @@ let package = Package(
       name: "ChartArchiveCLI",
       dependencies: [
         "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport", "ChartPresentation",
-        "ChartArchiveServer",
-      ]),
+      "ChartArchiveServer",
+      ],
+      plugins: ["BuildCommit"]),
+    // Writes the git commit of the checkout into the CLI before each build, for `--version`.
+    .plugin(name: "BuildCommit", capability: .buildTool()),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
     // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.
     .executableTarget(
@@ -92,7 +95,7 @@ let package = Package(
   ]
 )
 
-for target in package.targets where target.type != .system {
+for target in package.targets where target.type != .system && target.type != .plugin {
   target.swiftSettings =
     (target.swiftSettings ?? []) + [
       .swiftLanguageMode(.v6),

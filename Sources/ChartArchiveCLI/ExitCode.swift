@@ -4,7 +4,7 @@ import ChartRanking
 import ChartStorage
 
 /// The exit statuses of `chart-archive`, from BSD's sysexits.h where one fits.
-public enum ExitCode: Int32, Sendable {
+public enum ExitCode: Int32, CaseIterable, Sendable {
   /// Done.
   case success = 0
   /// The answer is no: no such chart, snapshot or song, a search that matched several songs, or a
@@ -26,6 +26,32 @@ public enum ExitCode: Int32, Sendable {
   /// Standard output was closed by its reader (`chart-archive export hot-100 | head -1`): the
   /// status of a process ended by SIGPIPE (128 + 13), with nothing said.
   case outputClosed = 141
+}
+
+extension ExitCode {
+  /// What the status means, in a sentence without its final period: what `--help`, the manual
+  /// page's EXIT STATUS and the README's table say.
+  var meaning: String {
+    switch self {
+    case .success: "done"
+    case .failure:
+      "the answer is no: no such chart, snapshot or song, a search matching several songs, or a"
+        + " failed check"
+    case .usage: "usage error (the message and the usage line go to standard error)"
+    case .dataError:
+      "invalid input data, or a file that is not an archive this version can use; nothing was"
+        + " stored"
+    case .noInput: "an input file or folder, or the archive, does not exist"
+    case .software: "an internal error"
+    case .ioError:
+      "SQLite could not read or write the archive, or standard output could not be written (a full"
+        + " disk, an I/O error: what was written is incomplete)"
+    case .temporaryFailure: "the archive stayed locked by another process; try again"
+    case .outputClosed:
+      "standard output was closed by its reader (chart-archive export hot-100 | head -1): nothing"
+        + " is said, as for other tools ended by SIGPIPE"
+    }
+  }
 }
 
 /// An error that ends a command: its message for standard error and its exit status.

@@ -8,8 +8,13 @@ protocol Subcommand {
   static var name: String { get }
   /// One sentence for the subcommand list and the OVERVIEW line.
   static var abstract: String { get }
-  /// More text for `--help`, examples included; empty for none.
+  /// More text for `--help` and the manual page; empty for none. Paragraphs are separated by a
+  /// blank line; a line indented two spaces is kept as it is (a table, a list), and a line of
+  /// capitals ending in `:` heads what follows (`FORMATS:`).
   static var discussion: String { get }
+  /// Command lines that show the subcommand in use, for `--help` (after the discussion) and the
+  /// manual page; none by default.
+  static var examples: [String] { get }
   static var arguments: [ArgumentSpec] { get }
   static var options: [OptionSpec] { get }
   /// Runs the subcommand.
@@ -18,25 +23,32 @@ protocol Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode
 }
 
+extension Subcommand {
+  static var examples: [String] { [] }
+}
+
 // MARK: - Options shared by subcommands
 
 enum SharedOptions {
   /// `<chart>`: the chart's name.
-  static let chart = ArgumentSpec(name: "chart", help: "The chart's name, such as hot-100.")
+  static let chart = ArgumentSpec(
+    name: "chart", help: "The chart's name, such as hot-100.", values: .chart)
   /// `[<date>]`: a chart date, the latest snapshot's when not given.
   static let latestDate = ArgumentSpec(
     name: "date",
     help: "The chart date (YYYY-MM-DD), latest, or previous (the one before the latest)."
       + " Default: the latest snapshot.",
-    isOptional: true)
+    isOptional: true, values: .snapshotDate)
 
   static let database = OptionSpec(
     name: "--db", valueName: "path",
     help: "The archive file. Default: $CHART_ARCHIVE_DB, else"
-      + " $XDG_DATA_HOME/chart-archive/archive.sqlite (~/.local/share/…).")
+      + " $XDG_DATA_HOME/chart-archive/archive.sqlite (~/.local/share/…).",
+    values: .file)
   static let format = OptionSpec(
     name: "--format", valueName: "format",
-    help: "Output format: table, json or csv. Default: table.")
+    help: "Output format: table, json or csv. Default: table.",
+    values: .choices(OutputFormat.allCases.map(\.rawValue)))
 
   /// The archive's path: `--db`, else `$CHART_ARCHIVE_DB`, else the XDG data folder
   /// (<https://specifications.freedesktop.org/basedir-spec/latest/>).

@@ -5,18 +5,45 @@ import Foundation
 /// messages on standard error and exit statuses (see ``ExitCode``).
 ///
 /// Help follows swift-argument-parser's layout (OVERVIEW, USAGE, ARGUMENTS, OPTIONS, SUBCOMMANDS);
-/// `-h`, `--help` and `help SUBCOMMAND` print it to standard output and exit 0.
+/// `-h`, `--help` and `help SUBCOMMAND` print it to standard output and exit 0. The subcommands'
+/// specifications (``Subcommand``, ``OptionSpec``, ``ArgumentSpec``) are the one source of the
+/// help, the shell completion scripts (``CompletionScript``) and the manual page
+/// (``ManualPage``).
 public enum ChartArchiveTool {
-  /// The version `--version` prints.
+  /// The version `--version` prints (after the tool's name), and the Debian package's.
   public static let version = "0.1.0"
+
+  /// The one sentence that says what the tool does: the help's OVERVIEW, the manual page's NAME.
+  static let overview =
+    "Keep an archive of music chart snapshots in SQLite and report how entries move: climbers,"
+    + " fallers, debuts, re-entries and drop-outs."
 
   static var subcommands: [any Subcommand.Type] {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
       HistoryCommand.self, DiffCommand.self, ReportCommand.self, AuditCommand.self,
       ExportCommand.self, CheckCommand.self, FormatsCommand.self, ServeCommand.self,
+      CompletionCommand.self, ManualCommand.self,
     ]
   }
+
+  /// The options of the tool itself, given before a subcommand or instead of one.
+  static let toolOptions = [
+    OptionSpec(
+      name: "--version", valueName: nil, help: "Show the version: chart-archive VERSION.",
+      shortName: "-V"),
+    OptionSpec(
+      name: "--verbose", valueName: nil,
+      help: "With --version: the schema version, SQLite version and git commit too."),
+    OptionSpec(
+      name: "--db", valueName: "path",
+      help: "The archive file, for the subcommand that follows (as its own --db).",
+      values: .file),
+  ]
+
+  /// `-h, --help`, which every subcommand takes too.
+  static let helpOption = OptionSpec(
+    name: "--help", valueName: nil, help: "Show help information.", shortName: "-h")
 
   /// Runs the tool.
   ///
@@ -56,9 +83,8 @@ public enum ChartArchiveTool {
     case "-h", "--help":
       console.write(mainHelp())
       return .success
-    case "--version":
-      console.print(version)
-      return .success
+    case "--version", "-V", "--verbose":
+      return printVersion(arguments, console: console)
     case "help":
       guard arguments.count > 1 else {
         console.write(mainHelp())
@@ -100,6 +126,28 @@ public enum ChartArchiveTool {
     }
   }
 
+  /// `--version` (`-V`): `chart-archive VERSION`; with `--verbose`, then the archive schema
+  /// version this build reads and writes, the SQLite library's version in use
+  /// (`sqlite3_libversion()`) and the git commit of the build, a `name: value` line each.
+  private static func printVersion(_ arguments: [String], console: Console) -> ExitCode {
+    let parsed: ParsedArguments
+    do {
+      parsed = try ParsedArguments.parse(arguments, options: toolOptions, arguments: [])
+    } catch {
+      return usageError(error.message, command: nil, console: console)
+    }
+    guard parsed.flag("--version") else {
+      return usageError("--verbose goes with --version", command: nil, console: console)
+    }
+    console.print("chart-archive \(version)")
+    if parsed.flag("--verbose") {
+      console.print("schema version: \(Archive.schemaVersion)")
+      console.print("SQLite version: \(Archive.sqliteVersion)")
+      console.print("git commit: \(buildCommit)")
+    }
+    return .success
+  }
+
   private static func usageError(
     _ message: String, command: (any Subcommand.Type)?, console: Console
   )
@@ -139,9 +187,17 @@ public enum ChartArchiveTool {
     return "  " + padded + separator + help
   }
 
+  /// A subcommand's examples under `EXAMPLE:` or `EXAMPLES:`, indented; empty for none.
+  static func examplesSection(_ command: any Subcommand.Type) -> String {
+    guard !command.examples.isEmpty else { return "" }
+    return (command.examples.count == 1 ? "EXAMPLE:" : "EXAMPLES:")
+      + command.examples.map { "\n  " + $0 }.joined()
+  }
+
   static func help(_ command: any Subcommand.Type) -> String {
     var text = "OVERVIEW: \(command.abstract)\n"
-    if !command.discussion.isEmpty { text += "\n" + command.discussion + "\n" }
+    let discussion = [command.discussion, examplesSection(command)].filter { !$0.isEmpty }
+    if !discussion.isEmpty { text += "\n" + discussion.joined(separator: "\n\n") + "\n" }
     text += "\nUSAGE: \(usage(command))\n"
     if !command.arguments.isEmpty {
       text += "\nARGUMENTS:\n"
@@ -150,41 +206,56 @@ public enum ChartArchiveTool {
       }
     }
     text += "\nOPTIONS:\n"
-    for option in command.options {
-      text += row(option.name + (option.valueName.map { " <\($0)>" } ?? ""), option.help) + "\n"
-    }
-    text += row("-h, --help", "Show help information.") + "\n"
+    for option in command.options + [helpOption] { text += optionRow(option) + "\n" }
     return text
   }
 
+  /// An option's line of help: its names and value, then its help in a column.
+  private static func optionRow(_ option: OptionSpec) -> String {
+    row(
+      (option.shortName.map { $0 + ", " } ?? "") + option.name
+        + (option.valueName.map { " <\($0)>" } ?? ""), option.help)
+  }
+
+  /// Text broken into lines of at most `width` columns at spaces (a longer word stands alone), each
+  /// after `indent` spaces but the first.
+  static func wrapped(_ text: String, width: Int, indent: Int) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      let start = lines.isEmpty ? 0 : indent
+      if !line.isEmpty, start + line.count + 1 + word.count > width {
+        lines.append(line)
+        line = String(word)
+      } else {
+        line += (line.isEmpty ? "" : " ") + word
+      }
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n" + String(repeating: " ", count: indent))
+  }
+
   static func mainHelp() -> String {
-    var text = """
-      OVERVIEW: Keep an archive of music chart snapshots in SQLite and report how entries move:
-      climbers, fallers, debuts, re-entries and drop-outs.
-
-      USAGE: chart-archive <subcommand>
-
-      OPTIONS:
-      \(row("--version", "Show the version."))
-      \(row("-h, --help", "Show help information."))
-
-      SUBCOMMANDS:
-
-      """
+    var text = "OVERVIEW: " + wrapped(overview, width: 90, indent: 0) + "\n\n"
+    text += "USAGE: chart-archive <subcommand>\n\nOPTIONS:\n"
+    for option in toolOptions + [helpOption] { text += optionRow(option) + "\n" }
+    text += "\nSUBCOMMANDS:\n"
     for command in subcommands { text += row(command.name, command.abstract) + "\n" }
     text += """
 
       The archive is --db PATH, else $CHART_ARCHIVE_DB, else
       $XDG_DATA_HOME/chart-archive/archive.sqlite (~/.local/share/chart-archive/archive.sqlite).
 
-      EXIT STATUS: 0 done; 1 the answer is no (no such chart, snapshot or song, several songs
-      match a search, or a check failed); 64 usage error; 65 invalid input data (nothing stored);
-      66 no such input file or archive; 74 archive I/O error; 75 archive locked by another
-      process.
-
-      See 'chart-archive help <subcommand>' for detailed help.
+      EXIT STATUS:
 
       """
+    for status in ExitCode.allCases {
+      let code = String(status.rawValue)
+      text +=
+        "  " + code + String(repeating: " ", count: 6 - code.count)
+        + wrapped(status.meaning, width: 90, indent: 8) + "\n"
+    }
+    text += "\nSee 'chart-archive help <subcommand>' for detailed help.\n"
     return text
   }
 }

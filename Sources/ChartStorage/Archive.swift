@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// A chart archive: one SQLite file holding charts, their snapshots, songs and entries, shared by
@@ -47,6 +48,11 @@ public final class Archive: Sendable {
 
   /// The schema version this build reads and writes.
   public static var schemaVersion: Int { Migrations.latestVersion }
+
+  /// The version of the SQLite library in use, such as `3.40.1`: `sqlite3_libversion()`
+  /// (<https://www.sqlite.org/c3ref/libversion.html>), the library the process loaded rather than
+  /// the headers it was built with.
+  public static var sqliteVersion: String { String(cString: sqlite3_libversion()) }
 
   /// The most read-only connections an archive opens at once; more readers wait for one.
   public static let defaultMaximumReaders = 8

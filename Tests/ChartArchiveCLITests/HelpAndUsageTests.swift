@@ -38,10 +38,63 @@ struct HelpAndUsageTests {
     #expect(help.contains("\n  --chart <name>        The chart's name for every file.\n"))
   }
 
-  @Test func versionPrintsOnlyTheVersion() throws {
-    let run = try chartArchive(["--version"])
+  @Test func versionPrintsTheToolAndItsVersion() throws {
+    for arguments in [["--version"], ["-V"], ["--db", "/nonexistent", "--version"]] {
+      let run = try chartArchive(arguments)
+      #expect(run.status == 0)
+      #expect(run.output == "chart-archive 0.1.0\n")
+      #expect(run.error == "")
+    }
+  }
+
+  /// `--verbose` adds the schema version (the last migration's number), the SQLite library's
+  /// version (the sqlite3 shell's, which loads the same library) and the commit of the checkout
+  /// the tool was built from.
+  @Test func verboseVersionSaysTheSchemaSQLiteAndCommit() throws {
+    let run = try chartArchive(["--version", "--verbose"])
     #expect(run.status == 0)
-    #expect(run.output == "\(ChartArchiveTool.version)\n")
+    let lines = run.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4)
+    #expect(lines.first == "chart-archive 0.1.0")
+    let migrations = try FileManager.default.contentsOfDirectory(
+      atPath: packageRoot.appendingPathComponent("Migrations").path)
+    #expect(migrations.max() == "0003_views_and_search.sql")
+    #expect(lines.dropFirst().first == "schema version: 3")
+    if isInstalled("/usr/bin/sqlite3") {
+      let shell = try runProgram("/usr/bin/sqlite3", ["--version"]).output
+      #expect(lines.dropFirst(2).first == "SQLite version: " + shell.prefix { $0 != " " })
+    }
+    #expect(lines.dropFirst(2).first?.hasPrefix("SQLite version: 3.") == true)
+    // The commit the build plugin wrote before the last `swift build`: a commit of this
+    // checkout. `swift test` alone does not always run the plugin again after a commit (a known
+    // limit of SwiftPM's prebuild commands), so the commit may be an earlier build's here;
+    // script/test-package checks a fresh build's against HEAD exactly.
+    let commit = String(lines.last?.dropFirst("git commit: ".count) ?? "")
+    #expect(lines.last?.hasPrefix("git commit: ") == true)
+    let hash = String(commit.prefix(40))
+    #expect(hash.count == 40 && hash.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+    #expect(commit == hash || commit == hash + "-dirty")
+    if isInstalled("/usr/bin/git") {
+      let type = try runProgram("/usr/bin/git", ["cat-file", "-t", hash])
+      #expect(type.output == "commit\n", "\(hash) is no commit of this checkout")
+    }
+    #expect(try chartArchive(["-V", "--verbose"]).output == run.output)
+    #expect(try chartArchive(["--verbose", "--version"]).output == run.output)
+  }
+
+  @Test(arguments: [
+    (["--verbose"], "Error: --verbose goes with --version\n"),
+    (["--version", "import"], "Error: unexpected argument 'import'\n"),
+    (["--version", "--limit", "3"], "Error: unknown option '--limit'\n"),
+  ])
+  func versionUsageErrors(arguments: [String], message: String) throws {
+    let run = try chartArchive(arguments)
+    #expect(run.status == 64)
+    #expect(run.output == "")
+    #expect(
+      run.error
+        == message
+        + "Usage: chart-archive <subcommand>\n  See 'chart-archive --help' for more information.\n")
   }
 
   @Test(arguments: [

@@ -1,16 +1,6 @@
 import Foundation
 import Testing
 
-/// An archive of Sample-data in a temporary folder, named archive.sqlite as the Datasette metadata
-/// expects.
-private func sampleArchive() throws -> (TemporaryFolder, String) {
-  let folder = try TemporaryFolder()
-  let archive = folder.url.appendingPathComponent("archive.sqlite").path
-  let run = try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"])
-  #expect(run.status == 0, "\(run.error)")
-  return (folder, archive)
-}
-
 /// What SQL tools do to an archive does not stop ChartArchive, and what ChartArchive keeps for
 /// them is what its commands print.
 struct SQLToolsTests {

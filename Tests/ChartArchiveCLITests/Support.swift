@@ -249,3 +249,26 @@ final class FolderLock {
 
   deinit { release() }
 }
+
+// MARK: - Other programs
+
+/// Runs a program, by its path, in the package's folder with a clean environment (and
+/// `environment`).
+func runProgram(_ path: String, _ arguments: [String], environment: [String: String] = [:])
+  throws -> Run
+{
+  try StartedProcess(URL(fileURLWithPath: path), arguments, environment: environment).wait()
+}
+
+/// Whether a program is installed at `path`: tests that need one it lacks are skipped, saying so.
+func isInstalled(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
+
+/// A temporary folder holding an archive of Sample-data, named `archive.sqlite` as the Datasette
+/// metadata expects.
+func sampleArchive() throws -> (folder: TemporaryFolder, path: String) {
+  let folder = try TemporaryFolder()
+  let path = folder.url.appendingPathComponent("archive.sqlite").path
+  let run = try chartArchive(["import", "Sample-data", "--db", path, "--quiet"])
+  try #require(run.status == 0, "importing Sample-data: \(run.error)")
+  return (folder, path)
+}

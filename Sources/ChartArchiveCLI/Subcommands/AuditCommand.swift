@@ -24,10 +24,10 @@ enum AuditCommand: Subcommand {
     A disagreement carried over from an earlier one (weeks on chart one off for the rest of a
     run, or a peak the source keeps giving while the archive's climbs towards it) has the cause
     of the entry where it first appeared.
-
-    EXAMPLE:
-      chart-archive audit hot-100 --from 1976-01-01 --to 1977-12-31
     """
+  static let examples = [
+    "chart-archive audit hot-100 --from 1976-01-01 --to 1977-12-31"
+  ]
   static let arguments = [SharedOptions.chart]
   static let options = [
     OptionSpec(name: "--from", valueName: "date", help: "The first chart date audited."),

@@ -12,18 +12,18 @@ enum DiffCommand: Subcommand {
     consecutive). Movements are the difference between the two ranks; arrivals are debuts (NEW)
     or re-entries (RE, the song was on an earlier snapshot of the chart); drop-outs were on the
     older snapshot only.
-
-    EXAMPLE:
-      chart-archive diff hot-100 2023-12-30 2024-01-06
     """
+  static let examples = [
+    "chart-archive diff hot-100 2023-12-30 2024-01-06"
+  ]
   static let arguments = [
     SharedOptions.chart,
     ArgumentSpec(
       name: "older", help: "The older chart date (YYYY-MM-DD, latest or previous).",
-      isOptional: true),
+      isOptional: true, values: .snapshotDate),
     ArgumentSpec(
       name: "newer", help: "The newer chart date (YYYY-MM-DD, latest or previous).",
-      isOptional: true),
+      isOptional: true, values: .snapshotDate),
   ]
   static let options = [SharedOptions.format, SharedOptions.database]
 

@@ -13,20 +13,22 @@ enum ExportCommand: Subcommand {
     entry: ranks, published previous ranks, peaks and weeks on chart, titles, artists, URLs and
     streams. The JSON also carries the chart's frequency; the CSV has none, so give it again with
     import --frequency.
-
-    EXAMPLES:
-      chart-archive export hot-100 > hot-100.json
-      chart-archive export hot-100 2024-01-06 2024-01-13 --format csv
     """
+  static let examples = [
+    "chart-archive export hot-100 > hot-100.json",
+    "chart-archive export hot-100 2024-01-06 2024-01-13 --format csv",
+  ]
   static let arguments = [
     SharedOptions.chart,
     ArgumentSpec(
       name: "date",
       help: "Chart dates (YYYY-MM-DD, latest or previous) to export. Default: every snapshot.",
-      isOptional: true, repeats: true),
+      isOptional: true, repeats: true, values: .snapshotDate),
   ]
   static let options = [
-    OptionSpec(name: "--format", valueName: "format", help: "json or csv. Default: json."),
+    OptionSpec(
+      name: "--format", valueName: "format", help: "json or csv. Default: json.",
+      values: .choices(["json", "csv"])),
     SharedOptions.database,
   ]
 

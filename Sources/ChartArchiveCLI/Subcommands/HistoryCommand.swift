@@ -17,20 +17,21 @@ enum HistoryCommand: Subcommand {
 
     After the chart dates come the song's peak position, weeks on chart (days or hours for a
     daily or hourly chart; counted across re-entries), runs and debut, for each chart it was on.
-
-    EXAMPLES:
-      chart-archive history "Blinding Lights"
-      chart-archive history "Unchained Melody" --artist "righteous"
-      chart-archive history --artist "Taylor Swift"
-      chart-archive history --song 1234
     """
+  static let examples = [
+    #"chart-archive history "Blinding Lights""#,
+    #"chart-archive history "Unchained Melody" --artist "righteous""#,
+    #"chart-archive history --artist "Taylor Swift""#,
+    "chart-archive history --song 1234",
+  ]
   static let arguments = [
     ArgumentSpec(
       name: "query", help: "A title, or part of a title or artist credit.", isOptional: true)
   ]
   static let options = [
     OptionSpec(name: "--artist", valueName: "artist", help: "Part of the artist credit."),
-    OptionSpec(name: "--chart", valueName: "name", help: "Only this chart's history."),
+    OptionSpec(
+      name: "--chart", valueName: "name", help: "Only this chart's history.", values: .chart),
     OptionSpec(
       name: "--song", valueName: "id", help: "The song with this ID (listed by a search)."),
     SharedOptions.format, SharedOptions.database,

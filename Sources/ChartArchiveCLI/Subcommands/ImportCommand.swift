@@ -35,11 +35,11 @@ enum ImportCommand: Subcommand {
 
     FORMATS:
     \(formatList)
-
-    EXAMPLES:
-      chart-archive import ~/charts/billboard-hot-100 --chart hot-100
-      chart-archive import top50-2024-05-01.json --chart app-daily
     """
+  static let examples = [
+    "chart-archive import ~/charts/billboard-hot-100 --chart hot-100",
+    "chart-archive import top50-2024-05-01.json --chart app-daily",
+  ]
   /// Each format's name and summary, a line each, the summaries in a column.
   private static var formatList: String {
     let width = (ChartFormat.allCases.map(\.rawValue.count).max() ?? 0) + 2
@@ -51,10 +51,11 @@ enum ImportCommand: Subcommand {
   static let arguments = [
     ArgumentSpec(
       name: "path", help: "Chart files, or folders to walk for *.json, *.csv and *.html files.",
-      repeats: true)
+      repeats: true, values: .fileOrFolder)
   ]
   static let options = [
-    OptionSpec(name: "--chart", valueName: "name", help: "The chart's name for every file."),
+    OptionSpec(
+      name: "--chart", valueName: "name", help: "The chart's name for every file.", values: .chart),
     OptionSpec(
       name: "--date", valueName: "date",
       help: "The chart date for files that carry none: YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ."),
@@ -65,12 +66,14 @@ enum ImportCommand: Subcommand {
     OptionSpec(
       name: "--format", valueName: "format",
       help: "Read every file in this format instead of detecting it: "
-        + ChartFormat.allCases.map(\.rawValue).joined(separator: ", ") + "."),
+        + ChartFormat.allCases.map(\.rawValue).joined(separator: ", ") + ".",
+      values: .choices(ChartFormat.allCases.map(\.rawValue))),
     OptionSpec(
       name: "--frequency", valueName: "frequency",
       help: "How often the chart is published: "
         + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
-        + ". Default: guessed from the chart's name."),
+        + ". Default: guessed from the chart's name.",
+      values: .choices(ChartFrequency.allCases.map(\.rawValue))),
     OptionSpec(
       name: "--replace", valueName: nil,
       help: "Replace stored snapshots of the same chart and date that differ."),

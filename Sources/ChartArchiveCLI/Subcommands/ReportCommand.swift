@@ -10,10 +10,10 @@ enum ReportCommand: Subcommand {
   static let discussion = """
     Compares the snapshot (the latest by default) with the chart's previous one. Previous ranks are
     the source's own when it publishes them, else derived from the archive.
-
-    EXAMPLE:
-      chart-archive report hot-100 2024-01-06 --limit 5
     """
+  static let examples = [
+    "chart-archive report hot-100 2024-01-06 --limit 5"
+  ]
   static let arguments = [SharedOptions.chart, SharedOptions.latestDate]
   static let options = [
     OptionSpec(
