@@ -10,6 +10,8 @@ struct CSVLayout {
     case region, chart, trend
     /// kworb's "Artist - Title" in one cell.
     case artistAndTitle
+    /// The song's run as the source numbers it.
+    case run
   }
 
   /// The format the header is of.
@@ -119,11 +121,18 @@ struct CSVLayout {
   /// The words the format's `trend` column uses, when it has one.
   private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
-  /// The header `export --format csv` writes: the native CSV's columns in order.
+  /// The header `export --format csv` writes: the native CSV's columns in order, then `run` when
+  /// the chart's source numbers its runs.
   static let nativeHeader = [
     "chart", "chart_date", "rank", "previous_rank", "peak_position", "weeks_on_chart", "title",
     "artist", "image_url", "song_url", "streams",
   ]
+
+  /// The columns a format's header may have besides those it must have, each read when present:
+  /// the native CSV's `run`, which an export writes only for a chart whose source numbers runs.
+  static func optionalFields(of format: ChartFormat) -> [Field: String] {
+    format == .nativeCSV ? [.run: "run"] : [:]
+  }
 
   /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
   /// row.
@@ -144,7 +153,13 @@ struct CSVLayout {
           columns[field] = column
         }
         if columns.count == fields.count {
-          return CSVLayout(format: format, headerRow: headerRow, names: fields, columns: columns)
+          var names = fields
+          for (field, name) in optionalFields(of: format) {
+            guard let column = header.firstIndex(of: name) else { continue }
+            columns[field] = column
+            names[field] = name
+          }
+          return CSVLayout(format: format, headerRow: headerRow, names: names, columns: columns)
         }
       }
     }
@@ -197,7 +212,7 @@ struct CSVLayout {
       previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
-      songURL: names[.songURL], streams: names[.streams],
+      songURL: names[.songURL], streams: names[.streams], run: names[.run],
       previousRankNone: previousRankNoneMarkers.sorted().joined(separator: " or "))
   }
 
@@ -281,6 +296,7 @@ struct CSVLayout {
     entry.imageURL = value(.imageURL, in: row)
     entry.songURL = value(.songURL, in: row)
     entry.streams = integer(.streams)
+    entry.run = integer(.run)
     if let text = value(.trend, in: row) {
       entry.trend = trendVocabulary.trend(text)
       if entry.trend == nil {

@@ -142,7 +142,8 @@ func slug(_ text: String) -> String {
 /// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
 /// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
-/// position and weeks on chart are positive when given; a chart holds at least one entry. A file
+/// position, weeks on chart and run number are positive when given; a chart holds at least one
+/// entry. A file
 /// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
 /// than the header is reported with its row and the line it starts on, and not read.
 public struct ChartFileReader: Sendable {
@@ -713,13 +714,15 @@ public struct ChartFileReader: Sendable {
       if let value = raw.streams, value < 0 {
         report(keys.streams, "must be 0 or more, found \(value)")
       }
+      if let value = raw.run, value < 1 { report(keys.run, "must be 1 or more, found \(value)") }
       if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(
           ChartEntry(
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
-            imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams))
+            imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
+            publishedRun: raw.run))
         trends.append(raw.trend)
       }
       for var problem in entryProblems {

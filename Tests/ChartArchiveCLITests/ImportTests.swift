@@ -152,17 +152,17 @@ struct ImportTests {
         == "chart,chart_date,previous_chart_date,rank,movement,previous_rank,peak_position,"
         + "weeks_on_chart,streams,title,artist,image_url,song_url,previous_rank_source,run,"
         + "partial_run,published_previous_rank,published_peak_position,published_weeks_on_chart,"
-        + "archive_peak_position,archive_weeks_on_chart")
+        + "archive_peak_position,archive_weeks_on_chart,published_run,archive_run")
     #expect(
       lines[3]
         == "app-daily,2024-05-04,2024-05-03,3,up,7,3,3,,Firstlight,Seo-yeon,"
         + "https://images.example.com/covers/k.jpg,https://music.example.com/track/k,published,1,"
-        + "false,,,,,")
+        + "false,,,,,,,")
     // Back after a day away: a re-entry, its second run.
     #expect(
       lines[10] == "app-daily,2024-05-04,2024-05-03,10,re-entry,,9,2,,Salt Water,Nadia Rahimi,"
         + "https://images.example.com/covers/i.jpg,https://music.example.com/track/i,published,2,"
-        + "false,,,,,")
+        + "false,,,,,,,")
   }
 
   /// Each bad file: what the importer must say about it.
@@ -250,7 +250,7 @@ struct ImportTests {
     #expect(replaced.status == 0)
     #expect(replaced.output.hasPrefix("replaced  c 2024-01-13  2 entries"))
     let show = try chartArchive(["show", "c", "--db", archive, "--format", "csv"])
-    #expect(show.output.contains(",2,new,,2,1,,C,Y,,,published,1,false,,,,,\r\n"))
+    #expect(show.output.contains(",2,new,,2,1,,C,Y,,,published,1,false,,,,,,,\r\n"))
   }
 
   @Test func queriesRefuseAnEmptyFileAndLeaveIt() throws {
