@@ -140,7 +140,11 @@ public struct HistoryView: Presentation {
           let label = "\(capitalized) on chart:"
           block += "\n" + label.padding(toLength: max(15, label.count), withPad: " ", startingAt: 0)
           block += " \(history.weeksOnChart)\(mark)"
-          if history.runs > 1 { block += "\nRuns:           \(history.runs)" }
+          // The source's count of runs, where the archive lacks the first ones.
+          let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }
+          if history.runs > 1 {
+            block += "\nRuns:           \(history.runs)\(runMark == true ? partialMark : "")"
+          }
           if let debut = history.debutDate, let rank = history.debutRank {
             block += "\nDebut:          \(debut) at \(rank)"
           }

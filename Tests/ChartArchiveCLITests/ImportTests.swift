@@ -466,9 +466,11 @@ struct ImportTests {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     // The streaming download, Apple's two pages (of one chart: both are skipped), the kworb tables
-    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, the UK chart's
-    // and the Last.fm week would all go into chart Samples, named after their folder: all but the
-    // first are skipped, and the weekly one imported into a chart of its own.
+    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, Kaggle's Hot
+    // 100, the UK chart's and the Last.fm week would all go into chart Samples, named after their
+    // folder: all but the first are skipped, and the weekly one imported into a chart of its own.
+    // The "Hot Stuff" files name their chart in their rows' addresses: hot-100, as billboard.py's
+    // file does.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -481,11 +483,15 @@ struct ImportTests {
           "imported  regional-us-daily 2024-03-21  3", "imported  hot-100 2024-01-13  4",
           "imported  top200-global 2017-01-06  2", "imported  top200-global 2017-01-07  2",
           "imported  top200-argentina 2017-01-06  1", "imported  viral50-global 2017-01-06  1",
-          "imported  regional-gb-weekly 2024-03-21  5",
+          "imported  hot-100 2020-01-04  4", "imported  hot-100 2020-01-11  4",
+          "imported  hot-100 2020-01-18  4", "imported  hot-100 2020-01-25  4",
+          "imported  hot-100 2020-02-01  4", "imported  hot-100 2020-02-08  4",
+          "imported  hot-100 2020-02-15  4", "imported  hot-100 2020-02-22  4",
+          "imported  hot-100 2020-02-29  4", "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 14 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 7 invalid files (listed on standard error).", "",
+          "Imported 9 of 17 files into \(archive): 21 new snapshots, 0 replaced, 0 unchanged; 69",
+          "Skipped 8 invalid files (listed on standard error).", "",
         ])
     let samples = "Tests/ChartFormatsTests/Samples/"
     let sameFolder =
@@ -503,6 +509,8 @@ struct ImportTests {
         + "skipped: \(samples)kworb-global-daily-2024-03-22.html: a kworb-html file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)kaggle-hot-100-charts.csv: a kaggle-hot-100-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)lastfm-weekly-chart.json: a lastfm-weekly-chart file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
