@@ -128,6 +128,10 @@ public struct SongStanding: Hashable, Sendable {
   public var publishedWeeksOnChart: Int?
   /// The run number the source published with that entry, if any.
   public var publishedRun: Int?
+  /// The entry's title and artist, as published: its credit, by which a source that numbers runs
+  /// numbers them.
+  public var title: String
+  public var artist: String
   /// Its figures.
   public var figures: EntryFigures
 
@@ -137,6 +141,8 @@ public struct SongStanding: Hashable, Sendable {
     publishedPeakPosition = entry.publishedPeakPosition
     publishedWeeksOnChart = entry.publishedWeeksOnChart
     publishedRun = entry.publishedRun
+    title = entry.title
+    artist = entry.artist
     self.figures = figures
   }
 }
@@ -463,6 +469,8 @@ private struct Decider {
     var standingPublishedPeak: Int?
     var standingPublishedWeeks: Int?
     var standingPublishedRun: Int?
+    /// The song's last entry before this snapshot when it is not on the previous one.
+    var standing: SongStanding?
     /// The index in `previous` of the song's entry paired with this one.
     var previousIndex: Int?
     var trueRank: Int
@@ -570,6 +578,7 @@ private struct Decider {
         item.standingPublishedPeak = standing.publishedPeakPosition
         item.standingPublishedWeeks = standing.publishedWeeksOnChart
         item.standingPublishedRun = standing.publishedRun
+        item.standing = standing
       }
       // A chart missing from the archive since the song's last entry counts as a week when the
       // source says the song was on it: a previous rank right after it, or a count of weeks one
@@ -634,6 +643,12 @@ private struct Decider {
           cause: causes!.cause(
             of: entries[index], song: songs[index], trueRank: item.trueRank,
             since: item.standingDate,
+            // The credit of the song's entry before this one, when a run number disagrees.
+            earlierCredit: figure != .run
+              ? nil
+              : item.previousIndex.map {
+                (previous!.snapshot.entries[$0].title, previous!.snapshot.entries[$0].artist)
+              } ?? item.standing.map { ($0.title, $0.artist) },
             previousIndex: item.previousIndex, figure: figure))
       }
       // The entry's fields are read in place: a copy of the entry would retain all its texts.
@@ -755,6 +770,7 @@ private struct CauseFinder {
     self.chartSize = chartSize
     self.followsMissing = followsMissing
     self.shiftedPeakOffsets = shiftedPeakOffsets
+    recentEntries = RecentEntries([previous?.snapshot, snapshot].compactMap(\.self))
     var claims: [Int: Int] = [:]
     var offsets: [Int: Int] = [:]
     var ties: Set<Int> = []
@@ -783,40 +799,34 @@ private struct CauseFinder {
     SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
   }
 
-  /// This snapshot's entries and the previous one's, with their songs.
-  private var recentEntries: [(entry: ChartEntry, song: SongID)] {
-    var recent: [(entry: ChartEntry, song: SongID)] = []
-    for snapshot in [previous?.snapshot, snapshot].compactMap(\.self) {
-      for index in snapshot.entries.indices {
-        recent.append((snapshot.entries[index], snapshot.songs[index]))
+  /// The keys of this snapshot's entries and the previous one's, with their songs, made when
+  /// first asked for: a snapshot whose entries all disagree (the first of a chart whose source
+  /// counts weeks from before it) asks for them once per entry.
+  private final class RecentEntries {
+    let snapshots: [AuditedSnapshot]
+    lazy var identities: [(identity: SongIdentity, song: SongID)] = snapshots.flatMap { snapshot in
+      snapshot.entries.indices.map { (snapshot.entries[$0].songIdentity, snapshot.songs[$0]) }
+    }
+    lazy var titleKeys: [(key: String, song: SongID)] = snapshots.flatMap { snapshot in
+      snapshot.entries.indices.map {
+        (CauseFinder.titleKey(snapshot.entries[$0]), snapshot.songs[$0])
       }
     }
-    return recent
+
+    init(_ snapshots: [AuditedSnapshot]) { self.snapshots = snapshots }
   }
+
+  /// This snapshot's entries and the previous one's.
+  private let recentEntries: RecentEntries
 
   /// The chart's songs, up to this snapshot, whose entries have this one's identity.
   private func songs(withIdentityOf entry: ChartEntry) -> Set<SongID> {
     let identity = entry.songIdentity
     var songs = lookup.songs(withIdentity: identity, before: horizon)
-    for other in recentEntries where other.entry.songIdentity == identity {
+    for other in recentEntries.identities where other.identity == identity {
       songs.insert(other.song)
     }
     return songs
-  }
-
-  /// Whether the song has an entry before this snapshot with this entry's identity (its title and
-  /// artist, or its song URL).
-  private func hasCharted(_ song: SongID, withIdentityOf entry: ChartEntry) -> Bool {
-    let identity = entry.songIdentity
-    if let previous,
-      previous.snapshot.songs.indices.contains(where: {
-        previous.snapshot.songs[$0] == song
-          && previous.snapshot.entries[$0].songIdentity == identity
-      })
-    {
-      return true
-    }
-    return lookup.songs(withIdentity: identity, before: horizon).contains(song)
   }
 
   /// The chart's songs, up to this snapshot, whose entries have this one's base title and lead
@@ -824,9 +834,7 @@ private struct CauseFinder {
   private func songs(withTitleOf entry: ChartEntry) -> Set<SongID> {
     let key = Self.titleKey(entry)
     var songs = lookup.songs(withTitleKey: key, before: horizon)
-    for other in recentEntries where Self.titleKey(other.entry) == key {
-      songs.insert(other.song)
-    }
+    for other in recentEntries.titleKeys where other.key == key { songs.insert(other.song) }
     return songs
   }
 
@@ -836,11 +844,13 @@ private struct CauseFinder {
   ///   - archived: the entry and its song.
   ///   - trueRank: its rank as the source meant it.
   ///   - since: the chart date of the song's previous entry, or `nil` for its first.
+  ///   - earlierCredit: the title and artist of the song's previous entry, for a run number
+  ///     (whose source numbers the runs of each title and artist); `nil` otherwise.
   ///   - previousIndex: the index of the song's entry on the previous snapshot, if it is there.
   ///   - figure: the figure that disagrees.
   func cause(
-    of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?, previousIndex: Int?,
-    figure: AuditFigure
+    of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?,
+    earlierCredit: (title: String, artist: String)?, previousIndex: Int?, figure: AuditFigure
   ) -> DisagreementCause {
     // A short snapshot, or a missing one, here or between the song's entries (from its previous
     // entry, or the previous snapshot for its first).
@@ -908,10 +918,12 @@ private struct CauseFinder {
     }
     if songs(withIdentityOf: entry).count > 1 { return .twoRecordings }
     if songs(withTitleOf: entry).count > 1 { return .creditChange }
-    // A run numbered afresh where the archive joined the song across a change of its credit: no
-    // earlier entry of the song has this one's title and artist (the source numbers the runs of
-    // each title and artist).
-    if figure == .run, since != nil, !hasCharted(song, withIdentityOf: entry) {
+    // A run numbered afresh where the archive joined the song across a change of its credit: the
+    // song's entry before this one had its title or artist written otherwise (the source numbers
+    // the runs of each title and artist as written, "JENNIE" apart from "Jennie").
+    if figure == .run, let earlierCredit,
+      earlierCredit.title != entry.title || earlierCredit.artist != entry.artist
+    {
       return .creditChange
     }
     // The entry at the previous rank (or one of those tied there) has this title.

@@ -143,4 +143,17 @@ struct RunAuditTests {
     #expect(runs.map(\.cause) == [.creditChange, .creditChange])
     #expect(audit.causeCounts[.unexplained] == nil)
   }
+
+  @Test func aCreditWrittenInOtherCapitalsIsAnotherCreditToTheSourcesRuns() throws {
+    // One credit to the archive ("JENNIE" and "Jennie" fold alike), two to the source.
+    let decided = ChartFigures.decideAll(
+      try chart([
+        [filler(0), Line(song: 1, rank: 2, previous: nil, weeks: 1, run: 1, artist: "Ann & BO")],
+        [filler(1), standIn(weeks: 1)],
+        [filler(2), Line(song: 1, rank: 3, previous: nil, weeks: 2, run: 1, artist: "Ann & Bo")],
+      ]))
+    let runs = runDisagreements(ChartAudit(decided: decided))
+    #expect(
+      runs.map { "\($0.published ?? 0) \($0.derived ?? 0) \($0.cause)" } == ["1 2 creditChange"])
+  }
 }
