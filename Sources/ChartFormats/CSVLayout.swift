@@ -4,7 +4,7 @@ import Foundation
 /// Where a CSV chart format keeps each field: its header, found in the file's first rows.
 struct CSVLayout {
   /// A field a CSV chart format can have.
-  enum Field: CaseIterable {
+  enum Field: Int, CaseIterable {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
     case date
     case region, chart, trend
@@ -28,6 +28,17 @@ struct CSVLayout {
   let names: [Field: String]
   /// The 0-based column of each field.
   let columns: [Field: Int]
+  /// The 0-based column of each field by its raw value, -1 for none: what reading a row asks,
+  /// several times a row, without hashing the field.
+  private let columnOfField: [Int]
+
+  init(format: ChartFormat, headerRow: Int, names: [Field: String], columns: [Field: Int]) {
+    self.format = format
+    self.headerRow = headerRow
+    self.names = names
+    self.columns = columns
+    columnOfField = Field.allCases.map { columns[$0] ?? -1 }
+  }
 
   /// The headers of the CSV formats: each field's column name, lowercased.
   static let headers: [(ChartFormat, [Field: String])] = [
@@ -299,16 +310,31 @@ struct CSVLayout {
         ? "empty" : previousRankNoneMarkers.sorted().joined(separator: " or "))
   }
 
-  func has(_ field: Field) -> Bool { columns[field] != nil }
+  func has(_ field: Field) -> Bool { columnOfField[field.rawValue] >= 0 }
 
   func name(of field: Field) -> String { names[field] ?? "date" }
 
   /// A field's text in a row, trimmed; `nil` when the format has no such column, the row is too
   /// short, or the text is empty.
   func value(_ field: Field, in row: [String]) -> String? {
-    guard let column = columns[field], column < row.count else { return nil }
-    let text = row[column].trimmingCharacters(in: .whitespaces)
+    let column = columnOfField[field.rawValue]
+    guard column >= 0, column < row.count else { return nil }
+    let cell = row[column]
+    // Most cells have no space at either end: they are taken as they are, without Foundation's
+    // trimming, which copies every cell through an NSString.
+    guard let first = cell.unicodeScalars.first, let last = cell.unicodeScalars.last else {
+      return nil
+    }
+    if !Self.isSpace(first), !Self.isSpace(last) { return cell }
+    let text = cell.trimmingCharacters(in: .whitespaces)
     return text.isEmpty ? nil : text
+  }
+
+  /// Whether a scalar is one of Foundation's `CharacterSet.whitespaces`: a tab, or a space
+  /// separator of Unicode (general category Zs).
+  private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII
+      ? scalar == " " || scalar == "\t" : scalar.properties.generalCategory == .spaceSeparator
   }
 
   /// The entry of a row, with a problem for each field that does not read.

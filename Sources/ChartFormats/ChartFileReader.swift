@@ -454,6 +454,10 @@ public struct ChartFileReader: Sendable {
     var lines: [Int]?
     // Each group's date as the file writes it, for messages.
     var writtenDates: [String] = []
+    // The chart each chart address names, and each date as written in ISO 8601 (`nil`: none),
+    // read once: the rows of one week share them.
+    var chartsOfURLs: [String: String?] = [:]
+    var isoDates: [String: String?] = [:]
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
       // A row of more or fewer fields than the header: which field is which cannot be told.
@@ -467,9 +471,17 @@ public struct ChartFileReader: Sendable {
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      let fileChart =
-        layout.value(.chart, in: row)
-        ?? layout.value(.chartURL, in: row).flatMap(chartName(inChartURL:)) ?? namedChart
+      var fileChart = layout.value(.chart, in: row)
+      if fileChart == nil, let address = layout.value(.chartURL, in: row) {
+        // The rows of one week share their address.
+        if let known = chartsOfURLs[address] {
+          fileChart = known
+        } else {
+          fileChart = chartName(inChartURL: address)
+          chartsOfURLs[address] = fileChart
+        }
+      }
+      fileChart = fileChart ?? namedChart
       let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       var date = layout.value(.date, in: row)
@@ -479,7 +491,15 @@ public struct ChartFileReader: Sendable {
         continue
       }
       if let text = date, let written = layout.writtenDates {
-        guard let iso = written.read(text) else {
+        // The rows of one week share their date.
+        let iso: String?
+        if let known = isoDates[text] {
+          iso = known
+        } else {
+          iso = written.read(text)
+          isoDates[text] = iso
+        }
+        guard let iso else {
           problems.append(
             ChartFileProblem(
               row: rowNumber, field: layout.name(of: .date),
