@@ -4,12 +4,20 @@ import Foundation
 /// Where a CSV chart format keeps each field: its header, found in the file's first rows.
 struct CSVLayout {
   /// A field a CSV chart format can have.
-  enum Field: CaseIterable {
+  enum Field: Int, CaseIterable {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
     case date
     case region, chart, trend
     /// kworb's "Artist - Title" in one cell.
     case artistAndTitle
+    /// The song's run as the source numbers it.
+    case run
+    /// The address of the chart's page, whose path names the chart (the "Hot Stuff" dataset's
+    /// `url`, `http://www.billboard.com/charts/hot-100/2020-01-11`).
+    case chartURL
+    /// A song's key made of its title and artist run together (the "Hot Stuff" dataset's
+    /// `song_id`): part of the header, not kept.
+    case songKey
   }
 
   /// The format the header is of.
@@ -20,6 +28,17 @@ struct CSVLayout {
   let names: [Field: String]
   /// The 0-based column of each field.
   let columns: [Field: Int]
+  /// The 0-based column of each field by its raw value, -1 for none: what reading a row asks,
+  /// several times a row, without hashing the field.
+  private let columnOfField: [Int]
+
+  init(format: ChartFormat, headerRow: Int, names: [Field: String], columns: [Field: Int]) {
+    self.format = format
+    self.headerRow = headerRow
+    self.names = names
+    self.columns = columns
+    columnOfField = Field.allCases.map { columns[$0] ?? -1 }
+  }
 
   /// The headers of the CSV formats: each field's column name, lowercased.
   static let headers: [(ChartFormat, [Field: String])] = [
@@ -73,7 +92,41 @@ struct CSVLayout {
     // Spotify's weekly download, then its daily one, which counts days on chart.
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "weeks_on_chart")),
     (.spotifyChartsCSV, spotifyChartsFields(onChart: "days_on_chart")),
+    // The "Hot Stuff" dataset as TidyTuesday writes it, then as data.world does.
+    (
+      .hotStuffCSV,
+      hotStuffFields([
+        "url", "week_id", "week_position", "song", "performer", "song_id", "instance",
+        "previous_week_position", "peak_position", "weeks_on_chart",
+      ])
+    ),
+    (
+      .hotStuffCSV,
+      hotStuffFields([
+        "url", "weekid", "week position", "song", "performer", "songid", "instance",
+        "previous week position", "peak position", "weeks on chart",
+      ])
+    ),
+    (
+      .kaggleHot100CSV,
+      [
+        .date: "date", .rank: "rank", .title: "song", .artist: "artist",
+        .previousRank: "last-week", .peakPosition: "peak-rank", .weeksOnChart: "weeks-on-board",
+      ]
+    ),
   ]
+
+  /// The columns of the "Hot Stuff" dataset, named in its order: `url` (the chart's page),
+  /// `week_id` (the chart date, M/D/YYYY), `week_position` (rank), `song` (title), `performer`
+  /// (artist), `song_id` (title and performer run together, not kept), `instance` (the song's
+  /// run), `previous_week_position`, `peak_position`, `weeks_on_chart`.
+  private static func hotStuffFields(_ names: [String]) -> [Field: String] {
+    let fields: [Field] = [
+      .chartURL, .date, .rank, .title, .artist, .songKey, .run, .previousRank, .peakPosition,
+      .weeksOnChart,
+    ]
+    return Dictionary(uniqueKeysWithValues: zip(fields, names))
+  }
 
   /// The columns of Spotify's chart download (charts.spotify.com, since 2022): `rank, uri,
   /// artist_names, track_name, source, peak_rank, previous_rank, weeks_on_chart, streams`, the
@@ -102,10 +155,16 @@ struct CSVLayout {
   private var previousRankNoneMarkers: Set<String> {
     switch format {
     case .spotifyChartsCSV: ["-1"]
-    case .ukChartCSV: []
+    case .ukChartCSV, .kaggleHot100CSV: []
+    // R's word for a missing value, as TidyTuesday's copy may write it.
+    case .hotStuffCSV: ["NA"]
     default: ["-"]
     }
   }
+
+  /// Whether the format's numbers may be written as decimals that are whole (`1.0`, as pandas
+  /// writes a column of numbers with empty cells in it).
+  private var readsWholeDecimals: Bool { format == .kaggleHot100CSV || format == .hotStuffCSV }
 
   /// The words a format may write in its previous-rank column instead of a rank, saying how the
   /// entry moved: the UK chart's `New` and `RE`, also in weekly chart CSVs.
@@ -119,11 +178,18 @@ struct CSVLayout {
   /// The words the format's `trend` column uses, when it has one.
   private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
-  /// The header `export --format csv` writes: the native CSV's columns in order.
+  /// The header `export --format csv` writes: the native CSV's columns in order, then `run` when
+  /// the chart's source numbers its runs.
   static let nativeHeader = [
     "chart", "chart_date", "rank", "previous_rank", "peak_position", "weeks_on_chart", "title",
     "artist", "image_url", "song_url", "streams",
   ]
+
+  /// The columns a format's header may have besides those it must have, each read when present:
+  /// the native CSV's `run`, which an export writes only for a chart whose source numbers runs.
+  static func optionalFields(of format: ChartFormat) -> [Field: String] {
+    format == .nativeCSV ? [.run: "run"] : [:]
+  }
 
   /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
   /// row.
@@ -144,7 +210,13 @@ struct CSVLayout {
           columns[field] = column
         }
         if columns.count == fields.count {
-          return CSVLayout(format: format, headerRow: headerRow, names: fields, columns: columns)
+          var names = fields
+          for (field, name) in optionalFields(of: format) {
+            guard let column = header.firstIndex(of: name) else { continue }
+            columns[field] = column
+            names[field] = name
+          }
+          return CSVLayout(format: format, headerRow: headerRow, names: names, columns: columns)
         }
       }
     }
@@ -162,12 +234,47 @@ struct CSVLayout {
     return Int(groups.joined())
   }
 
+  /// A whole number written as a decimal whose fraction is zeros (`12.0`), as pandas writes the
+  /// numbers of a column that has empty cells; `nil` for anything else (`1.5`, `.0`, `1.`).
+  static func wholeNumber(writtenAsDecimal text: String) -> Int? {
+    let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty,
+      parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), parts[1].allSatisfy({ $0 == "0" })
+    else { return nil }
+    return Int(parts[0])
+  }
+
+  /// How the format writes its chart dates when they are not ISO 8601 alone: the reading into
+  /// ISO 8601, and the shapes it takes, for messages. `nil` for ISO 8601 only.
+  var writtenDates: (read: (String) -> String?, shapes: String)? {
+    switch format {
+    case .ukChartCSV: (Self.isoDate(writtenInUKChart:), "D/M/YYYY, YYYYMMDD or YYYY-MM-DD")
+    case .hotStuffCSV: (Self.isoDate(writtenInUSChart:), "M/D/YYYY or YYYY-MM-DD")
+    default: nil
+    }
+  }
+
   /// A chart date as the UK chart's CSVs write it, in ISO 8601: D/M/YYYY (`7/3/2024`, `07/03/2024`,
   /// day first as in the UK), YYYYMMDD (`20240307`) or YYYY-MM-DD.
   ///
   /// - Returns: `YYYY-MM-DD`, or `nil` when the text is none of these or names no day of the
   ///   proleptic Gregorian calendar (`31/2/2024`).
   static func isoDate(writtenInUKChart text: String) -> String? {
+    isoDate(text, dayFirst: true)
+  }
+
+  /// A chart date as the "Hot Stuff" dataset writes it, in ISO 8601: M/D/YYYY (`1/4/2020`,
+  /// `01/04/2020`, month first as in the US), or YYYY-MM-DD.
+  ///
+  /// - Returns: `YYYY-MM-DD`, or `nil` when the text is neither or names no day of the proleptic
+  ///   Gregorian calendar (`2/30/2020`).
+  static func isoDate(writtenInUSChart text: String) -> String? {
+    isoDate(text, dayFirst: false)
+  }
+
+  /// A date written with slashes, day first (D/M/YYYY, also YYYYMMDD) or month first (M/D/YYYY),
+  /// or YYYY-MM-DD, in ISO 8601.
+  private static func isoDate(_ text: String, dayFirst: Bool) -> String? {
     func padded(_ part: Substring, _ width: Int) -> String? {
       guard (1...width).contains(part.count), part.allSatisfy(\.isASCII),
         part.allSatisfy(\.isNumber)
@@ -176,11 +283,12 @@ struct CSVLayout {
     }
     var iso: String?
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    if parts.count == 3, parts[2].count == 4, let day = padded(parts[0], 2),
-      let month = padded(parts[1], 2), let year = padded(parts[2], 4)
+    if parts.count == 3, parts[2].count == 4,
+      let day = padded(parts[dayFirst ? 0 : 1], 2),
+      let month = padded(parts[dayFirst ? 1 : 0], 2), let year = padded(parts[2], 4)
     {
       iso = "\(year)-\(month)-\(day)"
-    } else if text.utf8.count == 8, let digits = padded(Substring(text), 8) {
+    } else if dayFirst, text.utf8.count == 8, let digits = padded(Substring(text), 8) {
       iso = "\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))"
     } else if text.utf8.count == 10 {
       iso = text
@@ -197,20 +305,36 @@ struct CSVLayout {
       previousRank: names[.previousRank] ?? "last_week",
       peakPosition: names[.peakPosition] ?? "peak_pos",
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
-      songURL: names[.songURL], streams: names[.streams],
-      previousRankNone: previousRankNoneMarkers.sorted().joined(separator: " or "))
+      songURL: names[.songURL], streams: names[.streams], run: names[.run],
+      previousRankNone: previousRankNoneMarkers.isEmpty
+        ? "empty" : previousRankNoneMarkers.sorted().joined(separator: " or "))
   }
 
-  func has(_ field: Field) -> Bool { columns[field] != nil }
+  func has(_ field: Field) -> Bool { columnOfField[field.rawValue] >= 0 }
 
   func name(of field: Field) -> String { names[field] ?? "date" }
 
   /// A field's text in a row, trimmed; `nil` when the format has no such column, the row is too
   /// short, or the text is empty.
   func value(_ field: Field, in row: [String]) -> String? {
-    guard let column = columns[field], column < row.count else { return nil }
-    let text = row[column].trimmingCharacters(in: .whitespaces)
+    let column = columnOfField[field.rawValue]
+    guard column >= 0, column < row.count else { return nil }
+    let cell = row[column]
+    // Most cells have no space at either end: they are taken as they are, without Foundation's
+    // trimming, which copies every cell through an NSString.
+    guard let first = cell.unicodeScalars.first, let last = cell.unicodeScalars.last else {
+      return nil
+    }
+    if !Self.isSpace(first), !Self.isSpace(last) { return cell }
+    let text = cell.trimmingCharacters(in: .whitespaces)
     return text.isEmpty ? nil : text
+  }
+
+  /// Whether a scalar is one of Foundation's `CharacterSet.whitespaces`: a tab, or a space
+  /// separator of Unicode (general category Zs).
+  private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.isASCII
+      ? scalar == " " || scalar == "\t" : scalar.properties.generalCategory == .spaceSeparator
   }
 
   /// The entry of a row, with a problem for each field that does not read.
@@ -220,6 +344,9 @@ struct CSVLayout {
       guard let text = value(field, in: row), !noneMarkers.contains(text) else { return nil }
       if let number = Int(text) { return number }
       if format == .kworbCSV, let number = Self.numberWithThousandsSeparators(text) {
+        return number
+      }
+      if readsWholeDecimals, let number = Self.wholeNumber(writtenAsDecimal: text) {
         return number
       }
       var message = wholeNumberProblem(text)
@@ -281,6 +408,7 @@ struct CSVLayout {
     entry.imageURL = value(.imageURL, in: row)
     entry.songURL = value(.songURL, in: row)
     entry.streams = integer(.streams)
+    entry.run = integer(.run)
     if let text = value(.trend, in: row) {
       entry.trend = trendVocabulary.trend(text)
       if entry.trend == nil {

@@ -23,8 +23,6 @@ struct CSVTable {
   ///
   /// - Throws: ``Problem``.
   init(_ data: Data) throws(Problem) {
-    var bytes = [UInt8](data)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
     let collector = Collector()
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
@@ -34,11 +32,18 @@ struct CSVTable {
     // RFC 4180: spaces are part of a field.
     csv_set_space_func(&parser) { _ in 0 }
     let context = Unmanaged.passUnretained(collector).toOpaque()
-    let parsed = bytes.withUnsafeBytes { buffer in
-      csv_parse(&parser, buffer.baseAddress, buffer.count, fieldEnded, rowEnded, context)
+    // Read in place, after a byte order mark.
+    let (parsed, count) = data.withUnsafeBytes { whole in
+      let buffer =
+        whole.starts(with: [0xEF, 0xBB, 0xBF])
+        ? UnsafeRawBufferPointer(rebasing: whole[3...]) : whole
+      return (
+        csv_parse(&parser, buffer.baseAddress, buffer.count, fieldEnded, rowEnded, context),
+        buffer.count
+      )
     }
     // The error is read before csv_fini, which clears it.
-    if parsed != bytes.count {
+    if parsed != count {
       let reason = String(cString: csv_strerror(csv_error(&parser)))
       throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
     }
@@ -63,7 +68,11 @@ private func fieldEnded(
 ) {
   let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
   let bytes = UnsafeRawBufferPointer(start: field, count: field == nil ? 0 : length)
-  if let text = String(validating: bytes, as: UTF8.self) {
+  // ASCII, as most fields are, is UTF-8 without checking further (the generic validation costs
+  // a look-up of type metadata for every field).
+  if !bytes.contains(where: { $0 >= 0x80 }) {
+    collector.fields.append(String(decoding: bytes, as: UTF8.self))
+  } else if let text = String(validating: bytes, as: UTF8.self) {
     collector.fields.append(text)
   } else {
     if collector.invalidField == nil {
@@ -75,8 +84,11 @@ private func fieldEnded(
 
 private func rowEnded(_ terminator: Int32, _ context: UnsafeMutableRawPointer?) {
   let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
+  let count = collector.fields.count
   collector.rows.append(collector.fields)
   collector.fields = []
+  // The next row most likely has as many fields.
+  collector.fields.reserveCapacity(count)
 }
 
 extension CSVTable {

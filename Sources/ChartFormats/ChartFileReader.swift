@@ -143,7 +143,8 @@ func slug(_ text: String) -> String {
 /// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
 /// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
-/// position and weeks on chart are positive when given; a chart holds at least one entry. A file
+/// position, weeks on chart and run number are positive when given; a chart holds at least one
+/// entry. A file
 /// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
 /// than the header is reported with its row and the line it starts on, and not read.
 public struct ChartFileReader: Sendable {
@@ -475,6 +476,12 @@ public struct ChartFileReader: Sendable {
     let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
+    // Each group's date as the file writes it, for messages.
+    var writtenDates: [String] = []
+    // The chart each chart address names, and each date as written in ISO 8601 (`nil`: none),
+    // read once: the rows of one week share them.
+    var chartsOfURLs: [String: String?] = [:]
+    var isoDates: [String: String?] = [:]
     for (offset, row) in dataRows {
       let rowNumber = offset + 1
       // A row of more or fewer fields than the header: which field is which cannot be told.
@@ -488,7 +495,17 @@ public struct ChartFileReader: Sendable {
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      let fileChart = layout.value(.chart, in: row) ?? namedChart
+      var fileChart = layout.value(.chart, in: row)
+      if fileChart == nil, let address = layout.value(.chartURL, in: row) {
+        // The rows of one week share their address.
+        if let known = chartsOfURLs[address] {
+          fileChart = known
+        } else {
+          fileChart = chartName(inChartURL: address)
+          chartsOfURLs[address] = fileChart
+        }
+      }
+      fileChart = fileChart ?? namedChart
       let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       var date = layout.value(.date, in: row)
@@ -497,12 +514,20 @@ public struct ChartFileReader: Sendable {
           ChartFileProblem(row: rowNumber, field: layout.name(of: .date), message: "missing"))
         continue
       }
-      if let text = date, layout.format == .ukChartCSV {
-        guard let iso = CSVLayout.isoDate(writtenInUKChart: text) else {
+      if let text = date, let written = layout.writtenDates {
+        // The rows of one week share their date.
+        let iso: String?
+        if let known = isoDates[text] {
+          iso = known
+        } else {
+          iso = written.read(text)
+          isoDates[text] = iso
+        }
+        guard let iso else {
           problems.append(
             ChartFileProblem(
               row: rowNumber, field: layout.name(of: .date),
-              message: "'\(escaped(text))' is not a valid date (D/M/YYYY, YYYYMMDD or YYYY-MM-DD)"))
+              message: "'\(escaped(text))' is not a valid date (\(written.shapes))"))
           continue
         }
         date = iso
@@ -512,6 +537,7 @@ public struct ChartFileReader: Sendable {
         groups[index].entries.append(entry)
       } else {
         groupIndex[key] = groups.count
+        writtenDates.append(layout.value(.date, in: row) ?? "")
         groups.append(
           RawGroup(
             chart: chartName,
@@ -521,6 +547,9 @@ public struct ChartFileReader: Sendable {
             publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
             firstRow: rowNumber))
       }
+    }
+    if layout.format.holdsWeeksOfOneChart {
+      problems += splitWeeks(groups, writtenDates: writtenDates, field: layout.name(of: .date))
     }
     if dataRows.isEmpty {
       groups.append(
@@ -533,6 +562,42 @@ public struct ChartFileReader: Sendable {
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
     return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
+  }
+
+  /// The weeks of a file of one weekly chart's weeks that are split across two dates: two chart
+  /// dates of one chart less than 7 days apart, each reported on the first row of the later one,
+  /// in row order.
+  ///
+  /// - Parameters:
+  ///   - groups: the file's snapshots' worth of rows, their dates in ISO 8601 (a date that is not
+  ///     valid is left out: it is reported when the snapshot is built).
+  ///   - writtenDates: each group's date as the file writes it.
+  ///   - field: the date column's name.
+  private func splitWeeks(_ groups: [RawGroup], writtenDates: [String], field: String)
+    -> [ChartFileProblem]
+  {
+    var dated: [(index: Int, date: ChartDate)] = []
+    for index in groups.indices {
+      guard let text = groups[index].date, let date = try? ChartDate(iso8601: text) else {
+        continue
+      }
+      dated.append((index, date))
+    }
+    dated.sort { ($0.date, $0.index) < ($1.date, $1.index) }
+    var problems: [ChartFileProblem] = []
+    for (earlier, later) in zip(dated, dated.dropFirst())
+    where groups[earlier.index].chart == groups[later.index].chart {
+      let days = Int((later.date.secondsSince1970 - earlier.date.secondsSince1970) / 86_400)
+      guard days < 7 else { continue }
+      problems.append(
+        ChartFileProblem(
+          row: groups[later.index].firstRow, field: field,
+          message: "'\(escaped(writtenDates[later.index]))' is \(days) day\(days == 1 ? "" : "s")"
+            + " after '\(escaped(writtenDates[earlier.index]))' (row"
+            + " \(groups[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
+            + " apart (one week split across two dates?)"))
+    }
+    return problems.sorted { ($0.row ?? 0) < ($1.row ?? 0) }
   }
 
   // MARK: - Building snapshots
@@ -647,6 +712,16 @@ public struct ChartFileReader: Sendable {
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
     }
+    if format.holdsWeeksOfOneChart {
+      // Rows in any order, or newest first: the weeks are stored oldest first, as a folder's
+      // files are, so that each is decided after the one before it.
+      let order = snapshots.indices.sorted {
+        (snapshots[$0].chartDate, $0) < (snapshots[$1].chartDate, $1)
+      }
+      snapshots = order.map { snapshots[$0] }
+      trends = order.map { trends[$0] }
+      pages = order.map { pages[$0] }
+    }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
@@ -737,13 +812,15 @@ public struct ChartFileReader: Sendable {
       if let value = raw.streams, value < 0 {
         report(keys.streams, "must be 0 or more, found \(value)")
       }
+      if let value = raw.run, value < 1 { report(keys.run, "must be 1 or more, found \(value)") }
       if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(
           ChartEntry(
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
-            imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams))
+            imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
+            publishedRun: raw.run))
         trends.append(raw.trend)
       }
       for var problem in entryProblems {
@@ -860,6 +937,16 @@ func chartName(inFileName name: String) -> String? {
     return end > 0 ? String(decoding: bytes[..<end], as: UTF8.self) : nil
   }
   return nil
+}
+
+/// The chart's name in the address of its page on billboard.com: the path's part after `charts`
+/// (`http://www.billboard.com/charts/hot-100/2020-01-11` → `hot-100`); `nil` when the address has
+/// no such part.
+func chartName(inChartURL address: String) -> String? {
+  let parts = address.split(separator: "/", omittingEmptySubsequences: true)
+  guard let index = parts.firstIndex(of: "charts"), index + 1 < parts.count else { return nil }
+  let name = String(parts[index + 1])
+  return Snapshot.isValidChartName(name) ? name : nil
 }
 
 /// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.

@@ -67,6 +67,18 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// A kworb.net chart page saved as HTML: its table with the columns of ``kworbCSV``, read with
   /// libxml2's HTML parser.
   case kworbHTML = "kworb-html"
+  /// The Billboard Hot 100 as the "Hot Stuff" dataset keeps it (data.world; TidyTuesday's
+  /// `billboard.csv`), every week in one file, rows in any order: `url, week_id, week_position,
+  /// song, performer, song_id, instance, previous_week_position, peak_position, weeks_on_chart`
+  /// (or data.world's spelling, `url, WeekID, Week Position, Song, Performer, SongID, Instance,
+  /// Previous Week Position, Peak Position, Weeks on Chart`); dates written M/D/YYYY, an empty (or
+  /// `NA`) previous position for a song not on last week's chart, `instance` the song's run.
+  case hotStuffCSV = "hot-stuff-csv"
+  /// The Billboard Hot 100 as Kaggle's "Billboard The Hot 100 Songs" dataset keeps it
+  /// (`charts.csv`), every week in one file, newest first: `date, rank, song, artist, last-week,
+  /// peak-rank, weeks-on-board`; `last-week` empty for a song not on last week's chart, and
+  /// numbers may be written as pandas writes floats (`1.0`).
+  case kaggleHot100CSV = "kaggle-hot-100-csv"
 
   /// One line that says what the format is, for `--help` and `formats`.
   public var summary: String {
@@ -86,6 +98,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
       "Apple Music charts JSON: {results: {songs: [{chart, next, data: […]}]}}"
     case .kworbCSV: "kworb table as CSV: Pos,P+,Artist and Title,Days,Pk,(x?),Streams,…"
     case .kworbHTML: "kworb chart page as HTML: its table of Pos, P+, Artist and Title, …"
+    case .hotStuffCSV: "Hot Stuff Hot 100 CSV: url,week_id,week_position,song,performer,…"
+    case .kaggleHot100CSV: "Kaggle Hot 100 CSV: date,rank,song,artist,last-week,peak-rank,…"
     case .lastFMWeeklyTrackChart:
       "Last.fm weekly track chart JSON: {weeklytrackchart: {track: [{name, …}]}}"
     case .spotifyChartsJSON:
@@ -124,7 +138,8 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// How often charts of the format are published when nothing else says.
   var impliedFrequency: ChartFrequency? {
     switch self {
-    case .billboardWeekly, .billboardPy, .weeklyCSV, .ukChartCSV: .weekly
+    case .billboardWeekly, .billboardPy, .weeklyCSV, .ukChartCSV, .hotStuffCSV, .kaggleHot100CSV:
+      .weekly
     default: nil
     }
   }
@@ -135,4 +150,10 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// Whether the chart's name is in the file's name, before its date
   /// (`regional-global-weekly-2024-03-21.csv` is chart `regional-global-weekly`).
   var namesTheChartInTheFileName: Bool { self == .spotifyChartsCSV }
+
+  /// Whether a file of the format holds every week of one weekly chart, so that two of its dates
+  /// less than 7 days apart are one week split across two dates (the Hot 100 datasets'; the
+  /// Hot 100's chart dates are 7 days apart, or 12 once, when they moved from Monday to
+  /// Saturday in 1962).
+  var holdsWeeksOfOneChart: Bool { self == .hotStuffCSV || self == .kaggleHot100CSV }
 }

@@ -6,13 +6,19 @@ public import ChartRanking
 ///
 /// JSON: one object `{"snapshots": [{"chart", "chart_date", "frequency"?, "entries": […]}, …]}`;
 /// an entry has `previous_rank` (a rank or `null`) when its snapshot publishes previous ranks and
-/// no `previous_rank` when it does not. CSV: ``csvHeader``, then a row per entry; `previous_rank` is
-/// `-` for "not on the previous chart" and empty when previous ranks are not published. Entries
+/// no `previous_rank` when it does not, and `run` when its source numbered the song's run. CSV:
+/// ``csvHeader(runs:)``, then a row per entry; `previous_rank` is `-` for "not on the previous
+/// chart" and empty when previous ranks are not published; a last column, `run`, holds the run
+/// numbers of a chart whose source gives them. Entries
 /// that share a rank (a tie) are marked so that the reader takes them back: `"tie": true` in JSON,
 /// the rank written `=8` in CSV.
 public enum NativeFormatWriter {
   /// The first line of the CSV, with its CRLF.
-  public static var csvHeader: String { CSVWriter.record(CSVLayout.nativeHeader) }
+  ///
+  /// - Parameter runs: whether the rows have a `run` column (see ``csv(_:runs:)``).
+  public static func csvHeader(runs: Bool = false) -> String {
+    CSVWriter.record(CSVLayout.nativeHeader + (runs ? ["run"] : []))
+  }
 
   /// The JSON text that opens an export, before the first snapshot.
   public static let jsonOpening = "{\"snapshots\": [\n"
@@ -45,6 +51,7 @@ public enum NativeFormatWriter {
       if let value = entry.imageURL { fields.append(("image_url", .string(value))) }
       if let value = entry.songURL { fields.append(("song_url", .string(value))) }
       if let value = entry.streams { fields.append(("streams", .int(value))) }
+      if let value = entry.publishedRun { fields.append(("run", .int(value))) }
       return .object(fields)
     }
     members.append(("entries", .array(entries)))
@@ -53,18 +60,25 @@ public enum NativeFormatWriter {
 
   /// A snapshot's CSV rows, each with its CRLF; a rank shared by several entries is written
   /// `=8`.
-  public static func csv(_ snapshot: Snapshot) -> String {
+  ///
+  /// - Parameters:
+  ///   - snapshot: the snapshot.
+  ///   - runs: whether to write each entry's published run number in a last column (empty when
+  ///     the source gave none), under the header ``csvHeader(runs:)`` writes with `runs`.
+  public static func csv(_ snapshot: Snapshot, runs: Bool = false) -> String {
     let tied = tiedRanks(of: snapshot)
     return snapshot.entries.map { entry in
       let previous =
         snapshot.publishesPreviousRank ? entry.publishedPreviousRank.map(String.init) ?? "-" : ""
-      return CSVWriter.record([
+      var fields: [String] = [
         snapshot.chart, snapshot.chartDate.iso8601,
         (tied.contains(entry.rank) ? "=" : "") + String(entry.rank), previous,
         entry.publishedPeakPosition.map(String.init) ?? "",
         entry.publishedWeeksOnChart.map(String.init) ?? "", entry.title, entry.artist,
         entry.imageURL ?? "", entry.songURL ?? "", entry.streams.map(String.init) ?? "",
-      ])
+      ]
+      if runs { fields.append(entry.publishedRun.map(String.init) ?? "") }
+      return CSVWriter.record(fields)
     }.joined()
   }
 }

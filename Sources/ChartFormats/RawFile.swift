@@ -9,6 +9,9 @@ struct EntryKeys {
   var imageURL: String?
   var songURL: String?
   var streams: String?
+  /// The song's run as the source numbers it (the native `run`, the "Hot Stuff" dataset's
+  /// `instance`).
+  var run: String? = nil
   /// What the format writes for "not on the previous chart", for messages: `null` in JSON, `-`
   /// or `-1` in a CSV.
   var previousRankNone = "null"
@@ -18,7 +21,7 @@ struct EntryKeys {
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url", streams: "streams", tie: "tie")
+    songURL: "song_url", streams: "streams", run: "run", tie: "tie")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)
@@ -175,6 +178,8 @@ struct RawEntry: Equatable {
   var imageURL: String?
   var songURL: String?
   var streams: Int?
+  /// The song's run as the source numbered it.
+  var run: Int?
   /// The movement the source published (a charts CSV's `trend`), when it did.
   var trend: PublishedTrend?
   /// Whether the source marks the entry tied with another at its rank (`=8` in a CSV, `"tie":
@@ -213,6 +218,7 @@ struct RawEntry: Equatable {
     imageURL = reader.string(keys.imageURL)
     songURL = reader.string(keys.songURL)
     streams = reader.int(keys.streams)
+    run = reader.int(keys.run)
     tied = reader.bool(keys.tie)
     problems = reader.problems
   }

@@ -89,6 +89,7 @@ private final class EventReader {
   /// An entry's fields.
   enum EntryField: Int, CaseIterable {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
+    case run
 
     var isText: Bool { self == .title || self == .artist || self == .imageURL || self == .songURL }
 
@@ -103,6 +104,7 @@ private final class EventReader {
       case .imageURL: keys.imageURL
       case .songURL: keys.songURL
       case .streams: keys.streams
+      case .run: keys.run
       }
     }
   }
@@ -219,6 +221,7 @@ private final class EventReader {
     case .previousRank: entry.previousRank = value
     case .peakPosition: entry.peakPosition = value
     case .weeksOnChart: entry.weeksOnChart = value
+    case .run: entry.run = value
     default: entry.streams = value
     }
     place = .entry(level, list, field: nil)

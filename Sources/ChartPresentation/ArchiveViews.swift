@@ -4,7 +4,8 @@ public import ChartStorage
 import Foundation
 
 /// The audit of a chart: agreement per figure, disagreements per cause, and each disagreement.
-/// CSV gives the disagreements only, one a line.
+/// CSV gives the disagreements only, one a line. A table for people leaves out the run when the
+/// source numbers no runs (few do); JSON has every figure.
 public struct AuditView: Presentation {
   /// The chart's name.
   public var chart: String
@@ -35,7 +36,9 @@ public struct AuditView: Presentation {
         Column(key: "agreeing", heading: "AGREEING", alignRight: true),
         Column(key: "percentage", heading: "%", alignRight: true),
       ],
-      rows: audit.agreements.map {
+      rows: audit.agreements.filter {
+        format != .table || $0.figure != .run || $0.compared > 0
+      }.map {
         [
           .text($0.figure.rawValue), .int($0.compared), .int($0.agreeing),
           $0.percentage.map { .text(String(format: "%.3f", $0)) } ?? .null,

@@ -47,7 +47,7 @@ func markNotes(_ figures: some Sequence<EntryFigures>) -> [String] {
 /// The columns of entries with their figures: rank, movement, previous rank, peak position, weeks
 /// on chart, streams (in tables only when some entry has them), title and artist; in JSON and CSV
 /// also where the previous rank comes from, the run, image and song URLs, and the published and
-/// the archive's own figures where they differ from those given. ``HistoryView`` shows the first
+/// the archive's own figures (the run among them) where they differ from those given. ``HistoryView`` shows the first
 /// six.
 func placementColumns(_ periods: Periods) -> [Column] {
   [
@@ -74,6 +74,8 @@ let figureDetailColumns = [
   Column(key: "published_weeks_on_chart", heading: "PUBLISHED WKS", shownInTable: false),
   Column(key: "archive_peak_position", heading: "ARCHIVE PEAK", shownInTable: false),
   Column(key: "archive_weeks_on_chart", heading: "ARCHIVE WKS", shownInTable: false),
+  Column(key: "published_run", heading: "PUBLISHED RUN", shownInTable: false),
+  Column(key: "archive_run", heading: "ARCHIVE RUN", shownInTable: false),
 ]
 
 /// The cells of ``figureDetailColumns``: a published or archive figure only where it differs from
@@ -83,7 +85,8 @@ func figureDetailCells(_ entry: ChartEntry, _ figures: EntryFigures) -> [Cell] {
     value == given ? .null : .optional(value)
   }
   return [
-    .text(figures.previousRankSource.rawValue), .int(figures.run),
+    .text(figures.previousRankSource.rawValue),
+    figures.run != figures.archiveRun ? .marked(figures.run, mark: partialMark) : .int(figures.run),
     .bool(figures.isPartialRun),
     figures.previousRankSource == .derived
       ? .null : differing(entry.publishedPreviousRank, from: figures.previousRank),
@@ -91,6 +94,8 @@ func figureDetailCells(_ entry: ChartEntry, _ figures: EntryFigures) -> [Cell] {
     differing(entry.publishedWeeksOnChart, from: figures.weeksOnChart),
     differing(figures.archivePeakPosition, from: figures.peakPosition),
     differing(figures.archiveWeeksOnChart, from: figures.weeksOnChart),
+    differing(entry.publishedRun, from: figures.run),
+    differing(figures.archiveRun, from: figures.run),
   ]
 }
 

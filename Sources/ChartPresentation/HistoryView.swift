@@ -20,10 +20,24 @@ public struct HistoryView: Presentation {
   }
 
   /// The chart date, then the figures of ``placementColumns(_:)``, without title, artist and URLs
-  /// (the figure details in JSON and CSV only).
-  static func columns(_ periods: Periods) -> [Column] {
+  /// (the figure details in JSON and CSV only, but the run in tables too when `showsRun`).
+  static func columns(_ periods: Periods, showsRun: Bool = false) -> [Column] {
     [Column(key: "chart_date", heading: "CHART DATE")]
-      + Array(placementColumns(periods).prefix(6)) + figureDetailColumns
+      + Array(placementColumns(periods).prefix(6))
+      + figureDetailColumns.map { column in
+        var column = column
+        if column.key == "run", showsRun {
+          column.shownInTable = true
+          column.alignRight = true
+        }
+        return column
+      }
+  }
+
+  /// Whether a table of a history shows each entry's run: when the song had several, or its
+  /// source numbers them.
+  static func showsRun(_ history: SongHistory) -> Bool {
+    history.runs > 1 || history.placements.contains { $0.entry.publishedRun != nil }
   }
 
   static func rows(_ history: SongHistory) -> [[Cell]] {
@@ -114,8 +128,11 @@ public struct HistoryView: Presentation {
               }
             block = "Recording \(index + 1) (\(relation)), \(item.chart)\n"
           }
-          block += Table(columns: Self.columns(periods), rows: Self.rows(history))
-            .text(style: style)
+          block += Table(
+            columns: Self.columns(periods, showsRun: Self.showsRun(history)),
+            rows: Self.rows(history)
+          )
+          .text(style: style)
           let mark = history.isPartial ? partialMark : ""
           let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
           block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")\(mark)"
@@ -123,7 +140,11 @@ public struct HistoryView: Presentation {
           let label = "\(capitalized) on chart:"
           block += "\n" + label.padding(toLength: max(15, label.count), withPad: " ", startingAt: 0)
           block += " \(history.weeksOnChart)\(mark)"
-          if history.runs > 1 { block += "\nRuns:           \(history.runs)" }
+          // The source's count of runs, where the archive lacks the first ones.
+          let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }
+          if history.runs > 1 {
+            block += "\nRuns:           \(history.runs)\(runMark == true ? partialMark : "")"
+          }
           if let debut = history.debutDate, let rank = history.debutRank {
             block += "\nDebut:          \(debut) at \(rank)"
           }

@@ -45,6 +45,9 @@ public enum AuditFigure: String, CaseIterable, Sendable {
   case peakPosition = "peak_position"
   /// The snapshots (weeks, for a weekly chart) on the chart up to the chart date.
   case weeksOnChart = "weeks_on_chart"
+  /// The song's run the entry belongs to: 1 for its first, one more after each re-entry (runs
+  /// are separated by snapshots the song is not on).
+  case run
 
   /// The figure's name for people.
   public var title: String {
@@ -52,6 +55,7 @@ public enum AuditFigure: String, CaseIterable, Sendable {
     case .previousRank: "previous rank"
     case .peakPosition: "peak position"
     case .weeksOnChart: "weeks on chart"
+    case .run: "run"
     }
   }
 }
@@ -132,8 +136,8 @@ public struct FigureAgreement: Hashable, Sendable {
   }
 }
 
-/// Compares every figure the source published (previous rank, peak position, weeks on chart) with
-/// the one the archive derives, and finds the cause of each disagreement: the verdicts
+/// Compares every figure the source published (previous rank, peak position, weeks on chart, run
+/// number) with the one the archive derives, and finds the cause of each disagreement: the verdicts
 /// ``ChartFigures`` reaches when it decides each entry's figures, counted.
 ///
 /// A disagreement carried over from an earlier one has the cause of the entry where it first
@@ -190,6 +194,7 @@ public struct ChartAudit: Sendable {
         }
         if let peak = entry.publishedPeakPosition { published.append((.peakPosition, peak)) }
         if let weeks = entry.publishedWeeksOnChart { published.append((.weeksOnChart, weeks)) }
+        if let run = entry.publishedRun { published.append((.run, run)) }
         for (figure, value) in published {
           counts[figure, default: (0, 0)].compared += 1
           guard let verdict = figures.verdict(on: figure) else {

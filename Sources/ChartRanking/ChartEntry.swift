@@ -1,8 +1,8 @@
 /// One line of a published chart: a song at a rank in one snapshot, with what the source said of it.
 ///
 /// The published figures (`publishedPreviousRank`, `publishedPeakPosition`,
-/// `publishedWeeksOnChart`) are kept exactly as the source gave them; what the archive derives
-/// from its own snapshots lives in ``Placement`` and ``SongHistory``.
+/// `publishedWeeksOnChart`, `publishedRun`) are kept exactly as the source gave them; what the
+/// archive derives from its own snapshots lives in ``Placement`` and ``SongHistory``.
 public struct ChartEntry: Hashable, Sendable {
   /// Position on the chart, 1-based (1 is the top).
   public var rank: Int
@@ -27,6 +27,10 @@ public struct ChartEntry: Hashable, Sendable {
   /// Plays in the chart's period, as the source counted them (streaming charts); `nil` when not
   /// given.
   public var streams: Int?
+  /// The song's run on the chart the entry belongs to, as the source numbered it: 1 for its first
+  /// time on the chart, 2 after its first re-entry, and so on (the "instance" of the Billboard
+  /// "Hot Stuff" dataset); `nil` when not given.
+  public var publishedRun: Int?
 
   /// Creates an entry.
   ///
@@ -40,12 +44,14 @@ public struct ChartEntry: Hashable, Sendable {
   ///   - imageURL: the cover image's URL, or `nil`.
   ///   - songURL: the song's URL at the source, or `nil`.
   ///   - streams: plays in the chart's period, or `nil`.
+  ///   - publishedRun: the song's run as the source numbered it (1 for its first), or `nil`.
   public init(
     rank: Int, title: String, artist: String, publishedPreviousRank: Int? = nil,
     publishedPeakPosition: Int? = nil, publishedWeeksOnChart: Int? = nil, imageURL: String? = nil,
-    songURL: String? = nil, streams: Int? = nil
+    songURL: String? = nil, streams: Int? = nil, publishedRun: Int? = nil
   ) {
     self.streams = streams
+    self.publishedRun = publishedRun
     self.rank = rank
     self.title = title
     self.artist = artist
@@ -63,9 +69,10 @@ public struct ChartEntry: Hashable, Sendable {
   public var saysChartedBefore: Bool { (publishedWeeksOnChart ?? 0) > 1 }
 
   /// Whether the source published any of its figures for the entry: a previous rank, a peak
-  /// position or weeks on chart.
+  /// position, weeks on chart or a run number.
   public var publishesAnyFigure: Bool {
     publishedPreviousRank != nil || publishedPeakPosition != nil || publishedWeeksOnChart != nil
+      || publishedRun != nil
   }
 
   /// Whether the source says this is the song's first week on the chart (published weeks on chart

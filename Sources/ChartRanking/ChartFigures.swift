@@ -31,7 +31,7 @@ public struct FigureVerdict: Hashable, Sendable {
 ///
 /// The rule for which figure wins (see ``ChartFigures``): the previous rank is the published one
 /// when the source publishes previous ranks, unless it cannot be right (``PreviousRankSource``);
-/// peak position and weeks on chart are the archive's own counts, unless the archive does not
+/// peak position, weeks on chart and run are the archive's own counts, unless the archive does not
 /// hold the song's whole run (the source's figure says more, and the disagreement is a source
 /// gap), when they are the source's and ``isPartialRun`` is true.
 public struct EntryFigures: Hashable, Sendable {
@@ -49,8 +49,8 @@ public struct EntryFigures: Hashable, Sendable {
   /// The song's run on the chart: 1 for its first, 2 after its first re-entry, and so on (each
   /// later entry whose movement is a re-entry starts one).
   public var run: Int
-  /// Whether the archive lacks the start of the song's run: ``peakPosition`` and
-  /// ``weeksOnChart`` are then the source's, which say more than the archive holds.
+  /// Whether the archive lacks the start of the song's run: ``peakPosition``, ``weeksOnChart``
+  /// and ``run`` are then the source's where they say more than the archive holds.
   public var isPartialRun: Bool
   /// Where the archive's previous rank disagrees with the published one, and why; `nil` when
   /// they agree or the source publishes none.
@@ -59,14 +59,17 @@ public struct EntryFigures: Hashable, Sendable {
   public var peakPositionVerdict: FigureVerdict?
   /// Where the archive's weeks on chart disagree with the published ones, and why.
   public var weeksOnChartVerdict: FigureVerdict?
+  /// Where the archive's run disagrees with the run number the source published, and why.
+  public var runVerdict: FigureVerdict?
 
   /// Figures, as decided or read back from an archive.
   public init(
     previousRank: Int?, previousRankSource: PreviousRankSource, movement: Movement,
     peakPosition: Int, weeksOnChart: Int, run: Int, isPartialRun: Bool = false,
     previousRankVerdict: FigureVerdict? = nil, peakPositionVerdict: FigureVerdict? = nil,
-    weeksOnChartVerdict: FigureVerdict? = nil
+    weeksOnChartVerdict: FigureVerdict? = nil, runVerdict: FigureVerdict? = nil
   ) {
+    self.runVerdict = runVerdict
     self.previousRank = previousRank
     self.previousRankSource = previousRankSource
     self.movement = movement
@@ -84,6 +87,8 @@ public struct EntryFigures: Hashable, Sendable {
   public var archivePeakPosition: Int { peakPositionVerdict?.derived ?? peakPosition }
   /// The archive's own weeks on chart.
   public var archiveWeeksOnChart: Int { weeksOnChartVerdict?.derived ?? weeksOnChart }
+  /// The archive's own run.
+  public var archiveRun: Int { runVerdict?.derived ?? run }
 
   /// The verdict on one figure.
   public func verdict(on figure: AuditFigure) -> FigureVerdict? {
@@ -91,7 +96,24 @@ public struct EntryFigures: Hashable, Sendable {
     case .previousRank: previousRankVerdict
     case .peakPosition: peakPositionVerdict
     case .weeksOnChart: weeksOnChartVerdict
+    case .run: runVerdict
     }
+  }
+
+  /// Sets the verdict on one figure.
+  public mutating func setVerdict(_ verdict: FigureVerdict?, on figure: AuditFigure) {
+    switch figure {
+    case .previousRank: previousRankVerdict = verdict
+    case .peakPosition: peakPositionVerdict = verdict
+    case .weeksOnChart: weeksOnChartVerdict = verdict
+    case .run: runVerdict = verdict
+    }
+  }
+
+  /// Whether any published figure disagrees with the archive's.
+  public var hasVerdicts: Bool {
+    previousRankVerdict != nil || peakPositionVerdict != nil || weeksOnChartVerdict != nil
+      || runVerdict != nil
   }
 }
 
@@ -104,6 +126,12 @@ public struct SongStanding: Hashable, Sendable {
   public var publishedPeakPosition: Int?
   /// The weeks on chart the source published with that entry, if any.
   public var publishedWeeksOnChart: Int?
+  /// The run number the source published with that entry, if any.
+  public var publishedRun: Int?
+  /// The entry's title and artist, as published: its credit, by which a source that numbers runs
+  /// numbers them.
+  public var title: String
+  public var artist: String
   /// Its figures.
   public var figures: EntryFigures
 
@@ -112,6 +140,9 @@ public struct SongStanding: Hashable, Sendable {
     self.chartDate = chartDate
     publishedPeakPosition = entry.publishedPeakPosition
     publishedWeeksOnChart = entry.publishedWeeksOnChart
+    publishedRun = entry.publishedRun
+    title = entry.title
+    artist = entry.artist
     self.figures = figures
   }
 }
@@ -207,7 +238,8 @@ public struct DecidedSnapshot: Sendable {
 /// - A snapshot whose source gives no previous rank, peak or weeks for any entry, after
 ///   snapshots that had them, lost them: its movements are derived.
 /// - Run: the song's first entry on the chart starts its first run; each later entry whose
-///   movement is a re-entry starts the next.
+///   movement is a re-entry starts the next. A run number the source publishes (the "Hot Stuff"
+///   dataset's `instance`) is compared with it as the other figures are.
 ///
 /// Each published figure that disagrees with the archive's gets a cause, found in the data (see
 /// ``DisagreementCause``); a disagreement carried over from the song's previous entry (weeks on
@@ -436,6 +468,9 @@ private struct Decider {
     var standingFigures: EntryFigures?
     var standingPublishedPeak: Int?
     var standingPublishedWeeks: Int?
+    var standingPublishedRun: Int?
+    /// The song's last entry before this snapshot when it is not on the previous one.
+    var standing: SongStanding?
     /// The index in `previous` of the song's entry paired with this one.
     var previousIndex: Int?
     var trueRank: Int
@@ -536,11 +571,14 @@ private struct Decider {
         item.standingPublishedWeeks =
           previous.snapshot.entries[previousIndex]
           .publishedWeeksOnChart
+        item.standingPublishedRun = previous.snapshot.entries[previousIndex].publishedRun
       } else if let standing = lookup.standing(of: song, before: horizon) {
         item.standingDate = standing.chartDate
         item.standingFigures = standing.figures
         item.standingPublishedPeak = standing.publishedPeakPosition
         item.standingPublishedWeeks = standing.publishedWeeksOnChart
+        item.standingPublishedRun = standing.publishedRun
+        item.standing = standing
       }
       // A chart missing from the archive since the song's last entry counts as a week when the
       // source says the song was on it: a previous rank right after it, or a count of weeks one
@@ -557,7 +595,7 @@ private struct Decider {
       item.weeks = archiveWeeks + 1 + unseen
       if let standing = item.standingFigures {
         item.peak = min(standing.archivePeakPosition, trueRank)
-        item.run = standing.run
+        item.run = standing.archiveRun
       }
       derived.append(item)
     }
@@ -581,12 +619,15 @@ private struct Decider {
       func verdict(_ figure: AuditFigure, published: Int?, derived value: Int?) -> FigureVerdict? {
         guard published != value else { return nil }
         let difference = (published ?? 0) - (value ?? 0)
-        // The same disagreement goes on: weeks on chart off by as much as before, or a peak the
-        // source still gives as before while the archive's climbs towards it.
+        // The same disagreement goes on: weeks on chart or a run number off by as much as
+        // before, or a peak the source still gives as before while the archive's climbs towards
+        // it.
         if let standing = item.standingFigures, figure != .previousRank,
           let earlier = standing.verdict(on: figure),
           figure == .weeksOnChart
             && (item.standingPublishedWeeks ?? 0) - (earlier.derived ?? 0) == difference
+            || figure == .run
+              && (item.standingPublishedRun ?? 0) - (earlier.derived ?? 0) == difference
             || figure == .peakPosition && item.standingPublishedPeak == published
         {
           return FigureVerdict(derived: value, cause: earlier.cause)
@@ -602,6 +643,12 @@ private struct Decider {
           cause: causes!.cause(
             of: entries[index], song: songs[index], trueRank: item.trueRank,
             since: item.standingDate,
+            // The credit of the song's entry before this one, when a run number disagrees.
+            earlierCredit: figure != .run
+              ? nil
+              : item.previousIndex.map {
+                (previous!.snapshot.entries[$0].title, previous!.snapshot.entries[$0].artist)
+              } ?? item.standing.map { ($0.title, $0.artist) },
             previousIndex: item.previousIndex, figure: figure))
       }
       // The entry's fields are read in place: a copy of the entry would retain all its texts.
@@ -609,6 +656,7 @@ private struct Decider {
       let publishedPrevious = entries[index].publishedPreviousRank
       let publishedPeak = entries[index].publishedPeakPosition
       let publishedWeeks = entries[index].publishedWeeksOnChart
+      let publishedRun = entries[index].publishedRun
       let previousVerdict =
         publishes
         ? verdict(.previousRank, published: publishedPrevious, derived: item.derivedPreviousRank)
@@ -647,15 +695,23 @@ private struct Decider {
       let movement = Movement(
         rank: rank, previousRank: previousRank,
         wasOnChartBefore: item.weeks > 1 || entries[index].saysChartedBefore)
+      // A re-entry starts a new run (the song's first entry starts the first, whatever it is).
+      let archiveRun =
+        item.standingFigures != nil && movement == .reentry ? item.run + 1 : item.run
+      let runVerdict = publishedRun.flatMap {
+        verdict(.run, published: $0, derived: archiveRun)
+      }
+      var run = archiveRun
+      if runVerdict?.cause == .sourceGap, let published = publishedRun, published > archiveRun {
+        run = published
+        partial = true
+      }
       figures.append(
         EntryFigures(
           previousRank: previousRank, previousRankSource: source, movement: movement,
-          peakPosition: peak, weeksOnChart: weeks,
-          // A re-entry starts a new run (the song's first entry starts the first, whatever it is).
-          run: item.standingFigures != nil && movement == .reentry ? item.run + 1 : item.run,
-          isPartialRun: partial,
+          peakPosition: peak, weeksOnChart: weeks, run: run, isPartialRun: partial,
           previousRankVerdict: previousVerdict, peakPositionVerdict: peakVerdict,
-          weeksOnChartVerdict: weeksVerdict))
+          weeksOnChartVerdict: weeksVerdict, runVerdict: runVerdict))
     }
     return DecidedSnapshot(
       snapshot: snapshot, figures: figures, trueRanks: trueRanks, followsMissingSnapshot: missing,
@@ -714,6 +770,7 @@ private struct CauseFinder {
     self.chartSize = chartSize
     self.followsMissing = followsMissing
     self.shiftedPeakOffsets = shiftedPeakOffsets
+    recentEntries = RecentEntries([previous?.snapshot, snapshot].compactMap(\.self))
     var claims: [Int: Int] = [:]
     var offsets: [Int: Int] = [:]
     var ties: Set<Int> = []
@@ -742,22 +799,31 @@ private struct CauseFinder {
     SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
   }
 
-  /// This snapshot's entries and the previous one's, with their songs.
-  private var recentEntries: [(entry: ChartEntry, song: SongID)] {
-    var recent: [(entry: ChartEntry, song: SongID)] = []
-    for snapshot in [previous?.snapshot, snapshot].compactMap(\.self) {
-      for index in snapshot.entries.indices {
-        recent.append((snapshot.entries[index], snapshot.songs[index]))
+  /// The keys of this snapshot's entries and the previous one's, with their songs, made when
+  /// first asked for: a snapshot whose entries all disagree (the first of a chart whose source
+  /// counts weeks from before it) asks for them once per entry.
+  private final class RecentEntries {
+    let snapshots: [AuditedSnapshot]
+    lazy var identities: [(identity: SongIdentity, song: SongID)] = snapshots.flatMap { snapshot in
+      snapshot.entries.indices.map { (snapshot.entries[$0].songIdentity, snapshot.songs[$0]) }
+    }
+    lazy var titleKeys: [(key: String, song: SongID)] = snapshots.flatMap { snapshot in
+      snapshot.entries.indices.map {
+        (CauseFinder.titleKey(snapshot.entries[$0]), snapshot.songs[$0])
       }
     }
-    return recent
+
+    init(_ snapshots: [AuditedSnapshot]) { self.snapshots = snapshots }
   }
+
+  /// This snapshot's entries and the previous one's.
+  private let recentEntries: RecentEntries
 
   /// The chart's songs, up to this snapshot, whose entries have this one's identity.
   private func songs(withIdentityOf entry: ChartEntry) -> Set<SongID> {
     let identity = entry.songIdentity
     var songs = lookup.songs(withIdentity: identity, before: horizon)
-    for other in recentEntries where other.entry.songIdentity == identity {
+    for other in recentEntries.identities where other.identity == identity {
       songs.insert(other.song)
     }
     return songs
@@ -768,9 +834,7 @@ private struct CauseFinder {
   private func songs(withTitleOf entry: ChartEntry) -> Set<SongID> {
     let key = Self.titleKey(entry)
     var songs = lookup.songs(withTitleKey: key, before: horizon)
-    for other in recentEntries where Self.titleKey(other.entry) == key {
-      songs.insert(other.song)
-    }
+    for other in recentEntries.titleKeys where other.key == key { songs.insert(other.song) }
     return songs
   }
 
@@ -780,11 +844,13 @@ private struct CauseFinder {
   ///   - archived: the entry and its song.
   ///   - trueRank: its rank as the source meant it.
   ///   - since: the chart date of the song's previous entry, or `nil` for its first.
+  ///   - earlierCredit: the title and artist of the song's previous entry, for a run number
+  ///     (whose source numbers the runs of each title and artist); `nil` otherwise.
   ///   - previousIndex: the index of the song's entry on the previous snapshot, if it is there.
   ///   - figure: the figure that disagrees.
   func cause(
-    of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?, previousIndex: Int?,
-    figure: AuditFigure
+    of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?,
+    earlierCredit: (title: String, artist: String)?, previousIndex: Int?, figure: AuditFigure
   ) -> DisagreementCause {
     // A short snapshot, or a missing one, here or between the song's entries (from its previous
     // entry, or the previous snapshot for its first).
@@ -842,13 +908,24 @@ private struct CauseFinder {
     if let rank = entry.publishedPreviousRank, tiedRanks.contains(rank), derivedPrevious != rank {
       return .tie
     }
-    // The song's first entry says it charted before, and nothing earlier has its title: the
-    // source counts weeks the archive does not hold.
-    if since == nil, entry.saysChartedBefore, songs(withTitleOf: entry).count <= 1 {
+    // The song's first entry says it charted before (its weeks on chart, or a run number past
+    // its first), and nothing earlier has its title: the source counts weeks or runs the archive
+    // does not hold.
+    if since == nil, entry.saysChartedBefore || (entry.publishedRun ?? 1) > 1,
+      songs(withTitleOf: entry).count <= 1
+    {
       return .sourceGap
     }
     if songs(withIdentityOf: entry).count > 1 { return .twoRecordings }
     if songs(withTitleOf: entry).count > 1 { return .creditChange }
+    // A run numbered afresh where the archive joined the song across a change of its credit: the
+    // song's entry before this one had its title or artist written otherwise (the source numbers
+    // the runs of each title and artist as written, "JENNIE" apart from "Jennie").
+    if figure == .run, let earlierCredit,
+      earlierCredit.title != entry.title || earlierCredit.artist != entry.artist
+    {
+      return .creditChange
+    }
     // The entry at the previous rank (or one of those tied there) has this title.
     if figure == .previousRank, let rank = entry.publishedPreviousRank, let previous,
       previous.snapshot.entries.contains(where: {

@@ -117,10 +117,10 @@ extension ArchiveReader {
   /// An entry's columns as published, from the table aliased `e`: read by ``readEntry(_:from:)``.
   static let entryColumns =
     "e.rank, e.title, e.artist, e.published_previous_rank, e.published_peak_position,"
-    + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams"
+    + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams, e.published_run"
 
   /// How many columns ``entryColumns`` has.
-  static let entryColumnCount: Int32 = 9
+  static let entryColumnCount: Int32 = 10
 
   /// Reads an entry from ``entryColumns`` at column `offset`.
   static func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
@@ -130,7 +130,7 @@ extension ArchiveReader {
       publishedPeakPosition: row.optionalInt(at: offset + 4),
       publishedWeeksOnChart: row.optionalInt(at: offset + 5),
       imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
-      streams: row.optionalInt(at: offset + 8))
+      streams: row.optionalInt(at: offset + 8), publishedRun: row.optionalInt(at: offset + 9))
   }
 }
 
@@ -356,6 +356,22 @@ extension ArchiveReader {
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func entries(of snapshot: SnapshotID) throws(ArchiveError) -> [ArchivedEntry] {
     try reading { try Self.entries(of: snapshot, in: database) }
+  }
+
+  /// Whether the source of any of these snapshots numbered the runs of its songs (an entry has
+  /// a published run): an export then writes them.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func publishesRuns(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
+    try reading {
+      for snapshot in snapshots {
+        let found = try database.row(
+          "SELECT 1 FROM entries WHERE snapshot_id = ? AND published_run IS NOT NULL LIMIT 1",
+          [snapshot.rawValue], { _ in true })
+        if found != nil { return true }
+      }
+      return false
+    }
   }
 
   static func entries(of snapshot: SnapshotID, in database: Database) throws(DatabaseError)
@@ -697,8 +713,9 @@ extension ArchiveReader {
               || entry.saysChartedBefore),
           peakPosition: figures.peakPosition, weeksOnChart: figures.weeksOnChart, run: figures.run,
           isPartialRun: figures.isPartialRun, previousRankVerdict: verdicts[.previousRank],
-          peakPositionVerdict: verdicts[.peakPosition], weeksOnChartVerdict: verdicts[.weeksOnChart]
-        )
+          peakPositionVerdict: verdicts[.peakPosition],
+          weeksOnChartVerdict: verdicts[.weeksOnChart],
+          runVerdict: verdicts[.run])
       }
       return rows
     }
@@ -739,10 +756,12 @@ extension ArchiveReader {
         try database.row(
           """
           SELECT sum(s.publishes_previous_rank AND e.figure_flags & 3 != 1),
-            count(e.published_peak_position), count(e.published_weeks_on_chart)
+            count(e.published_peak_position), count(e.published_weeks_on_chart),
+            count(e.published_run)
           FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id
           WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
-          """, range, { [$0.int(at: 0), $0.int(at: 1), $0.int(at: 2)] }) ?? [0, 0, 0]
+          """, range, { [$0.int(at: 0), $0.int(at: 1), $0.int(at: 2), $0.int(at: 3)] })
+        ?? [0, 0, 0, 0]
       let disagreements = try database.rows(
         """
         SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause, \(Self.entryColumns)
@@ -759,6 +778,7 @@ extension ArchiveReader {
           case .previousRank: entry.publishedPreviousRank
           case .peakPosition: entry.publishedPeakPosition
           case .weeksOnChart: entry.publishedWeeksOnChart
+          case .run: entry.publishedRun
           }
         return Disagreement(
           chartDate: ChartDate(

@@ -15,7 +15,7 @@ final class EntryInserter {
   static let rowsPerInsert = 100
 
   /// The columns of one entry's row.
-  private static let columnCount = 17
+  private static let columnCount = 18
 
   init(database: Database) { self.database = database }
 
@@ -64,6 +64,7 @@ final class EntryInserter {
           insert.bind(decided.weeksOnChart, at: base + 15)
           insert.bind(decided.run, at: base + 16)
           insert.bind(FigureStore.flags(decided), at: base + 17)
+          insert.bind(entries[position].publishedRun, at: base + 18)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
         // on to the texts bound in place until it is reset. Every parameter is bound again before
@@ -93,7 +94,7 @@ final class EntryInserter {
         "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id,"
         + " published_previous_rank, published_peak_position, published_weeks_on_chart, title,"
         + " artist, image_url, song_url, streams, previous_rank, peak_position, weeks_on_chart,"
-        + " run, figure_flags) VALUES "
+        + " run, figure_flags, published_run) VALUES "
         + Array(
           repeating: "(" + Array(repeating: "?", count: Self.columnCount).joined(separator: ", ")
             + ")", count: count

@@ -35,10 +35,12 @@ struct FigureStore {
     case .previousRank: 0
     case .peakPosition: 1
     case .weeksOnChart: 2
+    case .run: 3
     }
   }
 
-  static let figures: [AuditFigure] = [.previousRank, .peakPosition, .weeksOnChart]
+  /// The figures by their codes in `verdicts.figure`.
+  static let figures: [AuditFigure] = [.previousRank, .peakPosition, .weeksOnChart, .run]
 
   /// The codes of ``DisagreementCause`` in `verdicts.cause`, in its order.
   static func code(_ cause: DisagreementCause) -> Int {
@@ -72,7 +74,7 @@ struct FigureStore {
       peakPosition: row.optionalInt(at: offset + 1) ?? entry.rank, weeksOnChart: weeks,
       run: row.optionalInt(at: offset + 3) ?? 1, isPartialRun: flags & 4 != 0,
       previousRankVerdict: verdicts[.previousRank], peakPositionVerdict: verdicts[.peakPosition],
-      weeksOnChartVerdict: verdicts[.weeksOnChart])
+      weeksOnChartVerdict: verdicts[.weeksOnChart], runVerdict: verdicts[.run])
   }
 
   /// The verdicts of a snapshot's entries, by position.
@@ -182,18 +184,12 @@ struct FigureStore {
   }
 
   private static func sameVerdicts(_ lhs: EntryFigures, _ rhs: EntryFigures) -> Bool {
-    lhs.previousRankVerdict == rhs.previousRankVerdict
-      && lhs.peakPositionVerdict == rhs.peakPositionVerdict
-      && lhs.weeksOnChartVerdict == rhs.weeksOnChartVerdict
+    AuditFigure.allCases.allSatisfy { lhs.verdict(on: $0) == rhs.verdict(on: $0) }
   }
 
   /// Inserts the verdicts of a snapshot's entries.
   func insertVerdicts(of decided: DecidedSnapshot) throws(DatabaseError) {
-    for position in decided.figures.indices
-    where decided.figures[position].previousRankVerdict != nil
-      || decided.figures[position].peakPositionVerdict != nil
-      || decided.figures[position].weeksOnChartVerdict != nil
-    {
+    for position in decided.figures.indices where decided.figures[position].hasVerdicts {
       for figure in Self.figures {
         guard let verdict = decided.figures[position].verdict(on: figure) else { continue }
         try database.run(
@@ -368,11 +364,7 @@ final class ArchiveHistory: ChartHistoryLookup {
       guard let figure = statement.optionalInt(at: 2) else { continue }
       let verdict = FigureVerdict(
         derived: statement.optionalInt(at: 3), cause: FigureStore.cause(code: statement.int(at: 4)))
-      switch FigureStore.figures[figure] {
-      case .previousRank: standing?.figures.previousRankVerdict = verdict
-      case .peakPosition: standing?.figures.peakPositionVerdict = verdict
-      case .weeksOnChart: standing?.figures.weeksOnChartVerdict = verdict
-      }
+      standing?.figures.setVerdict(verdict, on: FigureStore.figures[figure])
     }
     return standing
   }

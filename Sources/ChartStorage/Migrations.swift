@@ -30,14 +30,18 @@ enum Migrations {
     Migration("0001_initial_schema", PackageResources._001_initial_schema_sql),
     Migration(
       "0002_decided_figures", PackageResources._002_decided_figures_sql,
-      fill: { try fillDecidedFigures($0) }),
+      fill: { try fillCountsAndCredits($0) }),
     Migration("0003_views_and_search", PackageResources._003_views_and_search_sql),
+    Migration(
+      "0004_published_runs", PackageResources._004_published_runs_sql,
+      fill: { try decideUndecidedFigures($0) }),
   ]
 
-  /// Fills what version 2 adds to an archive of version 1: each snapshot's entry count, the titles
-  /// and credits each song charted under besides its first, and every entry's figures, decided
-  /// chart by chart from its first snapshot.
-  static func fillDecidedFigures(_ database: Database) throws {
+  /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry
+  /// count, and the titles and credits each song charted under besides its first. The figures are
+  /// decided by the last migration (``decideUndecidedFigures(_:)``), which reads every column of
+  /// the entries as this build writes them.
+  static func fillCountsAndCredits(_ database: Database) throws {
     try database.execute(
       "UPDATE snapshots SET entry_count = (SELECT count(*) FROM entries WHERE snapshot_id = snapshots.id)"
     )
@@ -54,10 +58,18 @@ enum Migrations {
           + " base_title_key, primary_artist_key) VALUES (?, ?, ?, ?, ?, ?, ?)", song, title,
         artist, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
     }
+  }
+
+  /// Decides the figures of every chart that has an entry without them (an archive of version 1,
+  /// brought up to date), chart by chart from its first snapshot; an archive whose figures were
+  /// decided is left as it is.
+  static func decideUndecidedFigures(_ database: Database) throws {
     let figures = FigureStore(database: database)
-    for chart in try database.rows("SELECT id FROM charts ORDER BY id", [], { $0.int64(at: 0) }) {
-      try figures.redecide(chart: chart, from: .min)
-    }
+    let charts = try database.rows(
+      "SELECT id FROM charts c WHERE EXISTS (SELECT 1 FROM snapshots s CROSS JOIN entries e"
+        + " ON e.snapshot_id = s.id WHERE s.chart_id = c.id AND e.run IS NULL) ORDER BY id", [],
+      { $0.int64(at: 0) })
+    for chart in charts { try figures.redecide(chart: chart, from: .min) }
   }
 
   /// The schema version this build writes: the last migration's.

@@ -177,17 +177,17 @@ struct ImportTests {
         == "chart,chart_date,previous_chart_date,rank,movement,previous_rank,peak_position,"
         + "weeks_on_chart,streams,title,artist,image_url,song_url,previous_rank_source,run,"
         + "partial_run,published_previous_rank,published_peak_position,published_weeks_on_chart,"
-        + "archive_peak_position,archive_weeks_on_chart")
+        + "archive_peak_position,archive_weeks_on_chart,published_run,archive_run")
     #expect(
       lines[3]
         == "app-daily,2024-05-04,2024-05-03,3,up,7,3,3,,Firstlight,Seo-yeon,"
         + "https://images.example.com/covers/k.jpg,https://music.example.com/track/k,published,1,"
-        + "false,,,,,")
+        + "false,,,,,,,")
     // Back after a day away: a re-entry, its second run.
     #expect(
       lines[10] == "app-daily,2024-05-04,2024-05-03,10,re-entry,,9,2,,Salt Water,Nadia Rahimi,"
         + "https://images.example.com/covers/i.jpg,https://music.example.com/track/i,published,2,"
-        + "false,,,,,")
+        + "false,,,,,,,")
   }
 
   /// Each bad file: what the importer must say about it.
@@ -275,7 +275,7 @@ struct ImportTests {
     #expect(replaced.status == 0)
     #expect(replaced.output.hasPrefix("replaced  c 2024-01-13  2 entries"))
     let show = try chartArchive(["show", "c", "--db", archive, "--format", "csv"])
-    #expect(show.output.contains(",2,new,,2,1,,C,Y,,,published,1,false,,,,,\r\n"))
+    #expect(show.output.contains(",2,new,,2,1,,C,Y,,,published,1,false,,,,,,,\r\n"))
   }
 
   @Test func queriesRefuseAnEmptyFileAndLeaveIt() throws {
@@ -491,9 +491,11 @@ struct ImportTests {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
     // The streaming download, Apple's two pages (of one chart: both are skipped), the kworb tables
-    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, the UK chart's
-    // and the Last.fm week would all go into chart Samples, named after their folder: all but the
-    // first are skipped, and the weekly one imported into a chart of its own.
+    // (a CSV, and a web page: folders are walked for *.html too), the weekly CSV, Kaggle's Hot
+    // 100, the UK chart's and the Last.fm week would all go into chart Samples, named after their
+    // folder: all but the first are skipped, and the weekly one imported into a chart of its own.
+    // The "Hot Stuff" files name their chart in their rows' addresses: hot-100, as billboard.py's
+    // file does.
     let run = try chartArchive([
       "import", "Tests/ChartFormatsTests/Samples", "--db", archive, "--skip-invalid",
     ])
@@ -506,11 +508,15 @@ struct ImportTests {
           "imported  regional-us-daily 2024-03-21  3", "imported  hot-100 2024-01-13  4",
           "imported  top200-global 2017-01-06  2", "imported  top200-global 2017-01-07  2",
           "imported  top200-argentina 2017-01-06  1", "imported  viral50-global 2017-01-06  1",
-          "imported  regional-gb-weekly 2024-03-21  5",
+          "imported  hot-100 2020-01-04  4", "imported  hot-100 2020-01-11  4",
+          "imported  hot-100 2020-01-18  4", "imported  hot-100 2020-01-25  4",
+          "imported  hot-100 2020-02-01  4", "imported  hot-100 2020-02-08  4",
+          "imported  hot-100 2020-02-15  4", "imported  hot-100 2020-02-22  4",
+          "imported  hot-100 2020-02-29  4", "imported  regional-gb-weekly 2024-03-21  5",
           "imported  Samples-global 2017-01-01  2", "imported  Samples-global 2017-01-02  2",
           "imported  Samples-united-states 2017-01-01  1",
-          "Imported 7 of 14 files into \(archive): 12 new snapshots, 0 replaced, 0 unchanged; 33",
-          "Skipped 7 invalid files (listed on standard error).", "",
+          "Imported 9 of 17 files into \(archive): 21 new snapshots, 0 replaced, 0 unchanged; 69",
+          "Skipped 8 invalid files (listed on standard error).", "",
         ])
     let samples = "Tests/ChartFormatsTests/Samples/"
     let sameFolder =
@@ -528,6 +534,8 @@ struct ImportTests {
         + "skipped: \(samples)kworb-global-daily-2024-03-22.html: a kworb-html file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)hot-100-weeks.csv: a weekly-chart-csv file, and"
+        + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
+        + "skipped: \(samples)kaggle-hot-100-charts.csv: a kaggle-hot-100-csv file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"
         + "skipped: \(samples)lastfm-weekly-chart.json: a lastfm-weekly-chart file, and"
         + " \(samples)regional-global-daily-2017-01-01.csv\(sameFolder)"

@@ -288,4 +288,157 @@ struct SourceFormatsTests {
         + " 20 are on a page not among the files imported (import every page of a chart together)\n"
         + "Error: 1 of 1 file could not be imported; nothing was stored\n")
   }
+
+  /// The runs of a song's entries, as `history --format json` gives them, for a query that finds
+  /// one song.
+  private func runs(of query: [String], in archive: String) throws -> [Int] {
+    let run = try chartArchive(["history"] + query + ["--format", "json", "--db", archive])
+    #expect(run.status == 0, "\(run.error)")
+    let recordings = try #require(try json(run.output)["recordings"] as? [[String: Any]])
+    let charts = try #require(recordings.first?["charts"] as? [[String: Any]])
+    let entries = try #require(charts.first?["entries"] as? [[String: Any]])
+    return entries.compactMap { $0["run"] as? Int }
+  }
+
+  /// The agreement of each figure of `audit CHART --format json`, as `figure compared agreeing`,
+  /// and the disagreements per cause.
+  private func audited(_ chart: String, in archive: String) throws -> (
+    agreement: [String], causes: [String: Int]
+  ) {
+    let run = try chartArchive(["audit", chart, "--summary", "--format", "json", "--db", archive])
+    #expect(run.status == 0)
+    let audit = try json(run.output)
+    let agreement = try #require(audit["agreement"] as? [[String: Any]]).map {
+      "\($0["figure"] ?? "") \($0["compared"] ?? "") \($0["agreeing"] ?? "")"
+    }
+    var causes: [String: Int] = [:]
+    for cause in try #require(audit["causes"] as? [[String: Any]]) {
+      causes[cause["cause"] as? String ?? ""] = cause["disagreements"] as? Int
+    }
+    return (agreement, causes)
+  }
+
+  @Test func theHotStuffDatasetImportsWithItsRunNumbersAsASecondOracle() throws {
+    // TidyTuesday's spelling for seven weeks, data.world's for the two after them.
+    let paths = [sample("hot-stuff-billboard.csv"), sample("hot-stuff-data-world.csv")]
+    let (folder, archive, run) = try imported(paths)
+    #expect(run.error == "")
+    #expect(
+      run.output.hasSuffix(": 9 new snapshots, 0 replaced, 0 unchanged; 36 entries stored.\n"))
+    let export = try chartArchive([
+      "export", "hot-100", "2020-02-08", "2020-02-29", "--format", "csv", "--db", archive,
+    ])
+    #expect(
+      export.output.components(separatedBy: "\r\n") == [
+        "chart,chart_date,rank,previous_rank,peak_position,weeks_on_chart,title,artist,image_url,"
+          + "song_url,streams,run",
+        "hot-100,2020-02-08,1,1,1,6,Neon Harbor,The Lanterns,,,,1",
+        "hot-100,2020-02-08,2,-,2,4,Slow Train,The Ardens,,,,3",
+        "hot-100,2020-02-08,3,2,2,5,Hold On,Nadia Rahimi,,,,2",
+        "hot-100,2020-02-08,4,3,2,6,Hold On,Mira Solen,,,,1",
+        "hot-100,2020-02-29,1,2,1,9,Hold On,Mira Solen,,,,1",
+        "hot-100,2020-02-29,2,1,1,7,Slow Train,The Ardens,,,,3",
+        "hot-100,2020-02-29,3,4,3,2,Salt Water,Gravity Well,,,,1",
+        "hot-100,2020-02-29,4,-,1,8,Neon Harbor,The Lanterns,,,,2", "",
+      ])
+    #expect(try shown("hot-100", "run", in: archive) == ["1", "3", "1", "2"])
+    #expect(try shown("hot-100", "movement", in: archive) == ["up", "down", "up", "re-entry"])
+    // Every run number agrees with the archive's: the song of three runs, and the title of two
+    // songs, one staying on while the other re-enters (2020-02-01).
+    let audit = try audited("hot-100", in: archive)
+    #expect(
+      audit.agreement == [
+        "previous_rank 36 36", "peak_position 36 36", "weeks_on_chart 36 36", "run 36 36",
+      ])
+    #expect(audit.causes.values.allSatisfy { $0 == 0 })
+    #expect(try runs(of: ["slow train"], in: archive) == [1, 1, 2, 3, 3, 3, 3])
+    #expect(
+      try runs(of: ["hold on", "--artist", "mira solen"], in: archive)
+        == Array(repeating: 1, count: 9))
+    #expect(try runs(of: ["hold on", "--artist", "nadia rahimi"], in: archive) == [1, 1, 1, 2, 2])
+    let week = try chartArchive([
+      "show", "hot-100", "2020-02-01", "--format", "csv", "--db", archive,
+    ])
+    #expect(week.output.contains(",2,re-entry,,2,4,,Hold On,Nadia Rahimi,,,published,2,false,"))
+    #expect(week.output.contains(",3,down,2,2,5,,Hold On,Mira Solen,,,published,1,false,"))
+    let history = try chartArchive(["history", "hold on", "--artist", "nadia", "--db", archive])
+    #expect(
+      history.output.contains(
+        """
+        CHART DATE  RANK  MOVE  LAST  PEAK  WKS  RUN
+        2020-01-04     4  NEW            4    1    1
+        2020-01-11     4  –        4     4    2    1
+        2020-01-18     3  ▲1       4     3    3    1
+        2020-02-01     2  RE             2    4    2
+        2020-02-08     3  ▼1       2     2    5    2
+        """))
+    try expectNothingNewOnReimport(paths, into: archive, snapshots: 9)
+    // The run numbers come back from an export, in JSON and in CSV.
+    for format in ["json", "csv"] {
+      let exported = try chartArchive(["export", "hot-100", "--format", format, "--db", archive])
+      let file = try folder.write("hot-100.\(format)", exported.output)
+      let (again, copy, _) = try imported([file], options: ["--frequency", "weekly"])
+      #expect(
+        try chartArchive(["export", "hot-100", "--format", format, "--db", copy]).output
+          == exported.output)
+      #expect(try audited("hot-100", in: copy).agreement.last == "run 36 36")
+      _ = again
+    }
+  }
+
+  @Test func hotStuffWeeksWithoutTheFirstRunsAreASourceGapAndTheSourcesRunsAreGiven() throws {
+    let (folder, archive, _) = try imported([sample("hot-stuff-data-world.csv")])
+    defer { _ = folder }
+    let audit = try audited("hot-100", in: archive)
+    #expect(
+      audit.agreement == [
+        "previous_rank 8 5", "peak_position 8 7", "weeks_on_chart 8 2", "run 8 4",
+      ])
+    // Every disagreement (of the 14, the 4 of runs) is the weeks the archive lacks.
+    #expect(audit.causes["source gap"] == 14)
+    #expect(audit.causes.filter { $0.key != "source gap" }.values.allSatisfy { $0 == 0 })
+    // Slow Train's third run and Neon Harbor's second: the source's numbers are given, the
+    // archive's own beside them.
+    #expect(try shown("hot-100", "run", in: archive) == ["1", "3", "1", "2"])
+    #expect(try shown("hot-100", "archive_run", in: archive) == ["<null>", "1", "<null>", "1"])
+    #expect(try shown("hot-100", "partial_run", in: archive) == ["1", "1", "0", "1"])
+    let history = try chartArchive(["history", "slow train", "--db", archive])
+    #expect(
+      history.output.contains(
+        """
+        CHART DATE  RANK  MOVE  LAST  PEAK  WKS  RUN
+        2020-02-22     1  –        1     1   6*   3*
+        2020-02-29     2  ▼1       1     1   7*   3*
+
+        Peak position:  1* (1 week at peak)
+        Weeks on chart: 7*
+        Runs:           3*
+        """))
+  }
+
+  @Test func kaggleHot100ChartsImportExactly() throws {
+    let path = sample("kaggle-hot-100-charts.csv")
+    let (folder, archive, run) = try imported([path], options: ["--chart", "hot-100"])
+    #expect(run.error == "")
+    #expect(
+      try exported("hot-100", from: archive) == [
+        "hot-100,2021-03-06,1,1,1,4,Lanterns Over Lisbon,Mira Solen,,,",
+        "hot-100,2021-03-06,2,3,2,3,Café de Flore,Élodie Marchand,,,",
+        "hot-100,2021-03-06,3,4,3,3,Echo Chamber,\"Parallel Lines, Ava Lindqvist\",,,",
+        "hot-100,2021-03-06,4,-,4,1,Firstlight,Seo-yeon,,,",
+        "hot-100,2021-03-13,1,1,1,5,Lanterns Over Lisbon,Mira Solen,,,",
+        "hot-100,2021-03-13,2,4,2,2,Firstlight,Seo-yeon,,,",
+        "hot-100,2021-03-13,3,-,3,1,Gravity Well,KAIROS feat. Jun,,,",
+        "hot-100,2021-03-13,4,2,2,4,Café de Flore,Élodie Marchand,,,",
+        "hot-100,2021-03-20,1,2,1,3,Firstlight,Seo-yeon,,,",
+        "hot-100,2021-03-20,2,1,1,6,Lanterns Over Lisbon,Mira Solen,,,",
+        "hot-100,2021-03-20,3,-,3,4,Echo Chamber,\"Parallel Lines, Ava Lindqvist\",,,",
+        "hot-100,2021-03-20,4,3,3,2,Gravity Well,KAIROS feat. Jun,,,",
+      ])
+    #expect(try shown("hot-100", "movement", in: archive) == ["up", "down", "re-entry", "down"])
+    #expect(try shown("hot-100", "run", in: archive) == ["1", "1", "2", "1"])
+    try expectNothingNewOnReimport(
+      [path], options: ["--chart", "hot-100"], into: archive, snapshots: 3)
+    _ = folder
+  }
 }

@@ -27,7 +27,7 @@ struct NativeFormatWriterTests {
       format == .native
       ? NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: .hourly)
         + NativeFormatWriter.jsonClosing
-      : NativeFormatWriter.csvHeader + NativeFormatWriter.csv(snapshot)
+      : NativeFormatWriter.csvHeader() + NativeFormatWriter.csv(snapshot)
     let file = try ChartFileReader().decode(Data(text.utf8), path: "export")
     #expect(file.format == format)
     #expect(file.snapshots == [snapshot])
@@ -44,11 +44,51 @@ struct NativeFormatWriterTests {
         == #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
     )
     for text in [
-      NativeFormatWriter.csvHeader + NativeFormatWriter.csv(snapshot),
+      NativeFormatWriter.csvHeader() + NativeFormatWriter.csv(snapshot),
       NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: nil)
         + NativeFormatWriter.jsonClosing,
     ] {
       #expect(try ChartFileReader().decode(Data(text.utf8), path: "x").snapshots == [snapshot])
+    }
+  }
+
+  @Test func runNumbersAreWrittenAndReadBack() throws {
+    let snapshot = Snapshot(
+      chart: "c", chartDate: try ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: true,
+      entries: [
+        ChartEntry(rank: 1, title: "A", artist: "X", publishedRun: 3),
+        ChartEntry(rank: 2, title: "B", artist: "Y", publishedPreviousRank: 1),
+      ])
+    #expect(
+      NativeFormatWriter.csvHeader(runs: true)
+        == "chart,chart_date,rank,previous_rank,peak_position,weeks_on_chart,title,artist,"
+        + "image_url,song_url,streams,run\r\n")
+    #expect(
+      NativeFormatWriter.csv(snapshot, runs: true)
+        == "c,2024-01-06,1,-,,,A,X,,,,3\r\nc,2024-01-06,2,1,,,B,Y,,,,\r\n")
+    #expect(
+      NativeFormatWriter.json(snapshot, frequency: nil)
+        == #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "previous_rank": "#
+        + #"null, "title": "A", "artist": "X", "run": 3}, {"rank": 2, "previous_rank": 1, "title": "#
+        + #""B", "artist": "Y"}]}"#)
+    for text in [
+      NativeFormatWriter.csvHeader(runs: true) + NativeFormatWriter.csv(snapshot, runs: true),
+      NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: nil)
+        + NativeFormatWriter.jsonClosing,
+    ] {
+      #expect(try ChartFileReader().decode(Data(text.utf8), path: "x").snapshots == [snapshot])
+    }
+    // A run of 0 is no run number.
+    let zero =
+      "chart,chart_date,rank,title,artist,previous_rank,peak_position,weeks_on_chart,"
+      + "image_url,song_url,streams,run\nc,2024-01-06,1,A,X,,,,,,,0\n"
+    #expect(throws: ChartFileError.self) {
+      try ChartFileReader().decode(Data(zero.utf8), path: "x.csv")
+    }
+    do {
+      _ = try ChartFileReader().decode(Data(zero.utf8), path: "x.csv")
+    } catch {
+      #expect(error.description == "x.csv: row 2 (rank 1), field 'run': must be 1 or more, found 0")
     }
   }
 }

@@ -192,6 +192,112 @@ struct SampleFormatTests {
       ])
   }
 
+  @Test func hotStuffAsTidyTuesdayWritesIt() throws {
+    let file = try read("hot-stuff-billboard.csv")
+    #expect(file.format == .hotStuffCSV)
+    #expect(file.frequency == .weekly)
+    // Rows in no order: the weeks oldest first, the chart named by the rows' addresses.
+    #expect(
+      file.snapshots.map(\.chartDate.iso8601) == [
+        "2020-01-04", "2020-01-11", "2020-01-18", "2020-01-25", "2020-02-01", "2020-02-08",
+        "2020-02-15",
+      ])
+    #expect(Set(file.snapshots.map(\.chart)) == ["hot-100"])
+    #expect(!file.chartNamedAfterFolder)
+    #expect(file.snapshots.allSatisfy { $0.publishesPreviousRank && $0.entries.count == 4 })
+    let week = file.snapshots[5]
+    #expect(week.entries.map(\.title) == ["Neon Harbor", "Slow Train", "Hold On", "Hold On"])
+    #expect(
+      week.entries.map(\.artist) == ["The Lanterns", "The Ardens", "Nadia Rahimi", "Mira Solen"])
+    #expect(week.entries.map(\.publishedPreviousRank) == [1, nil, 2, 3])
+    #expect(week.entries.map(\.publishedPeakPosition) == [1, 2, 2, 2])
+    #expect(week.entries.map(\.publishedWeeksOnChart) == [6, 4, 5, 6])
+    #expect(week.entries.map(\.publishedRun) == [1, 3, 2, 1])
+    // The song's three runs, week by week (0: not on the chart).
+    #expect(
+      file.snapshots.map { $0.entries.first { $0.title == "Slow Train" }?.publishedRun ?? 0 }
+        == [1, 1, 0, 2, 0, 3, 3])
+    // `url` and `song_id` are not kept.
+    #expect(week.entries.allSatisfy { $0.songURL == nil && $0.imageURL == nil })
+  }
+
+  @Test func hotStuffAsDataWorldWritesIt() throws {
+    let file = try read("hot-stuff-data-world.csv", reader: ChartFileReader(chart: "hs"))
+    #expect(file.format == .hotStuffCSV)
+    #expect(file.snapshots.map(\.chartDate.iso8601) == ["2020-02-22", "2020-02-29"])
+    #expect(file.snapshots.map(\.chart) == ["hs", "hs"])
+    let week = file.snapshots[1]
+    #expect(week.entries.map(\.title) == ["Hold On", "Slow Train", "Salt Water", "Neon Harbor"])
+    #expect(week.entries.map(\.publishedPreviousRank) == [2, 1, 4, nil])
+    #expect(week.entries.map(\.publishedPeakPosition) == [1, 1, 3, 1])
+    #expect(week.entries.map(\.publishedWeeksOnChart) == [9, 7, 2, 8])
+    #expect(week.entries.map(\.publishedRun) == [1, 3, 1, 2])
+  }
+
+  @Test func hotStuffWritesAnEmptyPreviousPositionOrNA() throws {
+    let csv = """
+      url,week_id,week_position,song,performer,song_id,instance,previous_week_position,\
+      peak_position,weeks_on_chart
+      http://www.billboard.com/charts/hot-100/2020-01-11,1/11/2020,1,A,X,AX,1,2,1,13
+      http://www.billboard.com/charts/hot-100/2020-01-11,1/11/2020,2,B,Y,BY,2,NA,2,3
+      http://www.billboard.com/charts/hot-100/2020-01-11,1/11/2020,3,C,Z,CZ,1,,3,1
+      """
+    let file = try ChartFileReader().decode(Data(csv.utf8), path: "billboard.csv")
+    #expect(file.snapshots.map(\.chart) == ["hot-100"])
+    #expect(file.snapshots[0].entries.map(\.publishedPreviousRank) == [2, nil, nil])
+    #expect(file.snapshots[0].entries.map(\.publishedRun) == [1, 2, 1])
+  }
+
+  @Test func kaggleHot100Charts() throws {
+    let file = try read("kaggle-hot-100-charts.csv", reader: ChartFileReader(chart: "hot-100"))
+    #expect(file.format == .kaggleHot100CSV)
+    #expect(file.frequency == .weekly)
+    // Newest first in the file, stored oldest first.
+    #expect(
+      file.snapshots.map(\.chartDate.iso8601) == ["2021-03-06", "2021-03-13", "2021-03-20"])
+    let week = file.snapshots[2]
+    #expect(
+      week.entries.map(\.title) == [
+        "Firstlight", "Lanterns Over Lisbon", "Echo Chamber", "Gravity Well",
+      ])
+    #expect(week.entries[2].artist == "Parallel Lines, Ava Lindqvist")
+    // pandas' floats: 2.0 is 2; an empty cell, not on last week's chart.
+    #expect(week.entries.map(\.publishedPreviousRank) == [2, 1, nil, 3])
+    #expect(week.entries.map(\.publishedPeakPosition) == [1, 1, 3, 3])
+    #expect(week.entries.map(\.publishedWeeksOnChart) == [3, 6, 4, 2])
+    #expect(week.entries.allSatisfy { $0.publishedRun == nil })
+    #expect(
+      try read("kaggle-hot-100-charts.csv").snapshots.map(\.chart) == [
+        "Samples", "Samples", "Samples",
+      ])
+  }
+
+  @Test(arguments: [
+    ("1/4/2020", "2020-01-04"), ("01/04/2020", "2020-01-04"), ("2/29/2020", "2020-02-29"),
+    ("12/31/1999", "1999-12-31"), ("2020-01-04", "2020-01-04"), ("13/4/2020", nil),
+    ("2/30/2020", nil), ("2/29/2019", nil), ("20200104", nil), ("1/4/20", nil), ("1-4-2020", nil),
+  ])
+  func hotStuffDatesAreMonthFirst(text: String, iso: String?) {
+    #expect(CSVLayout.isoDate(writtenInUSChart: text) == iso)
+  }
+
+  @Test(arguments: [
+    ("1.0", 1), ("12.00", 12), ("100.0", 100), ("1.5", nil), (".0", nil), ("1.", nil),
+    ("-1.0", nil), ("1e2", nil), ("1.0.0", nil), ("١.0", nil),
+  ])
+  func wholeNumbersWrittenAsDecimals(text: String, number: Int?) {
+    #expect(CSVLayout.wholeNumber(writtenAsDecimal: text) == number)
+  }
+
+  @Test(arguments: [
+    ("http://www.billboard.com/charts/hot-100/2020-01-11", "hot-100"),
+    ("https://www.billboard.com/charts/billboard-200/2020-01-11/", "billboard-200"),
+    ("http://www.billboard.com/charts/", nil), ("hot-100", nil), ("", nil),
+  ])
+  func hotStuffAddressesNameTheChart(address: String, chart: String?) {
+    #expect(chartName(inChartURL: address) == chart)
+  }
+
   @Test func lastFMWeeklyTrackChart() throws {
     let file = try read("lastfm-weekly-chart.json", reader: ChartFileReader(chart: "lastfm"))
     #expect(file.format == .lastFMWeeklyTrackChart)

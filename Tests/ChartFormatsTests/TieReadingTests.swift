@@ -80,7 +80,7 @@ struct TieReadingTests {
         == #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "title": "A", "#
         + #""artist": "X"}, {"rank": 2, "tie": true, "title": "B", "artist": "Y"}, {"rank": 2, "#
         + #""tie": true, "title": "C", "artist": "Z"}]}"#)
-    let csv = NativeFormatWriter.csvHeader + NativeFormatWriter.csv(snapshot)
+    let csv = NativeFormatWriter.csvHeader() + NativeFormatWriter.csv(snapshot)
     #expect(
       csv.components(separatedBy: "\r\n")[2...3] == [
         "c,2024-01-06,=2,,,,B,Y,,,", "c,2024-01-06,=2,,,,C,Z,,,",

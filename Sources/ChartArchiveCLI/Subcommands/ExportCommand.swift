@@ -10,9 +10,10 @@ enum ExportCommand: Subcommand {
     Writes every snapshot of the chart (or those of the dates given) to standard output, oldest
     first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
     format). Importing an export into an empty archive gives back the same snapshots, entry for
-    entry: ranks, published previous ranks, peaks and weeks on chart, titles, artists, URLs and
-    streams. The JSON also carries the chart's frequency; the CSV has none, so give it again with
-    import --frequency.
+    entry: ranks, published previous ranks, peaks, weeks on chart and run numbers, titles, artists,
+    URLs and streams (the CSV has a last column, run, for a chart whose source numbers runs). The
+    JSON also carries the chart's frequency; the CSV has none, so give it again with import
+    --frequency.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
@@ -53,7 +54,10 @@ enum ExportCommand: Subcommand {
           ? try reader.snapshots(of: chart)
           : try dates.map { date throws(ArchiveError) in try reader.snapshot(of: chart, at: date) }
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
-        console.write(csv ? NativeFormatWriter.csvHeader : NativeFormatWriter.jsonOpening)
+        // A CSV has a column for run numbers only when the source gave some.
+        let runs = try csv && reader.publishesRuns(summaries.map(\.id))
+        console.write(
+          csv ? NativeFormatWriter.csvHeader(runs: runs) : NativeFormatWriter.jsonOpening)
         for (index, summary) in summaries.enumerated() {
           // Nothing more once the output cannot be written (the command then says so).
           guard !console.outputFailed else { break }
@@ -62,7 +66,7 @@ enum ExportCommand: Subcommand {
             publishesPreviousRank: summary.publishesPreviousRank,
             entries: try reader.entries(of: summary.id).map(\.entry))
           if csv {
-            console.write(NativeFormatWriter.csv(snapshot))
+            console.write(NativeFormatWriter.csv(snapshot, runs: runs))
           } else {
             if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
             console.write(NativeFormatWriter.json(snapshot, frequency: frequency))

@@ -18,11 +18,13 @@ enum ImportCommand: Subcommand {
     ("unchanged"); a different snapshot of the same chart and chart date is refused unless
     --replace is given. Two different files for one chart and chart date in one import are
     refused even with --replace, but the pages of a chart published in pages (Apple Music's)
-    imported together are joined into one.
+    imported together are joined into one. A file of many weeks (the Hot 100 datasets of
+    data.world, TidyTuesday and Kaggle) is imported as its chart's snapshots, all or nothing.
 
     The chart's name is --chart when given, else the name in the file (ChartArchive and
-    billboard.py formats, a charts CSV's chart column; a ChartArchive file must give one) or in
-    its name before the date (Spotify's downloads: regional-global-weekly-2024-03-21.csv), else
+    billboard.py formats, a charts CSV's chart column, the chart's address in the "Hot Stuff"
+    dataset's rows; a ChartArchive file must give one) or in its name before the date (Spotify's
+    downloads: regional-global-weekly-2024-03-21.csv), else
     the name of the folder that holds the file; a CSV with a region column adds "-<region>"
     (top200-global). The chart date is the file's own, else --date, else a YYYY-MM-DD (or
     YYYY-MM-DDTHH-MM for an hourly chart) in the file's name. The movements a source publishes

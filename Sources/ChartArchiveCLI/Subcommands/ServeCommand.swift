@@ -22,12 +22,12 @@ enum ServeCommand: Subcommand {
     "url", "last"}], last being the previous rank, 0 for a new or re-entering song. Its categories
     and charts: total app-total, time app-hourly, daily app-daily, weekly app-weekly, monthly
     app-monthly; --feed CATEGORY=CHART changes one.
-
-    EXAMPLES:
-      chart-archive serve
-      curl localhost:8080/api/feed/daily
-      chart-archive serve --port 9000 --feed daily=spotify-daily-global --token-file token.txt
     """
+  static let examples = [
+    "chart-archive serve",
+    "curl localhost:8080/api/feed/daily",
+    "chart-archive serve --port 9000 --feed daily=spotify-daily-global --token-file token.txt",
+  ]
   static let arguments: [ArgumentSpec] = []
   static let options = [
     OptionSpec(
@@ -40,7 +40,8 @@ enum ServeCommand: Subcommand {
       help: "Worker threads, each with its own event loop. Default: one per processor."),
     OptionSpec(
       name: "--token-file", valueName: "file",
-      help: "A file holding the token uploads must present; without it, nothing can be written."),
+      help: "A file holding the token uploads must present; without it, nothing can be written.",
+      values: .file),
     OptionSpec(
       name: "--feed", valueName: "category=chart",
       help: "The chart behind a feed category (total, time, daily, weekly, monthly, or a new one).",
