@@ -21,7 +21,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// EX_IOERR: SQLite could not read or write the archive, or standard output could not be
   /// written (a full disk, an I/O error).
   case ioError = 74
-  /// EX_TEMPFAIL: the archive stayed locked by another process; try again.
+  /// EX_TEMPFAIL: the archive stayed locked by another process, or `serve`'s port is in use;
+  /// try again.
   case temporaryFailure = 75
   /// Standard output was closed by its reader (`chart-archive export hot-100 | head -1`): the
   /// status of a process ended by SIGPIPE (128 + 13), with nothing said.
@@ -46,7 +47,8 @@ extension ExitCode {
     case .ioError:
       "SQLite could not read or write the archive, or standard output could not be written (a full"
         + " disk, an I/O error: what was written is incomplete)"
-    case .temporaryFailure: "the archive stayed locked by another process; try again"
+    case .temporaryFailure:
+      "the archive stayed locked by another process, or serve's port is in use; try again"
     case .outputClosed:
       "standard output was closed by its reader (chart-archive export hot-100 | head -1): nothing"
         + " is said, as for other tools ended by SIGPIPE"

@@ -60,7 +60,7 @@ struct CompletionTests {
 
   @Test(arguments: [
     (["sh"], "show"),
-    (["s"], "snapshots show"),
+    (["s"], "snapshots show serve"),
     (["--ver"], "--version --verbose"),
     (["show", "--"], "--limit --format --db --help"),
     (["show", "--format", ""], "table json csv"),
@@ -85,15 +85,23 @@ struct CompletionTests {
 
   /// Chart names come from the archive the line names with --db (before or after the
   /// subcommand, as one word or two), else from $CHART_ARCHIVE_DB.
+  /// The charts of Sample-data, in name order.
+  static let sampleCharts = [
+    "app-daily", "app-hourly", "app-monthly", "app-total", "app-weekly", "hot-100",
+  ]
+
   @Test func bashCompletesChartNamesFromTheArchive() throws {
     let (folder, archive) = try sampleArchive()
     defer { withExtendedLifetime(folder) {} }
     let cases: [([String], String)] = [
       (["show", "--db", archive, "h"], "hot-100"),
-      (["--db", archive, "report", ""], "app-daily hot-100"),
-      (["snapshots", "--db", "=", archive, "a"], "app-daily"),
-      (["history", "--db", archive, "--chart", ""], "app-daily hot-100"),
-      (["import", "--db", archive, "--chart", "app"], "app-daily"),
+      (["--db", archive, "report", ""], Self.sampleCharts.joined(separator: " ")),
+      (
+        ["snapshots", "--db", "=", archive, "a"],
+        Self.sampleCharts.dropLast().joined(separator: " ")
+      ),
+      (["history", "--db", archive, "--chart", ""], Self.sampleCharts.joined(separator: " ")),
+      (["import", "--db", archive, "--chart", "app-d"], "app-daily"),
       (["show", "--db", folder.path + "/none.sqlite", ""], ""),
     ]
     for (words, expected) in cases {
@@ -158,7 +166,7 @@ struct CompletionTests {
     defer { withExtendedLifetime(folder) {} }
     let run = try chartArchive(["completion", "--chart-names", "--db", archive])
     #expect(run.status == 0)
-    #expect(run.output == "app-daily\nhot-100\n")
+    #expect(run.output == Self.sampleCharts.map { $0 + "\n" }.joined())
   }
 
   @Test(arguments: [
