@@ -70,9 +70,11 @@ let package = Package(
         "ChartArchiveServer",
       ]),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
-    // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.
+    // Measurements for Benchmarks/run: in-library query timings, the server's page rendering and a
+    // synthetic chart generator.
     .executableTarget(
-      name: "chart-archive-bench", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"],
+      name: "chart-archive-bench",
+      dependencies: ["ChartRanking", "ChartStorage", "ChartFormats", "ChartArchiveServer"],
       path: "Benchmarks/ChartArchiveBenchmarks"),
 
     .testTarget(name: "ChartRankingTests", dependencies: ["ChartRanking"]),
