@@ -30,6 +30,9 @@ let package = Package(
     .systemLibrary(name: "CEvent", providers: [.apt(["libevent-dev"])]),
     // zlib from the system (Debian: zlib1g-dev): gzip for the HTTP service's responses.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    // libpng from the system (Debian: libpng-dev), for the tests only: the browser check reads
+    // its screenshots with it.
+    .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
     // Pure Swift: the chart model, movements, peak position, weeks on chart, diffs, reports.
     .target(name: "ChartRanking"),
     // The archive: one SQLite file, its schema migrations (from the top-level Migrations/ folder,
@@ -46,9 +49,11 @@ let package = Package(
     // outcomes as values, progress through a callback.
     .target(
       name: "ChartImport", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
-    // View models and renderers: query results → text (table, JSON, CSV), for every front end.
+    // View models and renderers: query results → text (table, JSON, CSV), HTML pages and SVG
+    // pictures, for every front end; the pages' style sheet and icon embedded in the binary.
     .target(
-      name: "ChartPresentation", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
+      name: "ChartPresentation", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"],
+      resources: [.embedInCode("Assets")]),
     // The HTTP service: requests → the same library calls → the same views; statuses, caching
     // headers, the access log.
     .target(
@@ -68,9 +73,11 @@ let package = Package(
     // Writes the git commit of the checkout into the CLI before each build, for `--version`.
     .plugin(name: "BuildCommit", capability: .buildTool()),
     .executableTarget(name: "chart-archive", dependencies: ["ChartArchiveCLI"]),
-    // Measurements for Benchmarks/run: in-library query timings and a synthetic chart generator.
+    // Measurements for Benchmarks/run: in-library query timings, the server's page rendering and a
+    // synthetic chart generator.
     .executableTarget(
-      name: "chart-archive-bench", dependencies: ["ChartRanking", "ChartStorage", "ChartFormats"],
+      name: "chart-archive-bench",
+      dependencies: ["ChartRanking", "ChartStorage", "ChartFormats", "ChartArchiveServer"],
       path: "Benchmarks/ChartArchiveBenchmarks"),
 
     .testTarget(name: "ChartRankingTests", dependencies: ["ChartRanking"]),
@@ -89,7 +96,7 @@ let package = Package(
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: [
-        "ChartArchiveCLI", "ChartFormats", "ChartRanking", "ChartStorage", "chart-archive",
+        "ChartArchiveCLI", "ChartFormats", "ChartRanking", "ChartStorage", "chart-archive", "CPNG",
       ]
     ),
   ]

@@ -4,9 +4,16 @@
 //     In-library timings (no process start) of `history` for N songs picked at random, `diff` of
 //     N random consecutive snapshots, and `report` of the latest snapshot N times; prints one JSON
 //     object with p50 and p99 in microseconds, and the songs picked (for process timings).
+//   chart-archive-bench pages --db PATH --chart NAME [--count N] [--seed S]
+//     The web pages as `serve` answers them, inside the server (its router, no socket): N chart
+//     pages of distinct random chart dates and N song pages of distinct random songs of the
+//     chart, each rendered once (none answered from the server's cache); prints one JSON object
+//     with p50 and p99 in microseconds and the pages' weight in bytes (largest and p99, without
+//     images, uncompressed and gzipped).
 //   chart-archive-bench generate --out FOLDER --days D --regions R --size N [--seed S]
 //     Writes a deterministic synthetic daily chart series in ChartArchive's format: R regions,
 //     D days each, N entries a day, songs rising, peaking and falling like real ones.
+import ChartArchiveServer
 import ChartFormats
 import ChartRanking
 import ChartStorage
@@ -88,6 +95,59 @@ func queries(_ arguments: [String]) throws {
   FileHandle.standardOutput.write(data)
 }
 
+func pages(_ arguments: [String]) throws {
+  guard let path = option("--db", in: arguments), let chart = option("--chart", in: arguments)
+  else { fatalError("usage: pages --db PATH --chart NAME [--count N] [--seed S]") }
+  let count = Int(option("--count", in: arguments) ?? "") ?? 1000
+  var random = SeededGenerator(state: UInt64(option("--seed", in: arguments) ?? "") ?? 1)
+  let archive = try Archive(path: path, access: .read)
+  let snapshots = try archive.read { try $0.snapshots(of: chart) }
+  // Distinct chart dates and songs, so that no request is answered from the server's cache.
+  let dates = Array(snapshots.shuffled(using: &random).prefix(count))
+  var songs: [SongID] = []
+  var seen: Set<SongID> = []
+  while songs.count < count, seen.count < 1_000_000 {
+    let snapshot = snapshots[Int.random(in: 0..<snapshots.count, using: &random)]
+    let entries = try archive.read { try $0.entries(of: snapshot.id) }
+    let song = entries[Int.random(in: 0..<entries.count, using: &random)].song
+    if seen.insert(song).inserted { songs.append(song) }
+  }
+  let router = try Router(configuration: ServerConfiguration(archivePath: path))
+  var chartBytes: [Double] = []
+  var songBytes: [Double] = []
+  var gzippedBytes: [Double] = []
+  func get(_ target: String, _ sizes: inout [Double], gzip: Bool = false) {
+    let response = router.respond(
+      to: HTTPRequest(
+        method: "GET", target: target, headers: gzip ? ["Accept-Encoding": "gzip"] : [:]))
+    guard response.status == 200 else { fatalError("\(target) answered \(response.status)") }
+    sizes.append(Double(response.body.count))
+  }
+  let chartPages = measure(dates.count) { index in
+    get("/charts/\(chart)/\(dates[index].chartDate.iso8601)", &gzippedBytes, gzip: true)
+  }
+  let songPages = measure(songs.count) { index in
+    get("/songs/\(songs[index].rawValue)", &gzippedBytes, gzip: true)
+  }
+  // The same pages' weight uncompressed (a client that takes no gzip), not timed.
+  for date in dates { get("/charts/\(chart)/\(date.chartDate.iso8601)", &chartBytes) }
+  for song in songs { get("/songs/\(song.rawValue)", &songBytes) }
+  chartBytes.sort()
+  songBytes.sort()
+  gzippedBytes.sort()
+  let result: [String: Any] = [
+    "chart_pages": dates.count, "song_pages": songs.count,
+    "chart_page_p50_us": chartPages.p50, "chart_page_p99_us": chartPages.p99,
+    "song_page_p50_us": songPages.p50, "song_page_p99_us": songPages.p99,
+    "chart_page_bytes_max": chartBytes.last ?? 0,
+    "chart_page_bytes_p99": percentile(chartBytes, 0.99),
+    "song_page_bytes_max": songBytes.last ?? 0, "song_page_bytes_p99": percentile(songBytes, 0.99),
+    "gzipped_bytes_max": gzippedBytes.last ?? 0,
+  ]
+  let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+  FileHandle.standardOutput.write(data)
+}
+
 func generate(_ arguments: [String]) throws {
   guard let folder = option("--out", in: arguments) else {
     fatalError("usage: generate --out FOLDER --days D --regions R --size N [--seed S]")
@@ -156,8 +216,9 @@ func generate(_ arguments: [String]) throws {
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "queries": try queries(arguments)
+case "pages": try pages(arguments)
 case "generate": try generate(arguments)
 default:
-  FileHandle.standardError.write(Data("usage: chart-archive-bench queries|generate …\n".utf8))
+  FileHandle.standardError.write(Data("usage: chart-archive-bench queries|pages|generate …\n".utf8))
   exit(64)
 }

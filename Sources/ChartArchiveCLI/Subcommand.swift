@@ -75,10 +75,19 @@ enum SharedOptions {
     do { return try Archive(path: path, access: .read) } catch { throw CommandError(error) }
   }
 
-  static func outputFormat(_ arguments: ParsedArguments) throws(UsageError) -> OutputFormat {
+  /// The output format of `--format`: table (the default), json or csv.
+  ///
+  /// - Parameter picture: the name of the one other format the command takes (`svg`, `html`),
+  ///   which the command handles itself: named in the error only.
+  /// - Throws: ``UsageError`` naming the formats expected.
+  static func outputFormat(_ arguments: ParsedArguments, or picture: String? = nil)
+    throws(UsageError) -> OutputFormat
+  {
     guard let text = arguments.option("--format") else { return .table }
     guard let format = OutputFormat(rawValue: text) else {
-      throw UsageError("unknown format '\(text)' (expected table, json or csv)")
+      throw UsageError(
+        "unknown format '\(text)' (expected table, json"
+          + (picture.map { ", csv or \($0))" } ?? " or csv)"))
     }
     return format
   }

@@ -110,6 +110,8 @@ func reasonPhrase(_ status: Int) -> String {
   case 200: "OK"
   case 201: "Created"
   case 204: "No Content"
+  case 301: "Moved Permanently"
+  case 303: "See Other"
   case 304: "Not Modified"
   case 400: "Bad Request"
   case 401: "Unauthorized"

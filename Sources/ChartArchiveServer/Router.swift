@@ -51,7 +51,7 @@ public struct ServerConfiguration: Sendable {
 /// check) are kept, with their ETag and gzip form, until the archive file or its write-ahead log
 /// changes (an import by this server or by `chart-archive import`).
 public final class Router: Sendable {
-  private let archive: Archive
+  let archive: Archive
   private let uploads: Archive?
   private let configuration: ServerConfiguration
   private let cache: ResponseCache
@@ -120,7 +120,7 @@ public final class Router: Sendable {
     guard let segments = Self.segments(of: request.path) else {
       return problem(400, "the path is not valid percent-encoded UTF-8")
     }
-    guard segments.first == "api" else { return problem(404, "no such page") }
+    guard segments.first == "api" else { return page(request, segments: segments) }
     let path = Array(segments.dropFirst())
     if request.method == "OPTIONS" { return options(for: path) }
     let allowed = Self.allowedMethods(for: path, uploads: uploads != nil)
@@ -404,7 +404,7 @@ public final class Router: Sendable {
       status, error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? ""))
   }
 
-  private func snapshotDate(_ text: String?, name: String) throws -> SnapshotDate? {
+  func snapshotDate(_ text: String?, name: String) throws -> SnapshotDate? {
     guard let text, !text.isEmpty else { return nil }
     if let keyword = SnapshotDate(keyword: text) { return keyword }
     guard let date = try? ChartDate(iso8601: text) else {

@@ -163,9 +163,10 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     return value
   }
 
-  /// Days from 1970-01-01 to a proleptic Gregorian date: Howard Hinnant's `days_from_civil`
+  /// Days from 1970-01-01 to a proleptic Gregorian date (month 1 to 12, day 1 to 31; negative
+  /// before 1970): Howard Hinnant's `days_from_civil`
   /// (<https://howardhinnant.github.io/date_algorithms.html#days_from_civil>).
-  static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+  public static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
     let y = month <= 2 ? year - 1 : year
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -174,8 +175,9 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     return era * 146_097 + dayOfEra - 719_468
   }
 
-  /// The date of a day count from 1970-01-01: Hinnant's `civil_from_days`.
-  static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+  /// The proleptic Gregorian date (month 1 to 12, day 1 to 31) of a day count from 1970-01-01
+  /// (negative before it): Hinnant's `civil_from_days`.
+  public static func civilDate(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097

@@ -351,6 +351,18 @@ extension ArchiveReader {
     }
   }
 
+  /// The snapshot just after another of the same chart, or `nil` when it is the latest.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func snapshot(after snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
+    try reading {
+      try database.row(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE c.name = ? AND s.chart_time > ? ORDER BY s.chart_time LIMIT 1",
+        [snapshot.chart, snapshot.chartDate.secondsSince1970], readSnapshot)
+    }
+  }
+
   /// The entries of a snapshot with their songs, in rank order.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.

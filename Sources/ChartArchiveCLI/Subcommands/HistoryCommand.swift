@@ -17,12 +17,19 @@ enum HistoryCommand: Subcommand {
 
     After the chart dates come the song's peak position, weeks on chart (days or hours for a
     daily or hourly chart; counted across re-entries), runs and debut, for each chart it was on.
+
+    --format svg draws the rank history as a picture (SVG 1.1) instead: rank 1 at the top, one
+    point per chart date, the line broken where the song was off the chart, the peak marked, one
+    line per chart. It draws several songs on one picture, with a legend: each --song given (the
+    option repeats), or the songs a search finds (at most 12, best matches first).
     """
   static let examples = [
     #"chart-archive history "Blinding Lights""#,
     #"chart-archive history "Unchained Melody" --artist "righteous""#,
     #"chart-archive history --artist "Taylor Swift""#,
     "chart-archive history --song 1234",
+    #"chart-archive history "Blinding Lights" --format svg > run.svg"#,
+    "chart-archive history --song 1234 --song 5678 --format svg > runs.svg",
   ]
   static let arguments = [
     ArgumentSpec(
@@ -33,40 +40,82 @@ enum HistoryCommand: Subcommand {
     OptionSpec(
       name: "--chart", valueName: "name", help: "Only this chart's history.", values: .chart),
     OptionSpec(
-      name: "--song", valueName: "id", help: "The song with this ID (listed by a search)."),
-    SharedOptions.format, SharedOptions.database,
+      name: "--song", valueName: "id",
+      help: "The song with this ID (listed by a search); repeat it to draw several songs.",
+      repeats: true),
+    OptionSpec(
+      name: "--format", valueName: "format",
+      help: "Output format: table, json, csv, or svg (a picture). Default: table.",
+      values: .choices(["table", "json", "csv", "svg"])),
+    SharedOptions.database,
   ]
 
+  /// The most songs a search draws on one picture.
+  static let pictureLimit = 12
+
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-    let format = try SharedOptions.outputFormat(arguments)
+    let picture = arguments.option("--format") == "svg"
+    let format = picture ? .table : try SharedOptions.outputFormat(arguments, or: "svg")
     let text = arguments.argument("query")
     let artist = arguments.option("--artist")
     let chart = arguments.option("--chart")
-    var songID: SongID?
-    if let value = arguments.option("--song") {
+    var songIDs: [SongID] = []
+    for value in arguments.options["--song"] ?? [] {
       guard let number = Int64(value), number > 0 else {
         throw UsageError("--song expects a song ID (a whole number), found '\(value)'")
       }
-      songID = SongID(number)
+      songIDs.append(SongID(number))
+    }
+    if songIDs.count > 1, !picture {
+      throw UsageError("--song is given once, but for --format svg (several songs on a picture)")
+    }
+    /// The recordings found, as a table, JSON, CSV or a picture.
+    func show(_ recordings: [SongRecording]) throws {
+      let view = HistoryView(recordings)
+      guard picture else { return console.show(view, as: format) }
+      guard recordings.contains(where: { !$0.histories.isEmpty }) else {
+        throw CommandError(
+          .failure, "nothing to draw: no chart date" + (chart.map { " on \($0)" } ?? ""))
+      }
+      console.write(RankChart(view).svg(.file))
+    }
+    /// A picture of the first songs of a list, saying on standard error when some are left out.
+    func draw(_ songs: [SongSummary], found: String) throws {
+      if songs.count > pictureLimit {
+        console.printError(
+          "\(songs.count) songs \(found); the first \(pictureLimit) are drawn (narrow the search,"
+            + " or pick songs with --song ID)")
+      }
+      try show(
+        try query {
+          try archive.read {
+            try $0.recordings(of: Array(songs.prefix(pictureLimit)), onChart: chart)
+          }
+        })
     }
     if let text, !text.contains(where: { !$0.isWhitespace }) {
       throw UsageError("<query> is empty: give a title, or part of a title or artist credit")
     }
-    if text == nil, artist == nil, songID == nil {
+    if text == nil, artist == nil, songIDs.isEmpty {
       throw UsageError("give a <query>, --artist or --song")
     }
     let archive = try SharedOptions.openArchive(arguments, console: console)
-    if let songID {
-      let recordings = try query {
-        try archive.read { reader -> [SongRecording]? in
-          guard let song = try reader.song(songID) else { return nil }
-          return try reader.recordings(of: [song], onChart: chart)
+    if !songIDs.isEmpty {
+      let found = try query {
+        try archive.read { reader -> Result<[SongRecording], MissingSong> in
+          var songs: [SongSummary] = []
+          for id in songIDs {
+            guard let song = try reader.song(id) else { return .failure(MissingSong(id: id)) }
+            songs.append(song)
+          }
+          return .success(try reader.recordings(of: songs, onChart: chart))
         }
       }
-      guard let recordings else {
-        throw CommandError(.failure, "no song with ID \(songID.rawValue)")
+      switch found {
+      case .success(let recordings): try show(recordings)
+      case .failure(let missing):
+        throw CommandError(.failure, "no song with ID \(missing.id.rawValue)")
       }
-      console.show(HistoryView(recordings), as: format)
       return .success
     }
     guard let text else {
@@ -76,6 +125,10 @@ enum HistoryCommand: Subcommand {
       }
       guard !songs.isEmpty else {
         throw CommandError(.failure, "no song by '\(artist ?? "")'")
+      }
+      if picture {
+        try draw(songs, found: "are by '\(artist ?? "")'")
+        return .success
       }
       console.show(SongMatchesView(songs), as: format)
       return .success
@@ -93,7 +146,7 @@ enum HistoryCommand: Subcommand {
     }
     switch found {
     case .success(let recordings):
-      console.show(HistoryView(recordings), as: format)
+      try show(recordings)
       return .success
     case .failure(.none):
       let suggestion = try query {
@@ -107,6 +160,10 @@ enum HistoryCommand: Subcommand {
           + (suggestion.artist.map { " by '\($0)'" } ?? "") + "? "
           + songs.joined(separator: "; ") + (suggestion.songs.count > 3 ? "; …" : "") + ")")
     case .failure(.several(let songs)):
+      if picture {
+        try draw(songs, found: "match \(searched)")
+        return .success
+      }
       console.show(SongMatchesView(songs), as: format)
       console.printError(
         "\(songs.count) songs match \(searched); narrow the search with --artist, --chart or a"
@@ -119,5 +176,10 @@ enum HistoryCommand: Subcommand {
   private enum SongSearchFailure: Error {
     case none
     case several([SongSummary])
+  }
+
+  /// A song ID that names no song.
+  private struct MissingSong: Error {
+    var id: SongID
   }
 }

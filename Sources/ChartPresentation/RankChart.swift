@@ -1,0 +1,466 @@
+public import ChartRanking
+public import ChartStorage
+
+/// A song's rank history drawn as a line chart, in SVG 1.1
+/// (<https://www.w3.org/TR/SVG11/>): rank 1 at the top, chart dates along the bottom in time
+/// order, one point per chart date with a tooltip (`<title>`) giving the date and the rank, the
+/// line broken where the song was off the chart (a re-entry starts a new run, see ``Placement``),
+/// the peak position marked, and one line per chart (and per song, when several are drawn) with
+/// a legend when there is more than one.
+///
+/// Plain SVG 1.1 with presentation attributes only (no CSS, no script, no external reference), so
+/// that image tools (librsvg's `rsvg-convert`) draw it as browsers do; on a page, the page's
+/// style sheet recolours it for dark mode through its classes.
+public struct RankChart: Sendable {
+  /// One line: a label for the legend and its points.
+  public struct Series: Sendable {
+    /// The legend's words for the line (`hot-100`, or `Title — Artist (hot-100)`).
+    public var label: String
+    /// The points, in chart-date order; a point whose run differs from the one before starts a
+    /// new stretch of line.
+    public var points: [Point]
+    /// The song's peak position on the chart (see ``SongHistory/peakPosition``), when it is not
+    /// the best rank drawn: the source's, from before the archive's first chart date.
+    public var sourcePeak: Int?
+
+    /// A line of points.
+    ///
+    /// - Parameter sourcePeak: the peak position when the archive lacks the start of the run and
+    ///   the source's peak is better than any rank drawn; `nil` otherwise.
+    public init(label: String, points: [Point], sourcePeak: Int? = nil) {
+      self.label = label
+      self.points = points
+      self.sourcePeak = sourcePeak
+    }
+
+    /// The best rank drawn (the one marked), with the words for it: `peak 1`, or `best 5 (peak
+    /// position 3*)` when the source's peak is better.
+    var peak: (point: Point, words: String)? {
+      guard let best = points.min(by: { $0.rank < $1.rank }) else { return nil }
+      guard let sourcePeak, sourcePeak < best.rank else { return (best, "peak \(best.rank)") }
+      return (best, "best \(best.rank) (peak position \(sourcePeak)\(partialMark))")
+    }
+  }
+
+  /// One chart date of a line.
+  public struct Point: Sendable, Equatable {
+    /// The chart date.
+    public var chartDate: ChartDate
+    /// The rank on it, 1-based.
+    public var rank: Int
+    /// The song's run on the chart it belongs to: 1, then one more after each re-entry.
+    public var run: Int
+
+    /// A point.
+    public init(chartDate: ChartDate, rank: Int, run: Int) {
+      self.chartDate = chartDate
+      self.rank = rank
+      self.run = run
+    }
+  }
+
+  /// The picture's title (its `<title>`, and the heading of a file on its own).
+  public var title: String
+  /// The lines, in legend order.
+  public var series: [Series]
+
+  /// A chart of lines.
+  public init(title: String, series: [Series]) {
+    self.title = title
+    self.series = series
+  }
+
+  /// The chart of the songs `history` shows (the command line's ``HistoryView``): one line per
+  /// recording and chart, in that order. With one song, a line is labelled with its chart; with
+  /// several, with the song's title and artist, and the chart when the songs were on several.
+  public init(_ view: HistoryView) {
+    self.init(recordings: view.recordings)
+  }
+
+  /// The chart of songs' recordings (see ``init(_:)``).
+  ///
+  /// - Parameter recordings: the songs, each with its history per chart (see
+  ///   ``ArchiveReader/recordings(of:onChart:)``).
+  public init(recordings: [SongRecording]) {
+    let charts = Set(recordings.flatMap { $0.histories.map(\.chart) })
+    let songs = recordings.count
+    var series: [Series] = []
+    for recording in recordings {
+      for item in recording.histories {
+        let label =
+          songs == 1
+          ? item.chart
+          : "\(recording.song.title) — \(recording.song.artist)"
+            + (charts.count > 1 ? " (\(item.chart))" : "")
+        let points = Self.points(item.history)
+        let best = points.map(\.rank).min()
+        let peak = item.history.peakPosition
+        series.append(
+          Series(
+            label: label, points: points,
+            sourcePeak: peak.flatMap { peak in best.map { peak < $0 } == true ? peak : nil }))
+      }
+    }
+    let first = recordings.first?.song
+    title =
+      songs == 1 || Set(recordings.map { "\($0.song.title)\u{1F}\($0.song.artist)" }).count == 1
+      ? "\(first?.title ?? "") — \(first?.artist ?? "")"
+      : "\(songs) songs"
+    self.series = series
+  }
+
+  /// One point per chart date of a history: the best rank of the date (a song holds one entry a
+  /// snapshot; two tied entries of one song would be one point).
+  static func points(_ history: SongHistory) -> [Point] {
+    var points: [Point] = []
+    for placement in history.placements {
+      if let last = points.last, last.chartDate == placement.chartDate {
+        points[points.count - 1].rank = min(last.rank, placement.rank)
+        continue
+      }
+      points.append(
+        Point(chartDate: placement.chartDate, rank: placement.rank, run: placement.figures.run))
+    }
+    return points
+  }
+
+  // MARK: - Drawing
+
+  /// How the picture is written.
+  public enum Setting: Sendable {
+    /// A file on its own: the XML declaration, the SVG namespace and version, a white background
+    /// and a heading.
+    case file
+    /// Inside an HTML page: no declaration nor background, sized by the page, described for
+    /// screen readers by its title and a summary.
+    case inline
+  }
+
+  /// The colours of the lines, in order (Okabe and Ito's palette, told apart by people with any
+  /// colour vision), then dashed for the next ones.
+  static let colors = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"]
+
+  /// The picture's width and the plot's margins, in SVG user units (pixels at 100 %).
+  static let width = 720.0
+  static let plotHeight = 240.0
+  static let left = 48.0
+  static let right = 20.0
+  static let legendLine = 20.0
+  /// The most characters of a legend's line (a longer label is cut, ending in `…`).
+  static let legendCharacters = 92
+
+  /// The SVG text.
+  public func svg(_ setting: Setting) -> String {
+    let top = setting == .file ? 58.0 : 28.0
+    let plotBottom = top + Self.plotHeight
+    let legendRows = series.count > 1 ? series.count : 0
+    let height = plotBottom + 34 + Double(legendRows) * Self.legendLine + 6
+    let all = series.flatMap(\.points)
+    let times = all.map(\.chartDate.secondsSince1970)
+    let start = times.min() ?? 0
+    let end = times.max() ?? 0
+    let plotWidth = Self.width - Self.left - Self.right
+    func x(_ seconds: Int64) -> Double {
+      end == start
+        ? Self.left + plotWidth / 2
+        : Self.left + Double(seconds - start) / Double(end - start) * plotWidth
+    }
+    let scale = RankScale(largest: all.map(\.rank).max() ?? 1)
+    func y(_ rank: Int) -> Double {
+      top + Double(rank - 1) / Double(scale.bottom - 1) * Self.plotHeight
+    }
+
+    var svg = ""
+    svg.reserveCapacity(2_000 + all.count * 90)
+    let size = "viewBox=\"0 0 \(number(Self.width)) \(number(height))\""
+    switch setting {
+    case .file:
+      svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      svg +=
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(number(Self.width))\""
+        + " height=\"\(number(height))\" \(size) font-family=\"DejaVu Sans, Verdana, sans-serif\""
+        + " font-size=\"12\">\n"
+      svg += "<title>"
+      Markup.append(title, to: &svg)
+      svg += "</title>\n<desc>"
+      Markup.append(summary, to: &svg)
+      svg += "</desc>\n"
+      svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
+      svg += "<text x=\"\(number(Self.left))\" y=\"26\" font-size=\"16\" font-weight=\"bold\""
+      svg += " fill=\"#1f2328\">"
+      Markup.append(title, to: &svg)
+      svg += "</text>\n"
+    case .inline:
+      svg +=
+        "<svg class=\"rc\" xmlns=\"http://www.w3.org/2000/svg\" \(size) role=\"img\""
+        + " aria-labelledby=\"rc-t rc-d\" font-size=\"12\">\n<title id=\"rc-t\">"
+      Markup.append(title, to: &svg)
+      svg += "</title>\n<desc id=\"rc-d\">"
+      Markup.append(summary, to: &svg)
+      svg += "</desc>\n"
+    }
+
+    // Grid and axes.
+    svg += "<g class=\"grid\" stroke=\"#d1d9e0\" stroke-width=\"1\">\n"
+    for rank in scale.ticks {
+      svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + plotWidth))\""
+      svg += " y1=\"\(number(y(rank)))\" y2=\"\(number(y(rank)))\"/>\n"
+    }
+    let dateTicks = TimeTicks(start: start, end: end)
+    for tick in dateTicks.ticks {
+      svg += "<line x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\""
+      svg += " y1=\"\(number(top))\" y2=\"\(number(plotBottom))\"/>\n"
+    }
+    svg += "</g>\n<g class=\"axis\" fill=\"#59636e\">\n"
+    for rank in scale.ticks {
+      svg += "<text x=\"\(number(Self.left - 8))\" y=\"\(number(y(rank) + 4))\""
+      svg += " text-anchor=\"end\">\(rank)</text>\n"
+    }
+    svg += "<text x=\"12\" y=\"\(number(top + Self.plotHeight / 2))\" text-anchor=\"middle\""
+    svg += " transform=\"rotate(-90 12 \(number(top + Self.plotHeight / 2)))\">Rank</text>\n"
+    for tick in dateTicks.ticks {
+      let tickX = x(tick.seconds)
+      svg += "<text x=\"\(number(tickX))\" y=\"\(number(plotBottom + 20))\""
+      svg += " text-anchor=\"\(anchor(tickX, plotWidth: plotWidth))\">\(tick.label)</text>\n"
+    }
+    svg += "</g>\n"
+
+    // The lines, their points and their peaks.
+    for (index, line) in series.enumerated() {
+      let color = Self.colors[index % Self.colors.count]
+      let dashed = index >= Self.colors.count
+      svg += "<g class=\"s s\(index % Self.colors.count)\" stroke=\"\(color)\" fill=\"\(color)\">\n"
+      var path = ""
+      var previous: Point?
+      for point in line.points {
+        path += (previous.map { $0.run == point.run } ?? false) ? "L" : "M"
+        path += "\(number(x(point.chartDate.secondsSince1970))),\(number(y(point.rank)))"
+        previous = point
+      }
+      svg += "<path d=\"\(path)\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\""
+      svg += dashed ? " stroke-dasharray=\"6 3\"/>\n" : "/>\n"
+      /// A point's tooltip: its words, after the line's label when there are several lines.
+      func tooltip(_ words: String) {
+        svg += "<title>"
+        if series.count > 1 {
+          Markup.append(line.label, to: &svg)
+          svg += ": "
+        }
+        svg += words + "</title></circle>\n"
+      }
+      for point in line.points {
+        svg += "<circle cx=\"\(number(x(point.chartDate.secondsSince1970)))\""
+        svg += " cy=\"\(number(y(point.rank)))\" r=\"3\">"
+        tooltip("\(point.chartDate): rank \(point.rank)")
+      }
+      if let (peak, words) = line.peak {
+        let peakX = x(peak.chartDate.secondsSince1970)
+        let peakY = y(peak.rank)
+        svg += "<circle class=\"pk\" cx=\"\(number(peakX))\" cy=\"\(number(peakY))\" r=\"7\""
+        svg += " fill=\"none\" stroke-width=\"2\">"
+        tooltip("\(words) on \(peak.chartDate)")
+        // With several lines, the legend gives each peak: labels would overlap.
+        if series.count == 1 {
+          svg += "<text x=\"\(number(peakX))\" y=\"\(number(peakY - 11))\""
+          svg += " text-anchor=\"\(anchor(peakX, plotWidth: plotWidth))\" class=\"pl\""
+          svg += " fill=\"#1f2328\" stroke=\"none\" font-weight=\"bold\">\(words)</text>\n"
+        }
+      }
+      svg += "</g>\n"
+    }
+
+    // The legend, one line per series.
+    if legendRows > 0 {
+      svg += "<g class=\"legend\">\n"
+      for (index, line) in series.enumerated() {
+        let color = Self.colors[index % Self.colors.count]
+        let rowY = plotBottom + 40 + Double(index) * Self.legendLine
+        svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + 24))\""
+        svg += " y1=\"\(number(rowY - 4))\" y2=\"\(number(rowY - 4))\" stroke=\"\(color)\""
+        svg +=
+          " stroke-width=\"3\"\(index >= Self.colors.count ? " stroke-dasharray=\"6 3\"" : "")/>"
+        svg += "<text class=\"lt\" x=\"\(number(Self.left + 32))\" y=\"\(number(rowY))\""
+        svg += " fill=\"#1f2328\">"
+        let peak = line.peak.map { " · \($0.words)" } ?? ""
+        let room = Self.legendCharacters - peak.count
+        Markup.append(
+          line.label.count > room ? line.label.prefix(room - 1) + "…" : line.label, to: &svg)
+        svg += peak + "</text>\n"
+      }
+      svg += "</g>\n"
+    }
+    svg += "</svg>\n"
+    return svg
+  }
+
+  /// How a label at `x` is anchored: at its start near the left edge, its end near the right,
+  /// else its middle, so that no label runs off the picture.
+  private func anchor(_ x: Double, plotWidth: Double) -> String {
+    x < Self.left + 36 ? "start" : x > Self.left + plotWidth - 36 ? "end" : "middle"
+  }
+
+  /// The words a screen reader gives for the picture: each line's chart dates, span and peak.
+  var summary: String {
+    series.map { line in
+      guard let first = line.points.first, let last = line.points.last, let peak = line.peak
+      else { return "\(line.label): no chart dates" }
+      let dates = line.points.count == 1 ? "1 chart date" : "\(line.points.count) chart dates"
+      return "\(line.label): \(dates) from \(first.chartDate) to \(last.chartDate),"
+        + " \(peak.words) on \(peak.point.chartDate)"
+    }.joined(separator: "; ")
+  }
+
+  /// A coordinate with at most one decimal, as short as it can be written.
+  private func number(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(abs(tenths % 10))"
+  }
+}
+
+/// The rank axis: from 1 at the top to a round number at or below the lowest rank drawn, with a
+/// tick at 1 and at each multiple of a round step (1, 2, 5, 10, 20, 25, 50, …).
+struct RankScale {
+  /// The rank at the bottom of the plot.
+  let bottom: Int
+  /// The ranks with a tick and a line across, top first.
+  let ticks: [Int]
+
+  init(largest: Int) {
+    let largest = max(largest, 10)
+    var step = 1
+    let steps = [1, 2, 5, 10, 20, 25, 50]
+    var magnitude = 1
+    search: while true {
+      for candidate in steps where candidate * magnitude * 5 >= largest {
+        step = candidate * magnitude
+        break search
+      }
+      magnitude *= 10
+    }
+    bottom = max(2, (largest + step - 1) / step * step)
+    ticks = [1] + stride(from: step, through: bottom, by: step).filter { $0 > 1 }
+  }
+}
+
+/// The chart-date axis: ticks at round moments (years, months, days or hours, whichever gives at
+/// most seven between the first and last chart date), labelled in ISO 8601's order (`1990`,
+/// `2024-01`, `2024-05-01`, `05-01 20:00`), all in UTC, as chart dates are.
+struct TimeTicks {
+  /// A moment with its label.
+  struct Tick: Equatable {
+    var seconds: Int64
+    var label: String
+  }
+
+  let ticks: [Tick]
+
+  private static let day: Int64 = 86_400
+
+  init(start: Int64, end: Int64) {
+    if end <= start {
+      ticks = [
+        Tick(
+          seconds: start,
+          label: start % Self.day != 0 ? Self.hourLabel(start) : Self.dayLabel(start))
+      ]
+      return
+    }
+    let limit = 7
+    let span = end - start
+    // Years, every 1, 2, 5, 10, 20, 25, 50 or 100.
+    let firstYear = Self.civil(Self.floorDiv(start, Self.day)).year
+    let lastYear = Self.civil(Self.floorDiv(end, Self.day)).year
+    if lastYear - firstYear >= 3 {
+      let steps: [Int64] = [1, 2, 5, 10, 20, 25, 50, 100]
+      for step in steps {
+        var found: [Tick] = []
+        var year = (firstYear + step - 1) / step * step
+        while year <= lastYear {
+          let seconds = Self.daysFromCivil(year: year, month: 1, day: 1) * Self.day
+          if seconds >= start, seconds <= end {
+            found.append(Tick(seconds: seconds, label: String(year)))
+          }
+          year += step
+        }
+        if found.count <= limit {
+          ticks = found
+          return
+        }
+      }
+    }
+    // Months, every 1, 2, 3, 6 or 12.
+    if span >= 60 * Self.day {
+      let steps: [Int64] = [1, 2, 3, 6, 12]
+      for step in steps {
+        var found: [Tick] = []
+        var (year, month, _) = Self.civil(Self.floorDiv(start, Self.day))
+        while true {
+          let seconds = Self.daysFromCivil(year: year, month: month, day: 1) * Self.day
+          if seconds > end { break }
+          if seconds >= start, (month - 1) % step == 0 {
+            found.append(Tick(seconds: seconds, label: "\(year)-\(Self.two(month))"))
+          }
+          month += 1
+          if month > 12 { (year, month) = (year + 1, 1) }
+        }
+        if found.count <= limit {
+          ticks = found
+          return
+        }
+      }
+    }
+    // Hours, every 1, 3, 6 or 12 below two days; days, every 1, 2, 7, 14 or 28.
+    let hourSteps: [Int64] = span < 2 * Self.day ? [3_600, 3 * 3_600, 6 * 3_600, 12 * 3_600] : []
+    let daySteps: [Int64] = [1, 2, 7, 14, 28].map { $0 * Self.day }
+    for step in hourSteps + daySteps {
+      var found: [Int64] = []
+      // Hours at multiples of the step; days from the first chart date's, so that a weekly
+      // chart's ticks fall on its chart dates.
+      let base = step < Self.day ? 0 : (Self.floorDiv(start - 1, Self.day) + 1) * Self.day
+      var moment = base + (Self.floorDiv(start - base - 1, step) + 1) * step
+      while moment <= end, found.count <= limit {
+        found.append(moment)
+        moment += step
+      }
+      if found.count <= limit {
+        ticks = found.map {
+          Tick(seconds: $0, label: step < Self.day ? Self.hourLabel($0) : Self.dayLabel($0))
+        }
+        return
+      }
+    }
+    ticks = []
+  }
+
+  /// `2024-05-01`: a moment's date.
+  private static func dayLabel(_ seconds: Int64) -> String {
+    let date = civil(floorDiv(seconds, day))
+    return "\(date.year)-\(two(date.month))-\(two(date.day))"
+  }
+
+  /// `05-01 20:00`: a moment's month, day and hour.
+  private static func hourLabel(_ seconds: Int64) -> String {
+    let date = civil(floorDiv(seconds, day))
+    let hour = (seconds - floorDiv(seconds, day) * day) / 3_600
+    return "\(two(date.month))-\(two(date.day)) \(two(hour)):00"
+  }
+
+  private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+  private static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+    let quotient = value / divisor
+    return value % divisor < 0 ? quotient - 1 : quotient
+  }
+
+  /// The date of a count of days since 1970-01-01 (see ``ChartDate/civilDate(daysSince1970:)``).
+  static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let date = ChartDate.civilDate(daysSince1970: Int(days))
+    return (Int64(date.year), Int64(date.month), Int64(date.day))
+  }
+
+  /// The count of days since 1970-01-01 of a date (see
+  /// ``ChartDate/daysSince1970(year:month:day:)``).
+  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
+    Int64(ChartDate.daysSince1970(year: Int(year), month: Int(month), day: Int(day)))
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Testing
+
+/// The web pages `serve` answers, read as a client reads them (without a browser: see
+/// ``BrowserCheckTests``), on Sample-data and the made-up chart with hostile titles.
+@Suite(.serialized)
+struct PagesTests {
+  /// The markers of the made-up chart's third week, by rank: song 0 climbs from 2, song 1 falls
+  /// from 1, song 19 re-enters, song 3 stays at 4, song 2 falls from 3 to 5, and the songs below
+  /// fall one place each (song 20 from 5, song 5 from 6, song 4 from 7, then 8 to 19).
+  static let thirdWeekMarkers = ["▲1", "▼1", "RE", "–", "▼2"] + Array(repeating: "▼1", count: 15)
+
+  /// The texts of every movement marker of a page, in order.
+  static func markers(_ html: String) -> [String] {
+    html.matches(of: /<span class="mv [a-z]+" role="img" aria-label="[^"]+">([^<]+)<\/span>/)
+      .map { String($0.1) }
+  }
+
+  /// The entries of a page's first list of entries.
+  static func entryCount(_ html: String) -> Int {
+    guard let list = html.firstMatch(of: /<ol class="entries">\n((?:<li>.*<\/li>\n)*)<\/ol>/)
+    else { return 0 }
+    return list.1.split(separator: "\n").count
+  }
+
+  @Test func everyPageKindAnswersHTMLWithAPolicyAllowingNoScript() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let night = try PageFixture.songID(["night sky"])
+    let pages = [
+      "/", "/charts/hot-100", "/charts/app-daily/2024-05-03", "/songs/\(night)",
+      "/charts/hot-100/diff?from=2023-12-23&to=2024-01-13",
+      "/charts/hot-100/report?date=2024-01-13",
+      "/search?q=christmas", "/charts/\(PageFixture.chartSegment)/2024-03-16",
+      "/charts/\(PageFixture.chartSegment)/report?date=latest",
+      "/charts/\(PageFixture.chartSegment)/diff?from=2024-03-02&to=2024-03-16",
+    ]
+    for page in pages {
+      let response = try server.request(page)
+      #expect(response.status == 200, "\(page)")
+      #expect(response.headers["content-type"] == "text/html; charset=utf-8", "\(page)")
+      #expect(
+        response.headers["content-security-policy"]
+          == "default-src 'none'; style-src 'self'; img-src 'self' https:; form-action 'self';"
+          + " base-uri 'none'; frame-ancestors 'none'", "\(page)")
+      #expect(response.headers["x-content-type-options"] == "nosniff")
+      #expect(!response.body.contains("<script"), "\(page)")
+      #expect(!response.body.contains("javascript:alert(4)"), "\(page)")
+      #expect(!response.body.contains("href=\"javascript:"), "\(page)")
+      #expect(response.body.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"), "\(page)")
+      #expect(response.body.contains("<form class=\"search\" role=\"search\" action=\"/search\""))
+    }
+    #expect(server.stop() == 0)
+  }
+
+  @Test func titlesAreTextOnTheHostileChartsPage() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let page = try server.request("/charts/\(PageFixture.chartSegment)/2024-03-16").body
+    #expect(Self.entryCount(page) == 20)
+    #expect(Array(Self.markers(page).prefix(20)) == Self.thirdWeekMarkers)
+    #expect(
+      page.contains(
+        "<title>hostile &lt;b&gt;&quot;chart&quot;&lt;/b&gt; &amp; co · 2024-03-16 · ChartArchive"
+          + "</title>"))
+    #expect(page.contains(">&lt;script&gt;alert(1)&lt;/script&gt;</a>"))
+    #expect(page.contains(">&quot;Quoted&quot; &amp; &#39;single&#39; &lt;b&gt;bold&lt;/b&gt;</a>"))
+    #expect(page.contains(">&lt;/title&gt;&lt;img src=x onerror=alert(2)&gt;</a>"))
+    #expect(page.contains("<span>👩‍🎤 Star</span>"))
+    // The song URL with quotes is an attribute value still; javascript: URLs are no link at all.
+    #expect(page.contains("<a href=\"https://music.example.com/t/0?a=1&amp;b=&quot;2&quot;\""))
+    #expect(!page.contains("alert(5)"))
+    #expect(page.contains("<img src=\"https://images.example.com/c0.jpg\" alt=\"\""))
+    // Song 18 dropped out from 20; the biggest climber is song 0.
+    #expect(page.contains("<h2 id=\"drop-outs\">Drop-outs (1)</h2>"))
+    #expect(page.contains("<td class=\"n\">20</td><td class=\"s\"><a href=\"/songs/"))
+    #expect(page.contains(">Song 19</a></td><td class=\"s\">Artist 19</td>"))
+    let second = try server.request("/charts/\(PageFixture.chartSegment)/2024-03-09").body
+    #expect(
+      Array(Self.markers(second).prefix(20))
+        == ["▲1", "▼1", "–", "–", "NEW", "–", "▼2"] + Array(repeating: "▼1", count: 13))
+    #expect(server.stop() == 0)
+  }
+
+  @Test func aSnapshotPageLinksTheChartDatesAroundIt() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let page = try server.request("/charts/hot-100/2023-12-30").body
+    #expect(Self.entryCount(page) == 100)
+    #expect(page.contains("<a rel=\"prev\" href=\"/charts/hot-100/2023-12-23\">← 2023-12-23</a>"))
+    #expect(page.contains("<a rel=\"next\" href=\"/charts/hot-100/2024-01-06\">2024-01-06 →</a>"))
+    #expect(
+      page.contains(
+        "<input id=\"d\" type=\"date\" name=\"date\" value=\"2023-12-30\" required"
+          + " max=\"2024-01-13\">"))
+    // The markers are the command line's.
+    let shown = try chartArchive(
+      ["show", "hot-100", "2023-12-30", "--db", try PageFixture.archive.get()]
+    ).output.split(separator: "\n", omittingEmptySubsequences: false)[3..<103]
+    .map { String($0.split(separator: " ")[1]) }
+    #expect(Array(Self.markers(page).prefix(100)) == shown)
+    // The date picker's date: that date's snapshot, else the one before it.
+    let picked = try server.request("/charts/hot-100?date=2024-01-01")
+    #expect(picked.status == 303)
+    #expect(picked.headers["location"] == "/charts/hot-100/2023-12-30")
+    let early = try server.request("/charts/hot-100?date=2020-01-01")
+    #expect(early.headers["location"] == "/charts/hot-100/2023-12-23")
+    // A chart page weighs under 50 KB without its images.
+    #expect(page.utf8.count < 50 * 1024)
+    #expect(server.stop() == 0)
+  }
+
+  @Test func aSongPageDrawsOnePointPerChartDateWithAGapOffTheChart() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    // Snooze: 2023-12-23 at 16, 2023-12-30 at 20, off the chart on 2024-01-06, back at 6.
+    let snooze = try PageFixture.songID(["Snooze"])
+    let page = try server.request("/songs/\(snooze)").body
+    let path = try #require(page.firstMatch(of: /<path d="([^"]+)"/)?.1)
+    #expect(path.filter { $0 == "M" || $0 == "L" } == "MLM")
+    let tooltips = page.matches(
+      of: /<circle cx="[0-9.]+" cy="[0-9.]+" r="3"><title>([^<]+)<\/title>/
+    )
+    .map { String($0.1) }
+    #expect(tooltips == ["2023-12-23: rank 16", "2023-12-30: rank 20", "2024-01-13: rank 6"])
+    #expect(page.contains("peak position 2*"))
+    // A song of the hostile chart: its title escaped in the picture too.
+    let hostile = try server.request("/songs/\(try PageFixture.songID(["alert(1)"]))").body
+    #expect(hostile.contains("<title id=\"rc-t\">&lt;script&gt;alert(1)&lt;/script&gt; — "))
+    #expect(server.stop() == 0)
+  }
+
+  @Test func searchRedirectsToTheOneSongItFindsOrListsThem() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let one = try server.request("/search?q=night+sky")
+    #expect(one.status == 303)
+    #expect(one.headers["location"] == "/songs/\(try PageFixture.songID(["night sky"]))")
+    let several = try server.request("/search?q=christmas")
+    #expect(several.status == 200)
+    #expect(several.body.contains("<p class=\"sub\">18 songs match &#39;christmas&#39;.</p>"))
+    #expect(several.body.contains("value=\"christmas\""))
+    let misspelt = try server.request("/search?q=chistmas").body
+    #expect(misspelt.contains("Did you mean <a href=\"/search?q=christmas\">christmas</a>?"))
+    #expect(server.stop() == 0)
+  }
+
+  @Test func assetsComeFromTheBinaryAndNothingElseIsServed() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let style = try server.request("/assets/style.css")
+    #expect(style.status == 200)
+    #expect(style.headers["content-type"] == "text/css; charset=utf-8")
+    let source = try String(
+      contentsOf: packageRoot.appendingPathComponent("Sources/ChartPresentation/Assets/style.css"),
+      encoding: .utf8)
+    #expect(style.body == source)
+    #expect(try server.request("/assets/icon.svg").headers["content-type"] == "image/svg+xml")
+    for path in [
+      "/assets/..%2F..%2FPackage.swift", "/assets/%2e%2e/README.md", "/Package.swift",
+      "/assets/style.css/x",
+    ] {
+      let response = try server.request(path)
+      #expect(response.status == 404, "\(path)")
+      #expect(response.headers["content-type"] == "text/html; charset=utf-8")
+      #expect(response.headers["content-security-policy"]?.hasPrefix("default-src 'none'") == true)
+    }
+    let missing = try server.request("/charts/hot-100/2024-01-01")
+    #expect(missing.status == 404)
+    #expect(
+      missing.body.contains(
+        "<p class=\"sub\">chart &#39;hot-100&#39; has no snapshot dated 2024-01-01 (the nearest are 2023-12-30 and"
+          + " 2024-01-06)</p>"))
+    let post = try server.request("/charts/hot-100", method: "POST")
+    #expect(post.status == 405)
+    #expect(post.headers["allow"] == "GET, HEAD")
+    #expect(server.stop() == 0)
+  }
+
+  @Test func aDatedPageIsKeptAndRevalidated() throws {
+    let server = try PageServer(archive: try PageFixture.archive.get())
+    let first = try server.request("/charts/hot-100/2024-01-06")
+    #expect(first.headers["cache-control"] == "public, max-age=3600")
+    let tag = try #require(first.headers["etag"])
+    let again = try server.request("/charts/hot-100/2024-01-06", headers: ["If-None-Match": tag])
+    #expect(again.status == 304)
+    let zipped = try server.request(
+      "/charts/hot-100/2024-01-06", headers: ["Accept-Encoding": "gzip"])
+    #expect(zipped.headers["content-encoding"] == "gzip")
+    #expect(try server.request("/charts/hot-100").headers["cache-control"] == "public, max-age=60")
+    #expect(server.stop() == 0)
+  }
+}

@@ -1,0 +1,92 @@
+import ChartRanking
+import Testing
+
+@testable import ChartPresentation
+
+/// The pieces of the pages and pictures: escaping, addresses, the rank and date axes, the line.
+struct PictureAndMarkupTests {
+  @Test func textIsEscapedEverywhereAndWhatXMLRefusesReplaced() {
+    #expect(Markup.escaped("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;")
+    #expect(Markup.escaped(#""Q" & 'S'"#) == "&quot;Q&quot; &amp; &#39;S&#39;")
+    // A control character (an escape, a NUL) and the non-characters U+FFFE and U+FFFF.
+    #expect(Markup.escaped("a\u{1B}[31mb\u{0}c") == "a\u{FFFD}[31mb\u{FFFD}c")
+    #expect(Markup.escaped("x\u{FFFE}y\u{FFFF}") == "x\u{FFFD}y\u{FFFD}")
+    // Tab and line feed stay; other characters whose UTF-8 begins with 0xEF too (U+FF71).
+    #expect(Markup.escaped("a\tb\nc ｱ 🔥 Élodie") == "a\tb\nc ｱ 🔥 Élodie")
+  }
+
+  @Test func onlyWebAddressesBecomeLinksAndSegmentsStayOne() {
+    #expect(Markup.webURL("javascript:alert(1)") == nil)
+    #expect(Markup.webURL("data:text/html,<b>") == nil)
+    #expect(Markup.webURL(" https://a.example/x") == nil)
+    #expect(Markup.webURL("https://a.example/x y") == nil)
+    #expect(Markup.webURL("HTTPS://a.example/x") == "HTTPS://a.example/x")
+    #expect(Markup.pathSegment(#"a/b <c>"&"#) == "a%2Fb%20%3Cc%3E%22%26")
+    #expect(Markup.pathSegment("2024-05-01T20:00:00Z") == "2024-05-01T20:00:00Z")
+    #expect(Markup.pathSegment("밤") == "%EB%B0%A4")
+  }
+
+  @Test(arguments: [
+    (3, 10, [1, 2, 4, 6, 8, 10]), (100, 100, [1, 20, 40, 60, 80, 100]),
+    (200, 200, [1, 50, 100, 150, 200]), (37, 40, [1, 10, 20, 30, 40]),
+  ])
+  func theRankAxisEndsAtARoundRank(largest: Int, bottom: Int, ticks: [Int]) {
+    let scale = RankScale(largest: largest)
+    #expect(scale.bottom == bottom)
+    #expect(scale.ticks == ticks)
+  }
+
+  @Test func aWeeklyChartsTicksFallOnItsChartDates() throws {
+    // The smallest input that showed ticks on Thursdays (days since 1970 in sevens).
+    let start = try ChartDate(iso8601: "2023-12-23").secondsSince1970
+    let end = try ChartDate(iso8601: "2024-01-13").secondsSince1970
+    #expect(
+      TimeTicks(start: start, end: end).ticks.map(\.label)
+        == ["2023-12-23", "2023-12-30", "2024-01-06", "2024-01-13"])
+    let hot100 = TimeTicks(
+      start: try ChartDate(iso8601: "1958-08-04").secondsSince1970,
+      end: try ChartDate(iso8601: "2024-01-13").secondsSince1970)
+    #expect(hot100.ticks.map(\.label) == ["1960", "1970", "1980", "1990", "2000", "2010", "2020"])
+    let year = TimeTicks(
+      start: try ChartDate(iso8601: "2019-12-14").secondsSince1970,
+      end: try ChartDate(iso8601: "2021-11-27").secondsSince1970)
+    #expect(year.ticks.map(\.label) == ["2020-01", "2020-07", "2021-01", "2021-07"])
+    let hours = TimeTicks(
+      start: try ChartDate(iso8601: "2024-05-01T20:00:00Z").secondsSince1970,
+      end: try ChartDate(iso8601: "2024-05-02T02:00:00Z").secondsSince1970)
+    #expect(
+      hours.ticks.map(\.label)
+        == [
+          "05-01 20:00", "05-01 21:00", "05-01 22:00", "05-01 23:00", "05-02 00:00", "05-02 01:00",
+          "05-02 02:00",
+        ])
+  }
+
+  @Test func theLineBreaksAtAReentryAndThePeakIsNamed() throws {
+    let dates = try ["2024-03-02", "2024-03-09", "2024-03-23", "2024-03-30"].map {
+      try ChartDate(iso8601: $0)
+    }
+    let chart = RankChart(
+      title: "<b>T</b>",
+      series: [
+        RankChart.Series(
+          label: "c",
+          points: [
+            .init(chartDate: dates[0], rank: 20, run: 1),
+            .init(chartDate: dates[1], rank: 3, run: 1),
+            .init(chartDate: dates[2], rank: 8, run: 2),
+            .init(chartDate: dates[3], rank: 5, run: 2),
+          ])
+      ])
+    let svg = chart.svg(.file)
+    let path = try #require(svg.firstMatch(of: /<path d="([^"]+)"/)?.1)
+    #expect(path.filter { $0 == "M" || $0 == "L" } == "MLML")
+    #expect(svg.contains("<title>&lt;b&gt;T&lt;/b&gt;</title>"))
+    #expect(svg.contains(">peak 3</text>"))
+    #expect(chart.summary == "c: 4 chart dates from 2024-03-02 to 2024-03-30, peak 3 on 2024-03-09")
+    // The source's better peak, from before the archive's first chart date, is named.
+    var partial = chart
+    partial.series[0].sourcePeak = 1
+    #expect(partial.svg(.inline).contains(">best 3 (peak position 1*)</text>"))
+  }
+}
