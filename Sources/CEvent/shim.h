@@ -1,3 +1,10 @@
+// The system's headers first: libevent's event-config.h defines _GNU_SOURCE, which would give
+// this module another struct fd_set than the one Foundation's modules (CDispatch) have, and the
+// two then clash ("fds_bits ... is not present in definition of 'fd_set'") in any Swift module
+// that imports both. Included first, glibc's features are settled without it.
+#include <sys/types.h>
+#include <sys/select.h>
+#include <sys/time.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>

@@ -1,4 +1,4 @@
-import CEvent
+internal import CEvent
 import Glibc
 import Synchronization
 

@@ -1,7 +1,7 @@
 // libevent's headers bring the system's `struct timespec` in first: its members (`st_mtim`'s
 // `tv_sec`) are that module's in an optimized build.
-import CEvent
-import CZlib
+internal import CEvent
+internal import CZlib
 import Foundation
 import Synchronization
 

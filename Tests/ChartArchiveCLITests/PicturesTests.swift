@@ -19,7 +19,10 @@ struct PicturesTests {
 
   @Test func aSongsRunAsAPicture() throws {
     let archive = try PageFixture.archive.get()
-    let run = try chartArchive(["history", "night sky", "--format", "svg", "--db", archive])
+    // One chart's run (the song is on each of the app's five charts).
+    let run = try chartArchive([
+      "history", "night sky", "--chart", "app-daily", "--format", "svg", "--db", archive,
+    ])
     #expect(run.status == 0)
     #expect(run.error == "")
     let svg = run.output
@@ -30,7 +33,9 @@ struct PicturesTests {
     #expect(svg.hasSuffix("</svg>\n"))
     #expect(svg.contains("<title>밤하늘 (Night Sky) — LUNAR</title>"))
     // The ranks of `history`, one point each, joined by one line (no re-entry).
-    let table = try chartArchive(["history", "night sky", "--format", "json", "--db", archive])
+    let table = try chartArchive([
+      "history", "night sky", "--chart", "app-daily", "--format", "json", "--db", archive,
+    ])
     let recordings = try #require(try json(table.output)["recordings"] as? [[String: Any]])
     let charts = try #require(recordings.first?["charts"] as? [[String: Any]])
     let entries = try #require(charts.first?["entries"] as? [[String: Any]])
@@ -52,7 +57,10 @@ struct PicturesTests {
     let night = try PageFixture.songID(["night sky"])
     let cafe = try PageFixture.songID(["cafe de flore"])
     let run = try chartArchive(
-      ["history", "--song", "\(night)", "--song", "\(cafe)", "--format", "svg", "--db", archive])
+      [
+        "history", "--song", "\(night)", "--song", "\(cafe)", "--chart", "app-daily", "--format",
+        "svg", "--db", archive,
+      ])
     #expect(run.status == 0)
     let legend = run.output.matches(of: /<text class="lt" [^>]*>([^<]+)<\/text>/).map {
       String($0.1)

@@ -4,7 +4,7 @@ import Foundation
 
 enum ServeCommand: Subcommand {
   static let name = "serve"
-  static let abstract = "Serve the archive over HTTP: its JSON API and a chart app's feed."
+  static let abstract = "Serve the archive over HTTP: web pages, a JSON API and a chart app's feed."
   static let discussion = """
     Answers HTTP on the address and port given (127.0.0.1:8080 by default, this machine only),
     read-only unless --token-file is given: then POST /api/charts/NAME/snapshots imports a chart
@@ -12,6 +12,10 @@ enum ServeCommand: Subcommand {
     the system chose for --port 0), then one line per request on standard error. An import run
     beside it is seen by the next request. Ctrl-C (SIGINT) or SIGTERM ends it once the requests
     in flight are answered.
+
+    Web pages: / (the charts), /charts/NAME and /charts/NAME/DATE (a snapshot as a chart app
+    shows it), /songs/ID (a song's run as a picture), /charts/NAME/diff, /charts/NAME/report and
+    /search?q=; no script, light and dark.
 
     The API: /api/charts, /api/charts/NAME/snapshots, /api/charts/NAME/DATE (or latest),
     /api/charts/NAME/diff?from=&to=, /api/charts/NAME/report?date=, /api/songs?q=,
