@@ -60,6 +60,18 @@ struct ImportTests {
         + "hot-100,weekly,4,2023-12-23,2024-01-13\r\n")
   }
 
+  /// `-q` is `--quiet` (it was an unknown option).
+  @Test func dashQIsQuiet() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try chartArchive(["import", "Sample-data/app-daily", "-q", "--db", archive])
+    #expect(run.status == 0)
+    #expect(
+      run.output
+        == "Imported 5 files into \(archive): 5 new snapshots, 0 replaced, 0 unchanged; 50 entries"
+        + " stored.\n")
+  }
+
   /// A file a shell gives as a pipe (`<(curl …)`, a named pipe) is read to its end (it was
   /// "cannot be read (… You don't have permission.)").
   @Test func aPipeIsReadLikeAFile() throws {

@@ -122,7 +122,9 @@ struct ManualPageTests {
       let body = subsection.lines.joined(separator: "\n")
       #expect(body.hasPrefix("       chart-archive \(command.name)"), "\(command.name)")
       for option in command.options {
-        let line = option.name + (option.valueName.map { " " + $0 } ?? "")
+        let line =
+          (option.shortName.map { $0 + ", " } ?? "") + option.name
+          + (option.valueName.map { " " + $0 } ?? "")
         #expect(body.contains("\n              \(line)\n"), "\(command.name) \(line)")
       }
       for example in command.examples { #expect(body.contains("\n           \(example)\n")) }

@@ -86,7 +86,8 @@ enum ImportCommand: Subcommand {
       name: "--skip-invalid", valueName: nil,
       help: "Store the valid files and list the invalid ones, instead of storing nothing."),
     OptionSpec(
-      name: "--quiet", valueName: nil, help: "Print only the summary, not a line per file."),
+      name: "--quiet", valueName: nil, help: "Print only the summary, not a line per file.",
+      shortName: "-q"),
     SharedOptions.database,
   ]
 
