@@ -67,7 +67,7 @@ let package = Package(
       name: "ChartArchiveCLI",
       dependencies: [
         "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport", "ChartPresentation",
-      "ChartArchiveServer",
+        "ChartArchiveServer",
       ],
       plugins: ["BuildCommit"]),
     // Writes the git commit of the checkout into the CLI before each build, for `--version`.
