@@ -52,7 +52,8 @@ let package = Package(
     // View models and renderers: query results → text (table, JSON, CSV), HTML pages and SVG
     // pictures, for every front end; the pages' style sheet and icon embedded in the binary.
     .target(
-      name: "ChartPresentation", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"],
+      name: "ChartPresentation",
+      dependencies: ["ChartRanking", "ChartFormats", "ChartStorage", "ChartImport"],
       resources: [.embedInCode("Assets")]),
     // The HTTP service: requests → the same library calls → the same views; statuses, caching
     // headers, the access log.

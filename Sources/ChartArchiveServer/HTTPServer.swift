@@ -262,7 +262,13 @@ private final class Worker: @unchecked Sendable {
     let response = router.respond(to: incoming)
     let output = evhttp_request_get_output_headers(request)
     for (name, value) in response.headers { evhttp_add_header(output, name, value) }
-    if stopping { evhttp_add_header(output, "Connection", "close") }
+    // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
+    // request on the connection, so the connection ends with this answer.
+    let unreadBody =
+      (incoming.method == "TRACE" || incoming.method == "HEAD")
+      && (incoming.headers["content-length"].map { $0 != "0" } ?? false
+        || incoming.headers["transfer-encoding"] != nil)
+    if stopping || unreadBody { evhttp_add_header(output, "Connection", "close") }
     let reason = reasonPhrase(response.status)
     if incoming.method == "HEAD" {
       // The headers a GET would have, without its body (RFC 9110, section 9.3.2).

@@ -69,13 +69,13 @@ enum OpenAPIDocument {
             ],
             "requestBody": {"required": true, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}, "application/json": {"schema": {}}, "text/csv": {"schema": {"type": "string"}}}},
             "responses": {
-              "200": {"description": "Nothing new: every snapshot was already stored", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Upload"}}}},
+              "200": {"description": "Nothing new (every snapshot was already stored), or a snapshot replaced (?replace=true): outcome says which", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Upload"}}}},
               "201": {"description": "Stored", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Upload"}}}},
               "400": {"$ref": "#/components/responses/Problem"},
               "401": {"$ref": "#/components/responses/Problem"},
               "405": {"$ref": "#/components/responses/Problem"},
               "409": {"$ref": "#/components/responses/Problem"},
-              "413": {"description": "The body is larger than the server takes"},
+              "413": {"description": "The body is larger than the server takes (libevent's own HTML answer)"},
               "422": {"$ref": "#/components/responses/Problem"},
               "503": {"$ref": "#/components/responses/Problem"}
             }

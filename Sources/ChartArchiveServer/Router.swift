@@ -162,6 +162,12 @@ public final class Router: Sendable {
         return try view(format, caching: .seconds(from == nil || to == nil ? 60 : 86_400)) {
           reader in
           let (older, newer) = try reader.snapshotsToCompare(of: path[1], from, to)
+          guard older.id != newer.id else {
+            throw ServerProblem(
+              400,
+              "from and to are the same snapshot (\(newer.chartDate)): give two different chart"
+                + " dates")
+          }
           return DiffView(
             chart: path[1], older: older, newer: newer,
             diff: try reader.diff(from: older, to: newer))
@@ -181,8 +187,14 @@ public final class Router: Sendable {
           SnapshotView(try $0.chartSnapshot(of: path[1], at: date ?? .latest), limit: limit)
         }
       case ["songs"]:
-        let text = request.query["q"] ?? ""
-        let artist = request.query["artist"].flatMap { $0.isEmpty ? nil : $0 }
+        // Blanks and control characters are no words (a search for them found every song).
+        func words(_ text: String?) -> String? {
+          let trimmed = (text ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines.union(.controlCharacters))
+          return trimmed.isEmpty ? nil : text
+        }
+        let text = words(request.query["q"]) ?? ""
+        let artist = words(request.query["artist"])
         let chart = request.query["chart"].flatMap { $0.isEmpty ? nil : $0 }
         guard !text.isEmpty || artist != nil else {
           throw ServerProblem(400, "give q (words of a title or credit) or artist")
@@ -274,8 +286,13 @@ public final class Router: Sendable {
     }
     var options = ImportOptions(chart: chart)
     options.listingSnapshots = true
-    options.replacing = request.query["replace"] == "true"
     do {
+      switch request.query["replace"] {
+      case nil, "false": options.replacing = false
+      case "true": options.replacing = true
+      case let other?:
+        throw ServerProblem(400, "replace must be true or false, found '\(other)'")
+      }
       options.chartDate = try request.query["date"].map { text throws(ServerProblem) in
         guard let date = try? ChartDate(iso8601: text) else {
           throw ServerProblem(400, "date '\(text)' is not a chart date (YYYY-MM-DD)")
@@ -317,7 +334,12 @@ public final class Router: Sendable {
               ])
             })
         ),
-        ("warnings", .array(report.notes.map { .string("\($0)") })),
+        (
+          "warnings",
+          .array(
+            ImportWords.warnings(of: report, sourceNames: [name], dateOption: "?date=").map(
+              JSONValue.string))
+        ),
       ])
       return HTTPResponse(
         status: report.imported > 0 ? 201 : 200, headers: [("Content-Type", "application/json")],

@@ -934,6 +934,9 @@ private struct CauseFinder {
     {
       return .creditChange
     }
+    // The chart's first snapshot in the archive: the one its previous ranks speak of is not
+    // there, so they cannot be checked (a chart app's feed imported from one day on).
+    if figure == .previousRank, previous == nil { return .sourceGap }
     return .unexplained
   }
 }

@@ -46,6 +46,25 @@ private func shown(_ chart: String, _ date: String, archive: String) throws -> [
 /// What a source that contradicts the archive gets: each case from its smallest input, with the
 /// exact warning or error.
 struct ContradictingSourceTests {
+  /// A chart's first snapshot in the archive keeps the previous ranks its source published: the
+  /// snapshot they speak of is not there to contradict them (a chart app's feed imported from
+  /// one day on was "corrected" to all new, a warning for each entry).
+  @Test func aFirstSnapshotKeepsItsPublishedPreviousRanks() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "feed-daily/2024-05-05.json",
+      #"[{"title": "A", "artist": "X", "last": 2}, {"title": "B", "artist": "Y", "last": 1},"#
+        + #" {"title": "C", "artist": "Z", "last": 0}]"#)
+    let run = try chartArchive(["import", file, "--db", archive, "--quiet"])
+    #expect(run.status == 0)
+    #expect(run.error == "")
+    #expect(
+      try shown("feed-daily", "2024-05-05", archive: archive) == [
+        "1 up 2 1 1", "2 down 1 2 1", "3 new - 3 1",
+      ])
+  }
+
   @Test func aWeeklyFileSavedUnderAMidWeekDateCountsNoWeekTwice() throws {
     // 2024-01-11 holds the chart of 2024-01-13, which comes next as well.
     let folder = try TemporaryFolder()

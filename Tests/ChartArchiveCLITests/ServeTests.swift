@@ -200,6 +200,15 @@ struct ServeTests {
     #expect(try server.get("/api/charts?format=xml").status == 400)
     #expect(try server.get("/api/charts/hot-100/latest?limit=-1").status == 400)
     #expect(try server.get("/api/songs").status == 400)
+    // Blanks are no words (they found every song), as for history.
+    #expect(try server.get("/api/songs?q=%20%20").status == 400)
+    #expect(try server.get("/api/songs?q=%00").status == 400)
+    // A snapshot compared with itself is refused, as diff refuses it.
+    let same = try server.get("/api/charts/hot-100/diff?from=2024-01-13&to=latest")
+    #expect(same.status == 400)
+    #expect(
+      try problemDetail(same)
+        == "from and to are the same snapshot (2024-01-13): give two different chart dates")
     // A NUL separates words (it ended the full-text query: a 500).
     let nul = try server.get("/api/songs?q=night%00sky")
     #expect(nul.status == 200)
@@ -266,6 +275,20 @@ struct ServeTests {
     let unchanged = try server.request("POST", target, headers: bearer, body: file)
     #expect(unchanged.status == 200)
     #expect((try unchanged.json() as? [String: Any])?["outcome"] as? String == "unchanged")
+
+    // Warnings in the command line's words (they were the notes' debug descriptions).
+    let again = try server.request(
+      "POST", "/api/charts/app-new/snapshots?date=2024-06-02&format=app-feed", headers: bearer,
+      body: file)
+    #expect(again.status == 201)
+    #expect(
+      (try again.json() as? [String: Any])?["warnings"] as? [String] == [
+        "app-new 2024-06-02 holds the same entries as 2024-06-01: the same chart saved under two"
+          + " dates?"
+      ])
+    let yes = try server.request("POST", target + "&replace=yes", headers: bearer, body: file)
+    #expect(yes.status == 400)
+    #expect(try problemDetail(yes) == "replace must be true or false, found 'yes'")
 
     let other = Array(#"[{"title": "Three", "artist": "C"}]"#.utf8)
     let conflict = try server.request("POST", target, headers: bearer, body: other)
@@ -431,6 +454,17 @@ struct ServeTests {
         received.isEmpty || (400..<500).contains(status) || status == 501, "\(what): \(statusLine)")
       #expect(try server.get("/api/health").status == 200, "after \(what)")
     }
+    // A TRACE with a body (which libevent does not read) ends its connection after the 405:
+    // the body was read as the next request, answered 400 (schemathesis found it).
+    let trace = try RawConnection(port: server.port)
+    try trace.send(
+      Array(
+        "TRACE /api/charts HTTP/1.1\r\nHost: x\r\nContent-Length: 9\r\n\r\nPUT / X\r\n".utf8))
+    let (traceClosed, traceReply) = trace.closedByServer()
+    let traceText = String(decoding: traceReply, as: UTF8.self)
+    #expect(traceClosed)
+    #expect(traceText.hasPrefix("HTTP/1.1 405 "))
+    #expect(!traceText.contains("400 Bad Request"))
     // A slow client (slowloris: a header a second) is cut off after the timeout.
     let slow = try RawConnection(port: server.port)
     try slow.send(Array("GET /api/charts HTTP/1.1\r\n".utf8))

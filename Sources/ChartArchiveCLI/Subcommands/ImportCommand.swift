@@ -1,5 +1,6 @@
 import ChartFormats
 import ChartImport
+import ChartPresentation
 import ChartRanking
 import ChartStorage
 import Foundation
@@ -172,53 +173,6 @@ enum ImportCommand: Subcommand {
     word.first.map { "aeio".contains($0) } == true ? "an" : "a"
   }
 
-  /// What storing found, in a line.
-  static func describe(_ note: SnapshotNote) -> String {
-    let snapshot = "\(note.chart) \(note.chartDate)"
-    switch note.kind {
-    case .figures(.previousRanksContradict(let previous, let disagreeing, let published)):
-      return
-        "\(snapshot): \(disagreeing) of \(published) published previous ranks disagree with the"
-        + " archive's previous snapshot (\(previous)): a chart missing between them, or one of"
-        + " them holding another date's chart"
-    case .figures(.identicalToPrevious(let previous, let countsNoNewWeek)):
-      return
-        "\(snapshot) holds the same entries as \(previous): the same chart saved under two dates?"
-        + (countsNoNewWeek ? " It counts no new week on chart." : "")
-    case .figures(.lostPublishedFigures):
-      return
-        "\(snapshot): the source gives no previous rank, peak or weeks on chart for any entry,"
-        + " after snapshots that had them; its movements are derived from the archive"
-    case .figures(.correctedPreviousRank(let rank, let title, let published, let given)):
-      return
-        "\(snapshot) rank \(rank) '\(title)': the published previous rank \(published) cannot be"
-        + " right (the source says the song is new, or the archive's previous snapshot has another"
-        + " song there); the archive gives \(given.map { "\($0)" } ?? "none (not on it)")"
-    case .offRhythm(let previous, let frequency):
-      let seconds = note.chartDate.secondsSince1970 - previous.secondsSince1970
-      let apart =
-        frequency == .hourly
-        ? "\(seconds / 3_600) hour\(seconds == 3_600 ? "" : "s")"
-        : "\(seconds / 86_400) day\(seconds == 86_400 ? "" : "s")"
-      let expected =
-        switch frequency {
-        case .hourly: "1 hour"
-        case .daily: "1 day"
-        case .weekly: "7 days"
-        case .monthly: "a month"
-        case .allTime: "any time"
-        }
-      return
-        "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous)); a"
-        + " \(frequency.rawValue) chart's snapshots are \(expected) apart: a snapshot missing, or"
-        + " a date that is not the chart's?"
-    case .sameSongURLTwice(let url, let ranks):
-      return
-        "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
-        + " (\(url)), which names one recording"
-    }
-  }
-
   /// Prints what an import did: a line per snapshot (unless --quiet), warnings and skipped files
   /// on standard error, and the summary.
   private static func printReport(
@@ -232,12 +186,9 @@ enum ImportCommand: Subcommand {
         "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount)"
           + (item.entryCount == 1 ? " entry  " : " entries  ") + files.joined(separator: ", "))
     }
+    let names = sources.map(\.name)
     for chart in report.unfinishedCharts {
-      console.printError(
-        "warning: \(chart.chart) \(chart.chartDate): the chart goes on after entry"
-          + " \(chart.entryCount), on a page not among the files imported (offset"
-          + " \(chart.nextOffset), the next of \(sources[chart.sources.last!].name)); its first"
-          + " \(chart.entryCount) entries are stored")
+      console.printError("warning: " + ImportWords.unfinished(chart, sourceNames: names))
     }
     for file in report.setAside {
       console.printError(
@@ -255,13 +206,9 @@ enum ImportCommand: Subcommand {
           + " next time the archive is opened with room to spare")
     }
     for (source, disagreement) in report.dateDisagreements {
-      let name = sources[source].name
       console.printError(
-        disagreement.fileDateIsUsed
-          ? "warning: \(name) holds the chart of \(disagreement.file); --date"
-            + " \(disagreement.given) is not used for it"
-          : "warning: \(name): --date \(disagreement.given) is used, while the file's name says"
-            + " \(disagreement.file)")
+        "warning: "
+          + ImportWords.dateDisagreement(disagreement, name: names[source], option: "--date"))
     }
     // Each line of a skipped file's problems says so, not only its first.
     for source in report.skipped {
@@ -269,27 +216,18 @@ enum ImportCommand: Subcommand {
         console.printError("skipped: \(line)")
       }
     }
-    let notes = report.notes.map(describe)
+    let notes = report.notes.map(ImportWords.describe)
     for line in notes.prefix(20) { console.printError("warning: \(line)") }
     if notes.count > 20 { console.printError("warning: … and \(notes.count - 20) more") }
     let disagreements = report.trendDisagreements
     if !disagreements.isEmpty {
       for item in disagreements.prefix(20) {
-        // A climb or a fall with its places: "up 2", "down 1".
-        let derived =
-          item.derived.change.flatMap { $0 == 0 ? nil : "\(item.derived.kind) \(abs($0))" }
-          ?? item.derived.kind
-        console.printError(
-          "warning: \(sources[item.source].name): \(item.chart) \(item.chartDate) rank"
-            + " \(item.rank) '\(item.title)': published \(item.published.text), derived \(derived)")
+        console.printError("warning: " + ImportWords.trendDisagreement(item, sourceNames: names))
       }
       if disagreements.count > 20 {
         console.printError("warning: … and \(disagreements.count - 20) more")
       }
-      console.printError(
-        "warning: \(disagreements.count) published"
-          + (disagreements.count == 1 ? " trend disagrees" : " trends disagree")
-          + " with the derived movement")
+      console.printError("warning: " + ImportWords.trendSummary(disagreements.count))
     }
     let (new, replaced, unchanged) = (report.imported, report.replaced, report.unchanged)
     let entries = report.entriesStored

@@ -1,0 +1,111 @@
+public import ChartFormats
+public import ChartImport
+public import ChartRanking
+public import ChartStorage
+
+/// What an import found, in the words every front end gives it (the command line prefixes each
+/// line with `warning: `; the service lists them in its answer to an upload).
+public enum ImportWords {
+  /// What storing found, in a line: `hot-100 2024-01-13 holds the same entries as 2024-01-06: …`.
+  public static func describe(_ note: SnapshotNote) -> String {
+    let snapshot = "\(note.chart) \(note.chartDate)"
+    switch note.kind {
+    case .figures(.previousRanksContradict(let previous, let disagreeing, let published)):
+      return
+        "\(snapshot): \(disagreeing) of \(published) published previous ranks disagree with the"
+        + " archive's previous snapshot (\(previous)): a chart missing between them, or one of"
+        + " them holding another date's chart"
+    case .figures(.identicalToPrevious(let previous, let countsNoNewWeek)):
+      return
+        "\(snapshot) holds the same entries as \(previous): the same chart saved under two dates?"
+        + (countsNoNewWeek ? " It counts no new week on chart." : "")
+    case .figures(.lostPublishedFigures):
+      return
+        "\(snapshot): the source gives no previous rank, peak or weeks on chart for any entry,"
+        + " after snapshots that had them; its movements are derived from the archive"
+    case .figures(.correctedPreviousRank(let rank, let title, let published, let given)):
+      return
+        "\(snapshot) rank \(rank) '\(title)': the published previous rank \(published) cannot be"
+        + " right (the source says the song is new, or the archive's previous snapshot has another"
+        + " song there); the archive gives \(given.map { "\($0)" } ?? "none (not on it)")"
+    case .offRhythm(let previous, let frequency):
+      let seconds = note.chartDate.secondsSince1970 - previous.secondsSince1970
+      let apart =
+        frequency == .hourly
+        ? "\(seconds / 3_600) hour\(seconds == 3_600 ? "" : "s")"
+        : "\(seconds / 86_400) day\(seconds == 86_400 ? "" : "s")"
+      let expected =
+        switch frequency {
+        case .hourly: "1 hour"
+        case .daily: "1 day"
+        case .weekly: "7 days"
+        case .monthly: "a month"
+        case .allTime: "any time"
+        }
+      return
+        "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous)); a"
+        + " \(frequency.rawValue) chart's snapshots are \(expected) apart: a snapshot missing, or"
+        + " a date that is not the chart's?"
+    case .sameSongURLTwice(let url, let ranks):
+      return
+        "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
+        + " (\(url)), which names one recording"
+    }
+  }
+
+  /// A chart whose next page was not among the sources: stored as far as it goes.
+  ///
+  /// - Parameter sourceNames: the sources' names, by index, as the front end shows them.
+  public static func unfinished(_ chart: UnfinishedChart, sourceNames: [String]) -> String {
+    "\(chart.chart) \(chart.chartDate): the chart goes on after entry \(chart.entryCount), on a"
+      + " page not among the files imported (offset \(chart.nextOffset), the next of"
+      + " \(sourceNames[chart.sources.last!])); its first \(chart.entryCount) entries are stored"
+  }
+
+  /// A chart date given (`option`: `--date`, or `?date=`) that the file's own date or name
+  /// disagrees with.
+  public static func dateDisagreement(
+    _ disagreement: ChartDateDisagreement, name: String, option: String
+  ) -> String {
+    disagreement.fileDateIsUsed
+      ? "\(name) holds the chart of \(disagreement.file); \(option) \(disagreement.given) is not"
+        + " used for it"
+      : "\(name): \(option) \(disagreement.given) is used, while the file's name says"
+        + " \(disagreement.file)"
+  }
+
+  /// A published trend (NEW, +3, ▲) that disagrees with the derived movement, with its places.
+  public static func trendDisagreement(_ item: TrendDisagreement, sourceNames: [String])
+    -> String
+  {
+    // A climb or a fall with its places: "up 2", "down 1".
+    let derived =
+      item.derived.change.flatMap { $0 == 0 ? nil : "\(item.derived.kind) \(abs($0))" }
+      ?? item.derived.kind
+    return "\(sourceNames[item.source]): \(item.chart) \(item.chartDate) rank \(item.rank)"
+      + " '\(item.title)': published \(item.published.text), derived \(derived)"
+  }
+
+  /// The count of published trends that disagree.
+  public static func trendSummary(_ count: Int) -> String {
+    "\(count) published" + (count == 1 ? " trend disagrees" : " trends disagree")
+      + " with the derived movement"
+  }
+
+  /// Every warning of an import that a service answering one upload gives: unfinished charts,
+  /// dates given that were not used, what storing found, trends that disagree (all of them, and
+  /// their count).
+  public static func warnings(
+    of report: ImportReport, sourceNames: [String], dateOption: String
+  ) -> [String] {
+    var lines = report.unfinishedCharts.map { unfinished($0, sourceNames: sourceNames) }
+    lines += report.dateDisagreements.map {
+      dateDisagreement($0.1, name: sourceNames[$0.0], option: dateOption)
+    }
+    lines += report.notes.map(describe)
+    let trends = report.trendDisagreements
+    lines += trends.map { trendDisagreement($0, sourceNames: sourceNames) }
+    if !trends.isEmpty { lines.append(trendSummary(trends.count)) }
+    return lines
+  }
+}
