@@ -121,3 +121,49 @@ struct MigrationTests {
         + " ?), (?, ?, ? …`")
   }
 }
+
+/// The schema every opening compares an archive with is the one the migrations make.
+struct ExpectedSchemaTests {
+  /// The source of `Sources/ChartStorage/ExpectedSchema.swift` for a schema.
+  static func source(of objects: [Migrations.SchemaObject]) -> String {
+    var text = """
+      // What the migrations make (Migrations.executedSchema()), kept in the source so that opening an
+      // archive need not apply them all in memory first. Written by the test
+      // ExpectedSchemaTests.theCopyIsWhatTheMigrationsMake when run with
+      // CHART_ARCHIVE_WRITE_EXPECTED_SCHEMA=1 after a new migration; never edited by hand.
+
+      extension Migrations {
+        /// ChartArchive's own objects at ``latestVersion``, in `sqlite_schema`'s words, ordered by
+        /// type and name, each with the migration that last made or changed it.
+        static let expectedObjects: [SchemaObject] = [
+
+      """
+    for object in objects {
+      let sql = object.sql.split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.isEmpty ? "" : "        " + $0 }.joined(separator: "\n")
+      text += """
+            SchemaObject(
+              type: "\(object.type)", name: "\(object.name)",
+              sql: #\"\"\"
+
+        """
+      text += sql + "\n        \"\"\"#, migration: \"\(object.migration)\"),\n"
+    }
+    text += "  ]\n}\n"
+    return text
+  }
+
+  @Test func theCopyIsWhatTheMigrationsMake() throws {
+    let executed = try Migrations.executedSchema()
+    if ProcessInfo.processInfo.environment["CHART_ARCHIVE_WRITE_EXPECTED_SCHEMA"] == "1" {
+      let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Sources/ChartStorage/ExpectedSchema.swift")
+      try Self.source(of: executed).write(to: file, atomically: true, encoding: .utf8)
+    }
+    #expect(
+      Migrations.expectedObjects == executed,
+      "run: CHART_ARCHIVE_WRITE_EXPECTED_SCHEMA=1 swift test --filter ExpectedSchemaTests")
+    #expect(executed.count > 20)
+  }
+}

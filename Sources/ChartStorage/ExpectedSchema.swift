@@ -1,0 +1,325 @@
+// What the migrations make (Migrations.executedSchema()), kept in the source so that opening an
+// archive need not apply them all in memory first. Written by the test
+// ExpectedSchemaTests.theCopyIsWhatTheMigrationsMake when run with
+// CHART_ARCHIVE_WRITE_EXPECTED_SCHEMA=1 after a new migration; never edited by hand.
+
+extension Migrations {
+  /// ChartArchive's own objects at ``latestVersion``, in `sqlite_schema`'s words, ordered by
+  /// type and name, each with the migration that last made or changed it.
+  static let expectedObjects: [SchemaObject] = [
+    SchemaObject(
+      type: "index", name: "entries_by_song",
+      sql: #"""
+        CREATE INDEX entries_by_song ON entries (song_id, snapshot_id)
+        """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "index", name: "snapshots_following_missing",
+      sql: #"""
+        CREATE INDEX snapshots_following_missing ON snapshots (chart_id, chart_time)
+          WHERE follows_missing_snapshot = 1
+        """#, migration: "0002_decided_figures"),
+    SchemaObject(
+      type: "index", name: "song_credits_by_base_title",
+      sql: #"""
+        CREATE INDEX song_credits_by_base_title ON song_credits (base_title_key, primary_artist_key)
+        """#, migration: "0002_decided_figures"),
+    SchemaObject(
+      type: "index", name: "song_credits_by_name",
+      sql: #"""
+        CREATE INDEX song_credits_by_name ON song_credits (title_key, artist_key)
+        """#, migration: "0002_decided_figures"),
+    SchemaObject(
+      type: "index", name: "songs_by_base_title",
+      sql: #"""
+        CREATE INDEX songs_by_base_title ON songs (base_title_key, primary_artist_key)
+        """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "index", name: "songs_by_title",
+      sql: #"""
+        CREATE INDEX songs_by_title ON songs (title_key)
+        """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "table", name: "charts",
+      sql: #"""
+        CREATE TABLE charts (
+          id INTEGER PRIMARY KEY,
+          name TEXT NOT NULL UNIQUE CHECK (length(name) > 0),
+          -- How often the chart is published, when known.
+          frequency TEXT CHECK (frequency IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time'))
+        )
+        """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "table", name: "entries",
+      sql: #"""
+        CREATE TABLE entries (
+          snapshot_id INTEGER NOT NULL REFERENCES snapshots (id) ON DELETE CASCADE,
+          -- 0-based order of the entry within the snapshot (rank order).
+          position INTEGER NOT NULL CHECK (position >= 0),
+          -- 1-based rank.
+          rank INTEGER NOT NULL CHECK (rank >= 1),
+          song_id INTEGER NOT NULL REFERENCES songs (id),
+          -- As published; NULL when not published (see snapshots.publishes_previous_rank).
+          published_previous_rank INTEGER CHECK (published_previous_rank >= 1),
+          published_peak_position INTEGER CHECK (published_peak_position >= 1),
+          published_weeks_on_chart INTEGER CHECK (published_weeks_on_chart >= 1),
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          image_url TEXT,
+          song_url TEXT,
+          -- Plays in the chart's period, when the source counts them (streaming charts).
+          streams INTEGER CHECK (streams >= 0), previous_rank INTEGER CHECK (previous_rank >= 1), peak_position INTEGER CHECK (peak_position >= 1), weeks_on_chart INTEGER CHECK (weeks_on_chart >= 1), run INTEGER CHECK (run >= 1), figure_flags INTEGER NOT NULL DEFAULT 0
+          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1),
+          PRIMARY KEY (snapshot_id, position)
+        ) WITHOUT ROWID
+        """#, migration: "0004_published_runs"),
+    SchemaObject(
+      type: "table", name: "snapshots",
+      sql: #"""
+        CREATE TABLE snapshots (
+          id INTEGER PRIMARY KEY,
+          chart_id INTEGER NOT NULL REFERENCES charts (id) ON DELETE CASCADE,
+          -- ISO 8601: YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ for charts with a time of day.
+          chart_date TEXT NOT NULL,
+          -- The instant chart_date stands for, in seconds since 1970-01-01T00:00:00Z: the sort key.
+          chart_time INTEGER NOT NULL,
+          -- 1 when the source publishes previous ranks (a NULL previous_rank then means "not on the
+          -- previous chart"), 0 when previous ranks are derived from the archive.
+          publishes_previous_rank INTEGER NOT NULL CHECK (publishes_previous_rank IN (0, 1)),
+          -- Where the snapshot was imported from (a file path as given), and when (ISO 8601, UTC).
+          source TEXT,
+          imported_at TEXT NOT NULL, entry_count INTEGER NOT NULL DEFAULT 0 CHECK (entry_count >= 0), follows_missing_snapshot INTEGER NOT NULL DEFAULT 0
+          CHECK (follows_missing_snapshot IN (0, 1)),
+          UNIQUE (chart_id, chart_time)
+        )
+        """#, migration: "0002_decided_figures"),
+    SchemaObject(
+      type: "table", name: "song_credits",
+      sql: #"""
+        CREATE TABLE song_credits (
+          song_id INTEGER NOT NULL REFERENCES songs (id) ON DELETE CASCADE,
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          artist_key TEXT NOT NULL,
+          base_title_key TEXT NOT NULL,
+          primary_artist_key TEXT NOT NULL,
+          PRIMARY KEY (song_id, title_key, artist_key)
+        ) WITHOUT ROWID
+        """#, migration: "0002_decided_figures"),
+    SchemaObject(
+      type: "table", name: "song_search",
+      sql: #"""
+        CREATE VIRTUAL TABLE song_search USING fts5(
+          title, artist, song_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
+        )
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_config",
+      sql: #"""
+        CREATE TABLE 'song_search_config'(k PRIMARY KEY, v) WITHOUT ROWID
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_content",
+      sql: #"""
+        CREATE TABLE 'song_search_content'(id INTEGER PRIMARY KEY, c0, c1, c2)
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_data",
+      sql: #"""
+        CREATE TABLE 'song_search_data'(id INTEGER PRIMARY KEY, block BLOB)
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_docsize",
+      sql: #"""
+        CREATE TABLE 'song_search_docsize'(id INTEGER PRIMARY KEY, sz BLOB)
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_idx",
+      sql: #"""
+        CREATE TABLE 'song_search_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "song_search_terms",
+      sql: #"""
+        CREATE VIRTUAL TABLE song_search_terms USING fts5vocab(song_search, 'row')
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "table", name: "songs",
+      sql: #"""
+        CREATE TABLE songs (
+          id INTEGER PRIMARY KEY,
+          -- 'url:<song URL>' or 'song:<folded title>' || char(31) || '<folded artist>', as first imported.
+          identity TEXT NOT NULL,
+          -- 1 for the first song with this identity, 2 for a second recording with the same title and
+          -- artist (a remake charting beside a reissue), and so on.
+          recording INTEGER NOT NULL DEFAULT 1 CHECK (recording >= 1),
+          -- Title and artist as first imported, their folded forms for search, and the letters and digits
+          -- of the title before any parenthesis and of the lead artist, to follow a song through changes
+          -- of its credit or of its title's punctuation (see SongIdentity.baseTitle and primaryArtist).
+          title TEXT NOT NULL,
+          artist TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          artist_key TEXT NOT NULL,
+          base_title_key TEXT NOT NULL,
+          primary_artist_key TEXT NOT NULL,
+          UNIQUE (identity, recording)
+        )
+        """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "table", name: "verdicts",
+      sql: #"""
+        CREATE TABLE "verdicts" (
+          snapshot_id INTEGER NOT NULL REFERENCES snapshots (id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          -- 0 previous rank, 1 peak position, 2 weeks on chart, 3 run.
+          figure INTEGER NOT NULL CHECK (figure IN (0, 1, 2, 3)),
+          -- The archive's own figure; NULL for a previous rank: not on the archive's previous snapshot.
+          derived INTEGER,
+          -- 0 source gap, 1 rank shift, 2 credit change, 3 two recordings, 4 tie, 5 unexplained.
+          cause INTEGER NOT NULL CHECK (cause BETWEEN 0 AND 5),
+          PRIMARY KEY (snapshot_id, position, figure)
+        ) WITHOUT ROWID
+        """#, migration: "0004_published_runs"),
+    SchemaObject(
+      type: "trigger", name: "song_credits_searchable",
+      sql: #"""
+        CREATE TRIGGER song_credits_searchable AFTER INSERT ON song_credits BEGIN
+          INSERT INTO song_search (title, artist, song_id) VALUES (new.title, new.artist, new.song_id);
+        END
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "trigger", name: "song_credits_unsearchable",
+      sql: #"""
+        CREATE TRIGGER song_credits_unsearchable AFTER DELETE ON song_credits BEGIN
+          DELETE FROM song_search
+          WHERE song_id = old.song_id AND title = old.title AND artist = old.artist;
+        END
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "trigger", name: "songs_searchable",
+      sql: #"""
+        CREATE TRIGGER songs_searchable AFTER INSERT ON songs BEGIN
+          INSERT INTO song_search (title, artist, song_id) VALUES (new.title, new.artist, new.id);
+        END
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "trigger", name: "songs_unsearchable",
+      sql: #"""
+        CREATE TRIGGER songs_unsearchable AFTER DELETE ON songs BEGIN
+          DELETE FROM song_search WHERE song_id = old.id;
+        END
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "view", name: "chart_entries",
+      sql: #"""
+        CREATE VIEW chart_entries AS
+        SELECT
+          c.name AS chart,
+          s.chart_date,
+          e.rank,
+          -- up, down, unchanged, new or re-entry.
+          CASE
+            WHEN e.previous_rank IS NULL THEN CASE WHEN e.figure_flags & 8 THEN 're-entry' ELSE 'new' END
+            WHEN e.previous_rank > e.rank THEN 'up'
+            WHEN e.previous_rank < e.rank THEN 'down'
+            ELSE 'unchanged'
+          END AS movement,
+          -- Places gained since the previous snapshot: positive up, negative down, NULL when new or back.
+          e.previous_rank - e.rank AS places_moved,
+          e.previous_rank,
+          e.peak_position,
+          -- Snapshots of the chart the song was on up to this one: weeks, or days for a daily chart.
+          e.weeks_on_chart,
+          e.streams,
+          e.title,
+          e.artist,
+          e.image_url,
+          e.song_url,
+          e.song_id,
+          -- 1 for the song's first run on the chart, one more at each re-entry.
+          e.run,
+          CASE e.figure_flags & 3 WHEN 0 THEN 'published' WHEN 1 THEN 'derived' ELSE 'corrected' END
+            AS previous_rank_source,
+          e.figure_flags & 4 != 0 AS partial_run,
+          e.published_previous_rank,
+          e.published_peak_position,
+          e.published_weeks_on_chart,
+          e.published_run,
+          c.frequency,
+          e.snapshot_id,
+          e.position
+        FROM entries e
+        JOIN snapshots s ON s.id = e.snapshot_id
+        JOIN charts c ON c.id = s.chart_id
+        """#, migration: "0004_published_runs"),
+    SchemaObject(
+      type: "view", name: "latest_snapshots",
+      sql: #"""
+        CREATE VIEW latest_snapshots AS
+        SELECT
+          c.name AS chart,
+          c.frequency,
+          s.chart_date,
+          s.entry_count,
+          s.id AS snapshot_id,
+          s.source,
+          s.imported_at
+        FROM charts c
+        JOIN snapshots s ON s.id = (
+          SELECT id FROM snapshots WHERE chart_id = c.id ORDER BY chart_time DESC LIMIT 1
+        )
+        """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "view", name: "song_runs",
+      sql: #"""
+        CREATE VIEW song_runs AS
+        SELECT
+          k.song_id,
+          c.name AS chart,
+          g.title,
+          g.artist,
+          first_snapshot.chart_date AS first_chart_date,
+          last_snapshot.chart_date AS last_chart_date,
+          first_entry.rank AS debut_rank,
+          last_entry.peak_position,
+          (
+            SELECT count(DISTINCT p.snapshot_id)
+            FROM entries p JOIN snapshots ps ON ps.id = p.snapshot_id
+            WHERE p.song_id = k.song_id AND ps.chart_id = k.chart_id AND p.rank = last_entry.peak_position
+          ) AS weeks_at_peak,
+          last_entry.weeks_on_chart,
+          last_entry.run AS runs,
+          k.entries,
+          k.partial_run
+        FROM (
+          SELECT
+            e.song_id,
+            s.chart_id,
+            count(*) AS entries,
+            max(e.figure_flags & 4 != 0) AS partial_run,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time, e1.rank LIMIT 1
+            ) AS first_key,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time DESC, e1.rank DESC LIMIT 1
+            ) AS last_key
+          FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          GROUP BY e.song_id, s.chart_id
+        ) k
+        JOIN entries first_entry
+          ON first_entry.snapshot_id = k.first_key / 1000000 AND first_entry.position = k.first_key % 1000000
+        JOIN snapshots first_snapshot ON first_snapshot.id = first_entry.snapshot_id
+        JOIN entries last_entry
+          ON last_entry.snapshot_id = k.last_key / 1000000 AND last_entry.position = k.last_key % 1000000
+        JOIN snapshots last_snapshot ON last_snapshot.id = last_entry.snapshot_id
+        JOIN songs g ON g.id = k.song_id
+        JOIN charts c ON c.id = k.chart_id
+        """#, migration: "0003_views_and_search"),
+  ]
+}
