@@ -1,6 +1,6 @@
 public import ChartFormats
 public import ChartImport
-public import ChartRanking
+import ChartRanking
 public import ChartStorage
 
 /// What an import found, in the words every front end gives it (the command line prefixes each
