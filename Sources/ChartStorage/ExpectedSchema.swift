@@ -181,25 +181,11 @@ extension Migrations {
         ) WITHOUT ROWID
         """#, migration: "0004_published_runs"),
     SchemaObject(
-      type: "trigger", name: "song_credits_searchable",
-      sql: #"""
-        CREATE TRIGGER song_credits_searchable AFTER INSERT ON song_credits BEGIN
-          INSERT INTO song_search (title, artist, song_id) VALUES (new.title, new.artist, new.song_id);
-        END
-        """#, migration: "0003_views_and_search"),
-    SchemaObject(
       type: "trigger", name: "song_credits_unsearchable",
       sql: #"""
         CREATE TRIGGER song_credits_unsearchable AFTER DELETE ON song_credits BEGIN
           DELETE FROM song_search
           WHERE song_id = old.song_id AND title = old.title AND artist = old.artist;
-        END
-        """#, migration: "0003_views_and_search"),
-    SchemaObject(
-      type: "trigger", name: "songs_searchable",
-      sql: #"""
-        CREATE TRIGGER songs_searchable AFTER INSERT ON songs BEGIN
-          INSERT INTO song_search (title, artist, song_id) VALUES (new.title, new.artist, new.id);
         END
         """#, migration: "0003_views_and_search"),
     SchemaObject(

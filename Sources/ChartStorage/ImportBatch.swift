@@ -333,12 +333,14 @@ public final class ImportBatch {
   }
 
   /// What the write does after its body, before it commits: every snapshot's figures settled
-  /// (see ``settleFigures()``), and what the batch's rows refer to checked.
+  /// (see ``settleFigures()``), what the batch's rows refer to checked, and its new songs and
+  /// credits added to the full-text index.
   ///
   /// - Throws: ``DatabaseError``.
   func finish() throws {
     try settleFigures()
     try checkReferences()
+    try linker.addToSearchIndex()
   }
 
   /// Links again the snapshots that wait for it and decides again the figures of those that an

@@ -8,8 +8,42 @@ final class SongLinker {
   /// The songs the last call of ``songs(of:keys:publishesPreviousRank:chartID:chartTime:lastStored:)``
   /// created.
   private(set) var newSongs: [Int64] = []
+  /// Every song this linker created and every credit it added, for the full-text index, which the
+  /// batch fills before it commits (``searchableRows()``); some may have been undone since, by a
+  /// savepoint rolled back or a relink.
+  private var createdSongs: Set<Int64> = []
+  private var addedCredits: Set<CreditKey> = []
+
+  /// A credit's row in `song_credits`: its song and folded title and artist.
+  private struct CreditKey: Hashable {
+    var song: Int64
+    var titleKey: String
+    var artistKey: String
+  }
 
   init(database: Database) { self.database = database }
+
+  /// Adds the songs and credits this linker created that are still there to the full-text index
+  /// `song_search` (migration 0005: no trigger does it), once each.
+  ///
+  /// - Throws: ``DatabaseError``.
+  func addToSearchIndex() throws(DatabaseError) {
+    if !createdSongs.isEmpty {
+      // One statement for all of them: the ids as a JSON array (https://www.sqlite.org/json1.html).
+      try database.run(
+        "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, id FROM songs"
+          + " WHERE id IN (SELECT value FROM json_each(?))",
+        "[" + createdSongs.sorted().map(String.init).joined(separator: ",") + "]")
+    }
+    for credit in addedCredits {
+      try database.run(
+        "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, song_id"
+          + " FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
+        credit.song, credit.titleKey, credit.artistKey)
+    }
+    createdSongs = []
+    addedCredits = []
+  }
 
   /// The songs of a snapshot's entries, creating the new ones.
   ///
@@ -130,6 +164,7 @@ final class SongLinker {
       try insert.run()
       songs.append(database.lastInsertedRowID)
       newSongs.append(database.lastInsertedRowID)
+      createdSongs.insert(database.lastInsertedRowID)
       insert.reset()
     }
     return songs
@@ -147,6 +182,10 @@ final class SongLinker {
         + " WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = ?1 AND title_key = ?4"
         + " AND artist_key = ?5)", song, entry.title, entry.artist, keys.foldedTitle,
       keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
+    if database.changes > 0 {
+      addedCredits.insert(
+        CreditKey(song: song, titleKey: keys.foldedTitle, artistKey: keys.foldedArtist))
+    }
   }
 
   /// Links the songs of a chart's snapshots after a chart time (and before another, if given)

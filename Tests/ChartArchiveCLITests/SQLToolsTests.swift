@@ -91,6 +91,42 @@ struct SQLToolsTests {
     #expect(try rows(archive, "SELECT count(*) FROM song_credits") == ["0"])
   }
 
+  /// The full-text index holds the songs and credits an import stored, filled once before it
+  /// commits (no trigger does it since migration 0005): not those of a file it skipped, and a
+  /// credit a later import added to a song.
+  @Test func theSearchIndexHoldsWhatAnImportStoredOnly() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "c-weekly/2024-01-06.json",
+      #"[{"title": "Ode", "artist": "Ana", "url": "https://m.example/1"}]"#)
+    // Two entries at rank 1: refused, skipped whole.
+    try folder.write(
+      "c-weekly/2024-01-13.json",
+      #"{"date": "2024-01-13", "data": [{"song": "Lost", "artist": "Bo", "this_week": 1},"#
+        + #" {"song": "Gone", "artist": "Cy", "this_week": 1}]}"#)
+    let first = try chartArchive([
+      "import", folder.url.appendingPathComponent("c-weekly").path, "--chart", "c-weekly",
+      "--skip-invalid", "--db", archive, "--quiet",
+    ])
+    #expect(first.status == 0, "\(first.error)")
+    #expect(try rows(archive, "SELECT title, artist FROM song_search") == ["Ode|Ana"])
+    // The same song under a new credit (linked by its URL): the credit is searchable too.
+    let renamed = try folder.write(
+      "d/2024-01-20.json",
+      #"[{"title": "Ode (Remix)", "artist": "Ana & Dee", "url": "https://m.example/1"}]"#)
+    let second = try chartArchive([
+      "import", renamed, "--chart", "c-weekly", "--db", archive, "--quiet",
+    ])
+    #expect(second.status == 0, "\(second.error)")
+    #expect(
+      try rows(archive, "SELECT title, artist, song_id FROM song_search ORDER BY rowid")
+        == ["Ode|Ana|1", "Ode (Remix)|Ana & Dee|1"])
+    #expect(
+      try rows(archive, "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
+        == ["song_credits_unsearchable", "songs_unsearchable"])
+  }
+
   @Test func theViewsGiveWhatTheCommandsPrint() throws {
     let (folder, archive) = try sampleArchive()
     _ = folder
