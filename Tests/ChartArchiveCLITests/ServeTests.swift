@@ -638,8 +638,10 @@ struct SchemathesisTests {
     // dates or that a search needs q or artist, so it would call the 400s they get wrong.
     let run = try bash(
       """
-      timeout 600 .build/test-tools/bin/schemathesis \
-        --config-file Tests/Schemathesis/schemathesis.toml run "\(url)/api/openapi.json" \
+      root="$PWD"
+      # From the test's own folder: schemathesis keeps a cache (.schemathesis) where it runs.
+      cd "\(folder.path)" && timeout 600 "$root/.build/test-tools/bin/schemathesis" \
+        --config-file "$root/Tests/Schemathesis/schemathesis.toml" run "\(url)/api/openapi.json" \
         --url "\(url)" --max-examples 25 --generation-deterministic --request-timeout 30 \
         --checks all \
         --exclude-checks positive_data_acceptance -H "Authorization: Bearer \(token)" --no-color
