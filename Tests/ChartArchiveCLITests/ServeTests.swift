@@ -9,7 +9,7 @@ struct ServeTests {
   /// Every read endpoint gives the bytes the command line prints for the same question, in JSON
   /// and in CSV: the service shares every rule and figure with the CLI.
   @Test func everyReadEndpointAnswersWhatTheCommandLinePrints() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     #expect(
       server.banner == "Serving \(archive) at http://127.0.0.1:\(server.port)/ (Ctrl-C stops it)")
@@ -74,7 +74,7 @@ struct ServeTests {
   /// The app's feed for every category is the latest Sample-data file of its chart, in the app's
   /// own fields, with `last` the previous rank (0 for a new or re-entering song).
   @Test func everyFeedIsTheLatestSnapshotOfItsChartAsTheAppReadsIt() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     let feeds = [
       ("total", "app-total/2024-05-05.json"), ("time", "app-hourly/2024-05-05T14-00.json"),
@@ -132,7 +132,7 @@ struct ServeTests {
   /// ETags, 304, Cache-Control long for a dated snapshot and short for the latest, gzip when
   /// asked, HEAD without a body, 405 with Allow, problems in the command line's words.
   @Test func httpIsDoneProperly() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     let dated = try server.get("/api/charts/hot-100/2024-01-06")
     let tag = try #require(dated.header("etag"))
@@ -237,7 +237,7 @@ struct ServeTests {
   /// Uploads: only with the token, the same checks and words as `import`, all or nothing; a
   /// title with markup, quotes and emoji comes back exact.
   @Test func uploadsAreImportsBehindTheToken() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let token = "s3cret-token-for-uploads"
     let tokenFile = try folder.write("token", token + "\n")
     let server = try ServedArchive(["--db", archive, "--token-file", tokenFile])
@@ -328,7 +328,7 @@ struct ServeTests {
 
   /// An import from the command line while the service runs is seen by the next request.
   @Test func anImportBesideTheServiceIsSeenByTheNextRequest() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     let before = try server.get("/api/charts/app-daily/latest")
     let tag = try #require(before.header("etag"))
@@ -347,7 +347,7 @@ struct ServeTests {
   /// A load of requests from several clients while an import stores 40 snapshots: not one
   /// fails, and each sees whole snapshots only (the chart's latest has all its entries).
   @Test func aLoadDuringAnImportHasNoFailedRequest() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     for day in 1...40 {
       let entries = (1...200).map { rank in
         #"{"title": "Song \#(rank + day)", "artist": "Artist \#(rank + day)"}"#
@@ -413,7 +413,7 @@ struct ServeTests {
   /// The service's limits: malformed requests get a 4xx or a closed connection, and the service
   /// goes on answering others.
   @Test func malformedRequestsAreRefusedAndTheServiceGoesOn() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive, "--timeout", "1"])
     let attempts: [(String, [UInt8])] = [
       ("a request line that is not one", Array("HELLO\r\n\r\n".utf8)),
@@ -488,7 +488,7 @@ struct ServeTests {
   /// `--cors ORIGIN` lets a web page of that origin read the API: the header on answers, and a
   /// preflight (OPTIONS) with the methods and headers it may use. Without it, neither.
   @Test func corsIsOnlyForTheOriginGiven() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive, "--cors", "https://app.example"])
     let get = try server.get("/api/feed/daily")
     #expect(get.header("access-control-allow-origin") == "https://app.example")
@@ -514,7 +514,7 @@ struct ServeTests {
 
   /// A port in use is a clear error; SIGINT ends the service with status 0.
   @Test func aPortInUseIsAClearErrorAndSIGINTEndsTheService() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     let second = try chartArchive(["serve", "--port", String(server.port), "--db", archive])
     #expect(second.status == 75)
@@ -523,13 +523,18 @@ struct ServeTests {
     let missing = try chartArchive(["serve", "--port", "0", "--db", folder.path + "/none.sqlite"])
     #expect(missing.status != 0)
     #expect(missing.error.hasPrefix("Error: no archive at \(folder.path)/none.sqlite"))
+    let badPort = try chartArchive(["serve", "--port", "70000", "--db", archive])
+    #expect(badPort.status == 64)
+    #expect(
+      badPort.error.hasPrefix(
+        "Error: --port expects a whole number from 0 to 65535, found '70000'\n"))
     #expect(server.stop(SIGINT) == 0)
   }
 
   /// The OpenAPI document describes every path the service answers, and each answers as it
   /// says: the documented status and content type, the schema's required fields.
   @Test func theOpenAPIDocumentIsTrue() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
     let document = try #require(try server.get("/api/openapi.json").json() as? [String: Any])
     #expect(document["openapi"] as? String == "3.1.0")
@@ -630,7 +635,7 @@ private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
     "schemathesis is not installed (run script/setup --test-tools): skipped"))
 struct SchemathesisTests {
   @Test func theServiceAnswersAsItsOpenAPIDocumentSays() throws {
-    let (folder, archive) = try sampleDataArchive()
+    let (folder, archive) = try sampleArchive()
     let token = "fuzzing-token-0123456789"
     let server = try ServedArchive(["--db", archive, "--token-file", try folder.write("t", token)])
     let url = "http://127.0.0.1:\(server.port)"

@@ -201,12 +201,3 @@ struct HTTPReply {
     }
   }
 }
-
-/// An archive of Sample-data in a temporary folder.
-func sampleDataArchive() throws -> (folder: TemporaryFolder, path: String) {
-  let folder = try TemporaryFolder()
-  let archive = folder.url.appendingPathComponent("archive.sqlite").path
-  let run = try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"])
-  #expect(run.status == 0, "\(run.error)")
-  return (folder, archive)
-}

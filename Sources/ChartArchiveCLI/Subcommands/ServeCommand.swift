@@ -59,6 +59,21 @@ enum ServeCommand: Subcommand {
     SharedOptions.database,
   ]
 
+  /// A whole-number option's value within its range, or `nil` when it is not given.
+  ///
+  /// - Throws: ``UsageError`` naming the option, its range and the value found.
+  private static func number(
+    _ name: String, in range: ClosedRange<Int>, _ arguments: ParsedArguments
+  ) throws -> Int? {
+    guard let text = arguments.option(name) else { return nil }
+    guard let value = Int(text), range.contains(value) else {
+      throw UsageError(
+        "\(name) expects a whole number from \(range.lowerBound) to \(range.upperBound),"
+          + " found '\(text)'")
+    }
+    return value
+  }
+
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     var configuration = ServerConfiguration(
       archivePath: try SharedOptions.databasePath(arguments, environment: console.environment))
@@ -66,24 +81,11 @@ enum ServeCommand: Subcommand {
       guard !host.isEmpty else { throw UsageError("--host needs an address") }
       configuration.host = host
     }
-    if let text = arguments.option("--port") {
-      guard let port = Int(text), (0...65_535).contains(port) else {
-        throw UsageError("--port expects a port number from 0 to 65535, found '\(text)'")
-      }
-      configuration.port = port
-    }
-    if let text = arguments.option("--threads") {
-      guard let threads = Int(text), (1...256).contains(threads) else {
-        throw UsageError("--threads expects a number from 1 to 256, found '\(text)'")
-      }
-      configuration.threads = threads
-    }
-    if let text = arguments.option("--timeout") {
-      guard let seconds = Int(text), (1...3_600).contains(seconds) else {
-        throw UsageError("--timeout expects seconds from 1 to 3600, found '\(text)'")
-      }
-      configuration.timeoutSeconds = seconds
-    }
+    configuration.port = try number("--port", in: 0...65_535, arguments) ?? configuration.port
+    configuration.threads =
+      try number("--threads", in: 1...256, arguments) ?? configuration.threads
+    configuration.timeoutSeconds =
+      try number("--timeout", in: 1...3_600, arguments) ?? configuration.timeoutSeconds
     if let file = arguments.option("--token-file") {
       guard let data = FileManager.default.contents(atPath: file) else {
         throw CommandError(.noInput, "\(file): cannot read the token file")
