@@ -75,7 +75,7 @@ struct CommandError: Error {
       case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport,
         .frequencyConflict:
         .dataError
-      case .invalidChartName: .usage
+      case .invalidChartName, .sameSnapshot: .usage
       case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
       }

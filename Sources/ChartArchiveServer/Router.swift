@@ -162,12 +162,6 @@ public final class Router: Sendable {
         return try view(format, caching: .seconds(from == nil || to == nil ? 60 : 86_400)) {
           reader in
           let (older, newer) = try reader.snapshotsToCompare(of: path[1], from, to)
-          guard older.id != newer.id else {
-            throw ServerProblem(
-              400,
-              "from and to are the same snapshot (\(newer.chartDate)): give two different chart"
-                + " dates")
-          }
           return DiffView(
             chart: path[1], older: older, newer: newer,
             diff: try reader.diff(from: older, to: newer))
@@ -418,7 +412,7 @@ public final class Router: Sendable {
       switch error {
       case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: 404
       case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
-      case .invalidChartName: 400
+      case .invalidChartName, .sameSnapshot: 400
       case .database: error.isLocked ? 503 : 500
       case .notFound, .notAnArchive, .newerSchema: 500
       }

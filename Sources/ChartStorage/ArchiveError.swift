@@ -30,6 +30,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case noEarlierSnapshot(chart: String, chartDate: ChartDate)
   /// The chart has no snapshot at all, or too few for the question.
   case notEnoughSnapshots(chart: String, needed: Int, stored: Int)
+  /// Two chart dates given to compare name one snapshot (`latest` and its date).
+  case sameSnapshot(chart: String, chartDate: ChartDate)
   /// SQLite reported an error while using the archive at `path`.
   case database(path: String, DatabaseError)
 
@@ -83,6 +85,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "\(chart) \(chartDate) is the chart's first snapshot"
     case .notEnoughSnapshots(let chart, let needed, let stored):
       "chart '\(chart)' has \(stored) snapshot\(stored == 1 ? "" : "s"); \(needed) are needed"
+    case .sameSnapshot(let chart, let chartDate):
+      "both dates name the snapshot of \(chart) on \(chartDate): give two different chart dates"
     case .database(let path, let error):
       isLocked
         ? "the archive \(path) is in use by another process (waited"

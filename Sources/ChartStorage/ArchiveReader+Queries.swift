@@ -322,13 +322,15 @@ extension ArchiveReader {
   /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
   ///   ``ArchiveError/noEarlierSnapshot(chart:chartDate:)`` when the one date given is the
   ///   chart's first, ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
-  ///   has one snapshot, or ``ArchiveError/database(path:_:)``.
+  ///   has one snapshot, ``ArchiveError/sameSnapshot(chart:chartDate:)`` when the two dates name
+  ///   one snapshot (`latest` and its date), or ``ArchiveError/database(path:_:)``.
   public func snapshotsToCompare(of chart: String, _ first: SnapshotDate?, _ second: SnapshotDate?)
     throws(ArchiveError) -> (older: SnapshotSummary, newer: SnapshotSummary)
   {
     if let first, let second {
       let one = try snapshot(of: chart, at: first)
       let other = try snapshot(of: chart, at: second)
+      guard one.id != other.id else { throw .sameSnapshot(chart: chart, chartDate: one.chartDate) }
       return one.chartDate < other.chartDate ? (one, other) : (other, one)
     }
     let newer = try snapshot(of: chart, at: first ?? .latest)

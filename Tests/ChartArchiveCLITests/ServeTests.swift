@@ -208,7 +208,11 @@ struct ServeTests {
     #expect(same.status == 400)
     #expect(
       try problemDetail(same)
-        == "from and to are the same snapshot (2024-01-13): give two different chart dates")
+        == "both dates name the snapshot of hot-100 on 2024-01-13: give two different chart dates")
+    // The command line refuses it in the same words (it printed a diff of one snapshot).
+    let sameCLI = try chartArchive(["diff", "hot-100", "2024-01-13", "latest", "--db", archive])
+    #expect(sameCLI.status == 64)
+    #expect(sameCLI.error == "Error: " + (try problemDetail(same)) + "\n")
     // A NUL separates words (it ended the full-text query: a 500).
     let nul = try server.get("/api/songs?q=night%00sky")
     #expect(nul.status == 200)
