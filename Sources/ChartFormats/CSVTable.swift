@@ -1,5 +1,7 @@
 import CCSV
+import Dispatch
 public import Foundation
+import Synchronization
 
 /// The rows of a CSV file (RFC 4180: quoted fields, embedded commas, quotes and line breaks,
 /// CRLF or LF line ends), read with libcsv in strict mode (<https://github.com/rgamble/libcsv>).
@@ -21,8 +23,85 @@ struct CSVTable {
 
   /// Reads CSV text.
   ///
+  /// A long text (a dataset of many weeks) is read in parts on several threads, each part a run
+  /// of whole records (see ``parts(of:)``); the rows are the same as when it is read in one piece.
+  /// When a part does not read, the text is read again in one piece, so that a problem is told as
+  /// that reading tells it.
+  ///
+  /// - Parameters:
+  ///   - data: the text.
+  ///   - threads: how many threads may read it at once.
   /// - Throws: ``Problem``.
-  init(_ data: Data) throws(Problem) {
+  init(_ data: Data, threads: Int = ChartFileReader.defaultThreadCount) throws(Problem) {
+    let parts = data.withUnsafeBytes { Self.parts(of: Self.text(in: $0), count: threads) }
+    if parts.count > 1 {
+      let results = Mutex<[[[String]]?]>(Array(repeating: nil, count: parts.count))
+      DispatchQueue.concurrentPerform(iterations: parts.count) { index in
+        let rows = data.withUnsafeBytes { bytes in
+          try? Self.parse(UnsafeRawBufferPointer(rebasing: Self.text(in: bytes)[parts[index]]))
+        }
+        results.withLock { $0[index] = rows }
+      }
+      let parsed = results.withLock { $0 }
+      if parsed.allSatisfy({ $0 != nil }) {
+        rows = parsed.flatMap { $0! }
+        return
+      }
+    }
+    let whole = data.withUnsafeBytes { bytes in
+      Result { () throws(Problem) in try Self.parse(Self.text(in: bytes)) }
+    }
+    rows = try whole.get()
+  }
+
+  /// The text of a file's bytes: after a UTF-8 byte order mark.
+  private static func text(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
+  }
+
+  /// The shortest part read on a thread of its own, in bytes: a smaller text is read in one piece.
+  static let minimumPartSize = 1 << 18
+
+  /// Where a text may be cut into parts to read on `count` threads: at most `count` parts and one
+  /// per ``minimumPartSize`` bytes, each cut just after a line feed outside quotes.
+  ///
+  /// A quote opens or closes a quoted field (a doubled quote inside one closes and opens it
+  /// again), as in ``recordLines(in:)``; in a text that libcsv reads without a problem, a line feed
+  /// outside quotes ends a record, so each part is whole records. In a text it refuses, the part
+  /// with the first problem is refused too (everything before it was cut where libcsv's records
+  /// end), and the text is then read in one piece.
+  ///
+  /// - Returns: the byte ranges of the parts, in order, covering the whole text; one range when
+  ///   the text is short or has no such line feed.
+  static func parts(of text: UnsafeRawBufferPointer, count threads: Int) -> [Range<Int>] {
+    let count = min(threads, max(text.count / minimumPartSize, 1))
+    guard count > 1 else { return [0..<text.count] }
+    var parts: [Range<Int>] = []
+    var start = 0
+    var quoted = false
+    var index = 0
+    for part in 1..<count {
+      let target = text.count / count * part
+      // Quotes are counted up to the target, then a line feed outside quotes is looked for.
+      while index < text.count {
+        let byte = text[index]
+        index += 1
+        if byte == UInt8(ascii: "\"") {
+          quoted.toggle()
+        } else if byte == 0x0A, !quoted, index >= target {
+          break
+        }
+      }
+      guard index < text.count else { break }
+      parts.append(start..<index)
+      start = index
+    }
+    parts.append(start..<text.count)
+    return parts
+  }
+
+  /// Reads CSV text in one piece.
+  private static func parse(_ text: UnsafeRawBufferPointer) throws(Problem) -> [[String]] {
     let collector = Collector()
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
@@ -32,18 +111,10 @@ struct CSVTable {
     // RFC 4180: spaces are part of a field.
     csv_set_space_func(&parser) { _ in 0 }
     let context = Unmanaged.passUnretained(collector).toOpaque()
-    // Read in place, after a byte order mark.
-    let (parsed, count) = data.withUnsafeBytes { whole in
-      let buffer =
-        whole.starts(with: [0xEF, 0xBB, 0xBF])
-        ? UnsafeRawBufferPointer(rebasing: whole[3...]) : whole
-      return (
-        csv_parse(&parser, buffer.baseAddress, buffer.count, fieldEnded, rowEnded, context),
-        buffer.count
-      )
-    }
+    // Read in place.
+    let parsed = csv_parse(&parser, text.baseAddress, text.count, fieldEnded, rowEnded, context)
     // The error is read before csv_fini, which clears it.
-    if parsed != count {
+    if parsed != text.count {
       let reason = String(cString: csv_strerror(csv_error(&parser)))
       throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
     }
@@ -52,7 +123,7 @@ struct CSVTable {
       throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
     }
     if let (row, column) = collector.invalidField { throw .notUTF8(row: row, column: column) }
-    rows = collector.rows
+    return collector.rows
   }
 }
 

@@ -1,6 +1,7 @@
 public import ChartRanking
 public import Foundation
 import Glibc
+import Synchronization
 
 /// A chart file read and checked: its snapshots, ready to store.
 public struct DecodedChartFile: Sendable {
@@ -97,6 +98,54 @@ struct RawGroup {
   var page: ChartPage? = nil
 }
 
+/// The rows of a table (or of part of one) gathered into snapshots' worth of entries, by chart
+/// and chart date, in the order of each group's first row.
+struct RowGroups {
+  var groups: [RawGroup] = []
+  /// Each group's chart and date, and the group's index.
+  private var index: [String: Int] = [:]
+  /// Each group's chart and date, in the order of `groups`.
+  private var keys: [String] = []
+  var problems: [ChartFileProblem] = []
+  /// Each group's date as the file writes it, for messages.
+  var writtenDates: [String] = []
+
+  /// Adds an entry to the group of `key` (a chart and a date), which is `group` (without entries)
+  /// when it is the first of its group.
+  mutating func add(
+    _ entry: RawEntry, key: String, group: @autoclosure () -> RawGroup,
+    writtenDate: @autoclosure () -> String
+  ) {
+    if let position = index[key] {
+      groups[position].entries.append(entry)
+    } else {
+      index[key] = groups.count
+      keys.append(key)
+      var new = group()
+      new.entries = [entry]
+      groups.append(new)
+      writtenDates.append(writtenDate())
+    }
+  }
+
+  /// Adds the groups of the rows after these: a group begun here takes their entries after its
+  /// own.
+  mutating func append(_ later: RowGroups) {
+    for (position, group) in later.groups.enumerated() {
+      let key = later.keys[position]
+      if let existing = index[key] {
+        groups[existing].entries += group.entries
+      } else {
+        index[key] = groups.count
+        keys.append(key)
+        groups.append(group)
+        writtenDates.append(later.writtenDates[position])
+      }
+    }
+    problems += later.problems
+  }
+}
+
 /// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
 func escaped(_ text: String) -> String {
   var output = ""
@@ -166,6 +215,11 @@ public struct ChartFileReader: Sendable {
   /// (`--allow-ties`: the Hot 100 of the early years, the UK chart of the 1950s as some files
   /// keep them). A tie the source marks is always allowed.
   public var allowsTies: Bool
+  /// How many threads may read one long file (a dataset of many weeks) at once.
+  var threadCount = Self.defaultThreadCount
+
+  /// One thread per processor, at most 8.
+  static let defaultThreadCount = min(ProcessInfo.processInfo.activeProcessorCount, 8)
 
   /// Creates a reader.
   public init(
@@ -393,7 +447,7 @@ public struct ChartFileReader: Sendable {
   private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
     let table: CSVTable
     do {
-      table = try CSVTable(data)
+      table = try CSVTable(data, threads: threadCount)
     } catch {
       // Not CSV and not text: say so rather than where the CSV reader gave up.
       if format == nil, String(validating: data, as: UTF8.self) == nil,
@@ -466,28 +520,92 @@ public struct ChartFileReader: Sendable {
     _ rows: [[String]], layout: CSVLayout, format: ChartFormat, path: String, cells: String,
     lines readLines: () -> [Int]
   ) -> RawChartFile {
-    var groups: [RawGroup] = []
-    var groupIndex: [String: Int] = [:]
-    var problems: [ChartFileProblem] = []
     let namedChart =
       layout.format.namesTheChartInTheFileName
       ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
-    let dataRows = rows.enumerated().dropFirst(layout.headerRow + 1)
+    let dataRows = (layout.headerRow + 1)..<rows.count
+    var decoded: RowGroups?
+    // A long table (a dataset of many weeks) is decoded in parts on several threads; when a part
+    // has a problem, the whole table is decoded again in one piece, which tells it with its line.
+    let parts = Self.parts(of: dataRows, count: threadCount)
+    if parts.count > 1 {
+      let results = Mutex<[RowGroups?]>(Array(repeating: nil, count: parts.count))
+      DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+        let groups = decodeRows(
+          rows, parts[part], layout: layout, namedChart: namedChart, path: path, cells: cells,
+          lines: { [] })
+        results.withLock { $0[part] = groups }
+      }
+      var merged = RowGroups()
+      for part in results.withLock({ $0 }) { merged.append(part!) }
+      if merged.problems.isEmpty { decoded = merged }
+    }
+    var (groups, problems, writtenDates) = {
+      let whole =
+        decoded
+        ?? decodeRows(
+          rows, dataRows, layout: layout, namedChart: namedChart, path: path, cells: cells,
+          lines: readLines)
+      return (whole.groups, whole.problems, whole.writtenDates)
+    }()
+    if layout.format.holdsWeeksOfOneChart {
+      problems += splitWeeks(groups, writtenDates: writtenDates, field: layout.name(of: .date))
+    }
+    if dataRows.isEmpty {
+      groups.append(
+        RawGroup(
+          chart: chart ?? namedChart ?? folderName(path),
+          chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
+          date: nil,
+          dateField: layout.name(of: .date), dateFieldProblem: false, entries: [],
+          listPresent: true,
+          frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
+    }
+    return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
+  }
+
+  /// The rows of a table decoded in a part on a thread of its own: at least this many.
+  static let minimumRowsPerPart = 5_000
+
+  /// The parts of a table's data rows to decode on `count` threads, at least
+  /// ``minimumRowsPerPart`` rows each: one part for a short table.
+  static func parts(of rows: Range<Int>, count threads: Int) -> [Range<Int>] {
+    let count = min(threads, max(rows.count / minimumRowsPerPart, 1))
+    guard count > 1 else { return [rows] }
+    return (0..<count).map { part in
+      (rows.lowerBound + rows.count * part / count)..<(rows.lowerBound + rows.count * (part + 1)
+        / count)
+    }
+  }
+
+  /// Decodes some of the data rows of a table into snapshots' worth of entries, by chart and date.
+  ///
+  /// - Parameters:
+  ///   - rows: every row of the table, the header's among them.
+  ///   - range: the rows to decode (0-based indexes into `rows`).
+  ///   - namedChart: the chart the file's name names, for formats that name it there.
+  ///   - cells: what a row holds, for messages: `fields` in a CSV, `cells` in an HTML table.
+  ///   - readLines: the 1-based line on which each row starts, asked for only when a problem
+  ///     needs it.
+  private func decodeRows(
+    _ rows: [[String]], _ range: Range<Int>, layout: CSVLayout, namedChart: String?, path: String,
+    cells: String, lines readLines: () -> [Int]
+  ) -> RowGroups {
+    var decoded = RowGroups()
     let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
-    // Each group's date as the file writes it, for messages.
-    var writtenDates: [String] = []
     // The chart each chart address names, and each date as written in ISO 8601 (`nil`: none),
     // read once: the rows of one week share them.
     var chartsOfURLs: [String: String?] = [:]
     var isoDates: [String: String?] = [:]
-    for (offset, row) in dataRows {
+    for offset in range {
+      let row = rows[offset]
       let rowNumber = offset + 1
       // A row of more or fewer fields than the header: which field is which cannot be told.
       guard row.count == fieldCount else {
         if lines == nil { lines = readLines() }
-        problems.append(
+        decoded.problems.append(
           ChartFileProblem(
             row: rowNumber, line: lines.flatMap { offset < $0.count ? $0[offset] : nil },
             message: "expected \(fieldCount) \(cells) as in the header, found \(row.count)"))
@@ -510,7 +628,7 @@ public struct ChartFileReader: Sendable {
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       var date = layout.value(.date, in: row)
       if layout.has(.date), date == nil {
-        problems.append(
+        decoded.problems.append(
           ChartFileProblem(row: rowNumber, field: layout.name(of: .date), message: "missing"))
         continue
       }
@@ -524,7 +642,7 @@ public struct ChartFileReader: Sendable {
           isoDates[text] = iso
         }
         guard let iso else {
-          problems.append(
+          decoded.problems.append(
             ChartFileProblem(
               row: rowNumber, field: layout.name(of: .date),
               message: "'\(escaped(text))' is not a valid date (\(written.shapes))"))
@@ -532,36 +650,18 @@ public struct ChartFileReader: Sendable {
         }
         date = iso
       }
-      let key = chartName + "\u{1F}" + (date ?? "")
-      if let index = groupIndex[key] {
-        groups[index].entries.append(entry)
-      } else {
-        groupIndex[key] = groups.count
-        writtenDates.append(layout.value(.date, in: row) ?? "")
-        groups.append(
-          RawGroup(
-            chart: chartName,
-            chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
-            date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
-            entries: [entry], listPresent: true, frequency: nil,
-            publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
-            firstRow: rowNumber))
-      }
+      decoded.add(
+        entry, key: chartName + "\u{1F}" + (date ?? ""),
+        group: RawGroup(
+          chart: chartName,
+          chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
+          date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
+          entries: [], listPresent: true, frequency: nil,
+          publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
+          firstRow: rowNumber),
+        writtenDate: layout.value(.date, in: row) ?? "")
     }
-    if layout.format.holdsWeeksOfOneChart {
-      problems += splitWeeks(groups, writtenDates: writtenDates, field: layout.name(of: .date))
-    }
-    if dataRows.isEmpty {
-      groups.append(
-        RawGroup(
-          chart: chart ?? namedChart ?? folderName(path),
-          chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
-          date: nil,
-          dateField: layout.name(of: .date), dateFieldProblem: false, entries: [],
-          listPresent: true,
-          frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
-    }
-    return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
+    return decoded
   }
 
   /// The weeks of a file of one weekly chart's weeks that are split across two dates: two chart
