@@ -451,7 +451,7 @@ public struct ChartFileReader: Sendable {
     } catch {
       // Not CSV and not text: say so rather than where the CSV reader gave up.
       if format == nil, String(validating: data, as: UTF8.self) == nil,
-        CSVLayout.detect(firstLines(of: data), forced: nil) == nil
+        CSVLayout.detect(Self.firstLines(of: data), forced: nil) == nil
       {
         throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
       }
@@ -934,7 +934,9 @@ public struct ChartFileReader: Sendable {
 
   /// The rows of a file's first two lines, split at commas, to recognize a CSV header in a file
   /// that is not all valid CSV.
-  private func firstLines(of data: Data) -> [[String]] {
+  /// The first two lines of a text, cut at commas, for detecting a CSV layout before the text is
+  /// read as CSV.
+  static func firstLines(of data: Data) -> [[String]] {
     data.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).prefix(2).map {
       String(decoding: $0, as: UTF8.self).split(separator: ",").map {
         String($0).trimmingCharacters(in: CharacterSet(charactersIn: "\"\r "))

@@ -124,13 +124,13 @@ public enum Importer {
             report.dateDisagreements.append((index, disagreement))
           }
           do {
-            try store(
+            trends += try store(
               prepared, source: index, otherPages: otherPages, in: batch, options: options,
-              into: &report)
-            for (snapshot, published) in zip(prepared.file.snapshots, prepared.file.publishedTrends)
-            {
-              trends.append((index, snapshot.chart, snapshot.chartDate, published))
-            }
+              into: &report, readAhead: readAhead)
+          } catch let unreadable as UnreadablePart {
+            refused.append(
+              RefusedSource(
+                source: index, name: sources[index].name, reason: .invalid(unreadable.error)))
           } catch let error as ArchiveError {
             switch error {
             case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict:
@@ -178,7 +178,13 @@ public enum Importer {
           }
           // After a refusal nothing will be committed (unless invalid sources are skipped): keep
           // checking the sources, store no more.
-          guard refused.isEmpty || options.skippingInvalid else { continue }
+          guard refused.isEmpty || options.skippingInvalid else {
+            if prepared.continues, let error = readAhead.skipRest(of: index) {
+              refused.append(
+                RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
+            }
+            continue
+          }
           try storeFile(prepared, source: index, otherPages: [])
           // The file's memory is freed on the reading thread.
           readAhead.recycle(consume prepared)
@@ -224,22 +230,62 @@ public enum Importer {
     return report
   }
 
+  /// A file read in parts that has a problem in a part after the first (see
+  /// ``PreparedFile/continues``): the parts stored before it are undone with the file.
+  private struct UnreadablePart: Error {
+    var error: ChartFileError
+  }
+
   /// Stores one file's snapshots (in a savepoint when invalid files are skipped, so that the file
-  /// is stored whole or not at all) and checks its published trends.
+  /// is stored whole or not at all), taking the rest of its parts from `readAhead` when it
+  /// ``PreparedFile/continues``.
+  ///
+  /// - Returns: the published trends of the snapshots stored, to check once every figure is
+  ///   settled.
+  /// - Throws: ``UnreadablePart`` when a later part of the file has a problem; `ArchiveError`.
+  ///   The file's parts are read to the end either way.
   private static func store(
     _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: ImportBatch,
-    options: ImportOptions, into report: inout ImportReport
-  ) throws {
-    let file = prepared.file
+    options: ImportOptions, into report: inout ImportReport, readAhead: ReadAhead
+  ) throws -> [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] {
+    var continues = prepared.continues
+    defer {
+      if continues { _ = readAhead.skipRest(of: source) }
+    }
+    var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] =
+      []
     func storeFile() throws -> [ImportedSnapshot] {
-      try zip(file.snapshots, prepared.keys).map { snapshot, keys in
-        let outcome = try batch.store(
-          snapshot, keys: keys, frequency: options.frequency ?? file.frequency,
-          replacing: options.replacing, source: file.path)
-        return ImportedSnapshot(
-          source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
-          entryCount: snapshot.entries.count, outcome: outcome, otherPages: otherPages)
+      var stored: [ImportedSnapshot] = []
+      trends = []
+      func storePart(_ part: PreparedFile) throws {
+        let file = part.file
+        for (snapshot, keys) in zip(file.snapshots, part.keys) {
+          let outcome = try batch.store(
+            snapshot, keys: keys, frequency: options.frequency ?? file.frequency,
+            replacing: options.replacing, source: file.path)
+          stored.append(
+            ImportedSnapshot(
+              source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
+              entryCount: snapshot.entries.count, outcome: outcome, otherPages: otherPages))
+        }
+        for (snapshot, published) in zip(file.snapshots, file.publishedTrends) {
+          trends.append((source, snapshot.chart, snapshot.chartDate, published))
+        }
       }
+      try storePart(prepared)
+      while continues {
+        switch readAhead.file(at: source) {
+        case .success(let part):
+          continues = part.continues
+          try storePart(part)
+          readAhead.recycle(part)
+          readAhead.recycle(batch.takeRetiredSnapshots())
+        case .failure(let error):
+          continues = false
+          throw UnreadablePart(error: error)
+        }
+      }
+      return stored
     }
     // Without skipping, a failure undoes the whole import, and a savepoint would only cost a copy
     // of each page the file changes (its journal).
@@ -253,6 +299,7 @@ public enum Importer {
       if item.outcome != .unchanged { report.entriesStored += item.entryCount }
     }
     if options.listingSnapshots { report.snapshots += stored }
+    return trends
   }
 
   /// The published trends that disagree with the movements the archive decided, where the

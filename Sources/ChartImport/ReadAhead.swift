@@ -8,15 +8,25 @@ struct PreparedFile {
   var file: DecodedChartFile
   /// ``SongKeys`` of each snapshot's entries, same order as `file.snapshots`.
   var keys: [[SongKeys]]
+  /// Whether more of the source's snapshots follow, in parts of their own: a dataset of many
+  /// weeks is read a few weeks at a time (see
+  /// ``ChartFileReader/read(contentsOf:weeksPerPart:deliver:)``).
+  var continues = false
 }
 
 /// Reads chart files on a background thread, a few ahead of the import that stores them, so that
 /// parsing and folding titles for song identity (on one core) and SQLite's writing (on the other)
-/// overlap. Results come back in the sources' order.
+/// overlap. Results come back in the sources' order; a dataset of many weeks comes back in parts,
+/// so that its first weeks are stored while the rest are read.
 final class ReadAhead: @unchecked Sendable {
+  /// How many snapshots a part of a dataset holds.
+  static let weeksPerPart = 8
+
   // Every mutable property is guarded by `condition`.
   private let condition = NSCondition()
-  private var results: [Int: Result<PreparedFile, ChartFileError>] = [:]
+  /// What was read of each source and not yet taken: its parts, the last of them (a whole file,
+  /// or a part that does not continue) or a failure ending it.
+  private var results: [Int: [Result<PreparedFile, ChartFileError>]] = [:]
   private var consumed = 0
   private var recycled: [PreparedFile] = []
   private var recycledSnapshots: [RetiredSnapshots] = []
@@ -39,48 +49,86 @@ final class ReadAhead: @unchecked Sendable {
         while index - consumed >= depth, !cancelled { condition.wait() }
         let stop = cancelled
         // Files stored since the last one read are freed here, off the storing thread.
-        var stored: [PreparedFile] = []
-        var linked: [RetiredSnapshots] = []
-        swap(&stored, &recycled)
-        swap(&linked, &recycledSnapshots)
+        let stored = takeRecycled()
         condition.unlock()
-        stored.removeAll()
-        linked.removeAll()
+        withExtendedLifetime(stored) {}
         if stop { return }
-        let result: Result<PreparedFile, ChartFileError>
+        /// Hands a part over, waiting while `depth` parts of the source wait.
+        func publish(_ result: Result<PreparedFile, ChartFileError>) {
+          condition.lock()
+          while results[index, default: []].count >= depth, !cancelled { condition.wait() }
+          results[index, default: []].append(result)
+          condition.broadcast()
+          // The parts stored meanwhile are freed here, off the storing thread.
+          let stored = takeRecycled()
+          condition.unlock()
+          withExtendedLifetime(stored) {}
+        }
+        // A part is handed over when the next is read, so that the last says it is the last.
+        var pending: PreparedFile?
         do throws(ChartFileError) {
-          let file =
-            switch source {
-            case .file(let path): try reader.read(contentsOf: path)
-            case .bytes(let data, let name): try reader.decode(data, path: name)
-            }
-          result = .success(
-            PreparedFile(
+          func deliver(_ file: DecodedChartFile) {
+            if let pending { publish(.success(pending)) }
+            pending = PreparedFile(
               file: file,
               keys: file.snapshots.map { snapshot in
                 recentKeys.startSnapshot(of: snapshot.chart, entryCount: snapshot.entries.count)
                 return snapshot.entries.map { recentKeys.keys(of: $0) }
-              }))
+              },
+              continues: true)
+          }
+          switch source {
+          case .file(let path):
+            try reader.read(contentsOf: path, weeksPerPart: Self.weeksPerPart, deliver: deliver)
+          case .bytes(let data, let name):
+            try reader.decode(data, path: name, weeksPerPart: Self.weeksPerPart, deliver: deliver)
+          }
+          pending?.continues = false
+          publish(.success(pending!))
         } catch {
-          result = .failure(error)
+          if let pending { publish(.success(pending)) }
+          publish(.failure(error))
         }
-        condition.lock()
-        results[index] = result
-        condition.broadcast()
-        condition.unlock()
       }
     }
   }
 
-  /// The file at `index` (asked for in order, 0 first), waiting until it is read.
+  /// What the storing thread gave back, to free after `condition` is unlocked (it must be
+  /// locked).
+  private func takeRecycled() -> (files: [PreparedFile], snapshots: [RetiredSnapshots]) {
+    defer {
+      recycled = []
+      recycledSnapshots = []
+    }
+    return (recycled, recycledSnapshots)
+  }
+
+  /// The file at `index` (asked for in order, 0 first), waiting until it is read; when it
+  /// ``PreparedFile/continues``, the next part of it, until a part that does not or a failure.
   func file(at index: Int) -> Result<PreparedFile, ChartFileError> {
     condition.lock()
     defer { condition.unlock() }
-    while results[index] == nil { condition.wait() }
-    let result = results.removeValue(forKey: index)!
+    while results[index]?.first == nil { condition.wait() }
+    let result = results[index]!.removeFirst()
+    if results[index]!.isEmpty { results[index] = nil }
     consumed = index + 1
     condition.broadcast()
     return result
+  }
+
+  /// Reads the rest of a file whose last part taken ``PreparedFile/continues``, and drops it.
+  ///
+  /// - Returns: the failure that ends it, if one does.
+  func skipRest(of index: Int) -> ChartFileError? {
+    while true {
+      switch file(at: index) {
+      case .success(let part):
+        let continues = part.continues
+        recycle(part)
+        if !continues { return nil }
+      case .failure(let error): return error
+      }
+    }
   }
 
   /// Takes back a file that was stored, to free its memory on the reading thread: the storing

@@ -57,7 +57,9 @@ struct LongFileTests {
 
   /// A "Hot Stuff" file of `weeks` weeks of 100 entries from 2020-01-04, rank by rank: each week's
   /// rows are spread over the whole file, so every part holds some of every week.
-  private func hotStuff(weeks: Int, badDateAtRow badRow: Int? = nil) -> Data {
+  private func hotStuff(
+    weeks: Int, badDateAtRow badRow: Int? = nil, editing edit: (Int, String) -> String = { $1 }
+  ) -> Data {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     let first = calendar.date(from: DateComponents(year: 2020, month: 1, day: 4))!
@@ -74,10 +76,11 @@ struct LongFileTests {
       for (week, date) in dates.enumerated() {
         row += 1
         let written = row == badRow ? "2/30/2020" : date.us
-        text +=
+        text += edit(
+          row,
           "http://www.billboard.com/charts/hot-100/\(date.iso),\(written),\(rank),Title \(rank),"
-          + "Artist \(rank),Title \(rank)Artist \(rank),1,\(week == 0 ? "" : "\(rank)"),\(rank),"
-          + "\(week + 1)\n"
+            + "Artist \(rank),Title \(rank)Artist \(rank),1,\(week == 0 ? "" : "\(rank)"),"
+            + "\(rank),\(week + 1)\n")
       }
     }
     return Data(text.utf8)
@@ -124,5 +127,78 @@ struct LongFileTests {
           ])
       }
     }
+  }
+
+  /// The parts `reader` hands over of `data`, read in parts of 8 weeks, and what it throws.
+  private func parts(of data: Data, reader: ChartFileReader = ChartFileReader()) -> (
+    parts: [DecodedChartFile], error: ChartFileError?
+  ) {
+    var parts: [DecodedChartFile] = []
+    do {
+      try reader.decode(data, path: "billboard.csv", weeksPerPart: 8) { parts.append($0) }
+      return (parts, nil)
+    } catch {
+      return (parts, error)
+    }
+  }
+
+  /// The problems `reader` finds reading `data` whole.
+  private func problems(in data: Data) -> [String] {
+    do {
+      _ = try ChartFileReader().decode(data, path: "billboard.csv")
+      return []
+    } catch {
+      return error.problems.map(\.description)
+    }
+  }
+
+  @Test func aDatasetIsHandedOverInPartsOfItsWeeksOldestFirst() throws {
+    let data = hotStuff(weeks: 20)
+    let (parts, error) = parts(of: data)
+    #expect(error == nil)
+    #expect(parts.map(\.snapshots.count) == [8, 8, 4])
+    #expect(parts.allSatisfy { $0.format == .hotStuffCSV && $0.path == "billboard.csv" })
+    #expect(parts.allSatisfy { $0.frequency == .weekly })
+    #expect(
+      parts.flatMap(\.snapshots)
+        == (try ChartFileReader().decode(data, path: "billboard.csv")).snapshots)
+    #expect(parts[1].snapshots.first?.chartDate.description == "2020-02-29")
+  }
+
+  @Test func aProblemInALaterWeekIsToldAsTheWholeFileTellsItAfterTheFirstParts() {
+    // Row 1,960 is rank 98 of the 20th week.
+    let data = hotStuff(weeks: 20) { row, line in
+      row == 1_960 ? line.replacingOccurrences(of: ",Title 98,", with: ", ,") : line
+    }
+    let (parts, error) = parts(of: data)
+    #expect(parts.map(\.snapshots.count) == [8, 8])
+    #expect(error?.problems.map(\.description) == problems(in: data))
+    #expect(problems(in: data) == ["row 1960 (rank 98), field 'song': blank"])
+  }
+
+  @Test func aWeekSplitAcrossTwoDatesIsRefusedBeforeAnyPart() {
+    // The 20th week's last rows dated three days after it.
+    let data = hotStuff(weeks: 20) { row, line in
+      row > 1_950 && row % 20 == 1
+        ? line.replacingOccurrences(of: ",5/16/2020,", with: ",5/19/2020,") : line
+    }
+    let (parts, error) = parts(of: data)
+    #expect(parts.isEmpty)
+    #expect(error?.problems.map(\.description) == problems(in: data))
+    #expect(
+      problems(in: data) == [
+        "row 1961, field 'week_id': '5/19/2020' is 3 days after '5/16/2020' (row 21): the weeks of"
+          + " a weekly chart are 7 days apart (one week split across two dates?)"
+      ])
+  }
+
+  @Test func aDatasetWhoseDatesAreQuotedIsHandedOverWhole() {
+    let data = hotStuff(weeks: 20) { _, line in
+      line.replacingOccurrences(
+        of: #",([0-9]+/[0-9]+/2020),"#, with: ",\"$1\",", options: .regularExpression)
+    }
+    let (parts, error) = parts(of: data)
+    #expect(error == nil)
+    #expect(parts.map(\.snapshots.count) == [20])
   }
 }

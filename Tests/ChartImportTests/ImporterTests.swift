@@ -359,3 +359,106 @@ final class Counter: Sendable {
   func increment() { count.withLock { $0 += 1 } }
   var value: Int { count.withLock { $0 } }
 }
+
+/// A dataset of many weeks read in parts (see `ReadAhead.weeksPerPart`): stored whole, or, when a
+/// later part has a problem or a conflict, not at all, the parts stored before it undone.
+struct DatasetPartsTests {
+  /// Kaggle's Hot 100 CSV of `weeks` weeks from 2024-01-06 (newest first), ranks 1 to 3 held by
+  /// songs "A", "B" and "C" every week; `edit` changes a week's lines (0 is the first week).
+  private func kaggle(weeks: Int, edit: (Int, String) -> String = { $1 }) -> Data {
+    var text = "date,rank,song,artist,last-week,peak-rank,weeks-on-board\n"
+    let start = try! ChartDate(iso8601: "2024-01-06")
+    for week in (0..<weeks).reversed() {
+      let date = ChartDate(secondsSince1970: start.secondsSince1970 + Int64(week) * 7 * 86_400)!
+      for (index, title) in ["A", "B", "C"].enumerated() {
+        let last = week == 0 ? "" : "\(index + 1).0"
+        text += edit(
+          week, "\(date.iso8601),\(index + 1),\(title),Artist,\(last),\(index + 1),\(week + 1)\n")
+      }
+    }
+    return Data(text.utf8)
+  }
+
+  private func hot100Dates(in archive: Archive) throws -> [String] {
+    try archive.read { reader in
+      try reader.charts().isEmpty
+        ? [] : try reader.snapshots(of: "hot-100").map(\.chartDate.iso8601)
+    }
+  }
+
+  @Test func aDatasetReadInPartsIsStoredWhole() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let report = try Importer.run(
+      [.bytes(kaggle(weeks: 20), name: "charts.csv")], into: archive,
+      options: ImportOptions(chart: "hot-100", listingSnapshots: true))
+    #expect((report.imported, report.entriesStored) == (20, 60))
+    #expect(report.snapshots.first?.chartDate.iso8601 == "2024-01-06")
+    #expect(report.snapshots.last?.chartDate.iso8601 == "2024-05-18")
+    #expect(try hot100Dates(in: archive).count == 20)
+    let placements = try archive.read { reader in
+      try reader.placements(of: reader.snapshot(of: "hot-100", at: nil))
+    }
+    #expect(placements.map(\.movement) == [.unchanged, .unchanged, .unchanged])
+  }
+
+  @Test func aProblemInALaterWeekStoresNoneOfTheDataset() throws {
+    // The 19th week's rank 2 has no title.
+    let data = kaggle(weeks: 20) { week, line in
+      week == 18 ? line.replacingOccurrences(of: ",2,B,", with: ",2,,") : line
+    }
+    let sources: [ImportSource] = [
+      .bytes(data, name: "charts.csv"),
+      .bytes(weeklyFile("2024-01-06", ["A"]), name: "other/2024-01-06.json"),
+    ]
+    for skipping in [false, true] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      let options = ImportOptions(chart: "hot-100", skippingInvalid: skipping)
+      var refused: [RefusedSource] = []
+      do {
+        let report = try Importer.run(sources, into: archive, options: options)
+        #expect(skipping)
+        #expect(report.imported == 1)
+        refused = report.skipped
+      } catch {
+        #expect(!skipping)
+        if case .refused(let list, _) = error { refused = list }
+      }
+      #expect(refused.map(\.name) == ["charts.csv"])
+      guard case .invalid(let problems) = refused.first?.reason else {
+        Issue.record("not refused as invalid: \(refused)")
+        continue
+      }
+      #expect(problems.description == "charts.csv: row 6 (rank 2), field 'song': missing")
+      // Only the other file's snapshot, when the invalid are skipped.
+      #expect(try hot100Dates(in: archive) == (skipping ? ["2024-01-06"] : []))
+    }
+  }
+
+  @Test func aConflictInALaterWeekUndoesTheDatasetsEarlierWeeks() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    // The 20th week stored already, with other entries.
+    _ = try Importer.run(
+      [.bytes(weeklyFile("2024-05-18", ["X"]), name: "2024-05-18.json")], into: archive,
+      options: ImportOptions(chart: "hot-100"))
+    // A file of another chart, so that the import stores something.
+    let report = try Importer.run(
+      [
+        .bytes(kaggle(weeks: 20), name: "charts.csv"),
+        .bytes(weeklyFile("2024-01-06", ["A"]), name: "other/2024-01-06.json"),
+      ], into: archive,
+      options: ImportOptions(chart: "hot-100", skippingInvalid: true))
+    #expect(report.skipped.map(\.name) == ["charts.csv"])
+    #expect(report.imported == 1)
+    guard case .conflict(let conflict) = report.skipped.first?.reason,
+      case .conflictingSnapshot = conflict
+    else {
+      Issue.record("not refused as a conflict: \(report.skipped)")
+      return
+    }
+    #expect(try hot100Dates(in: archive) == ["2024-01-06", "2024-05-18"])
+    #expect(
+      try archive.read { reader in
+        try reader.entries(of: reader.snapshot(of: "hot-100", at: nil).id).map(\.entry.title)
+      } == ["X"])
+  }
+}

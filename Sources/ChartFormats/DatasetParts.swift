@@ -1,0 +1,210 @@
+import ChartRanking
+public import Foundation
+
+extension ChartFileReader {
+  /// Reads and checks one file, handing its snapshots over in parts, oldest first, as they are
+  /// read: a dataset of many weeks of one chart (the Hot 100 datasets of data.world, TidyTuesday
+  /// and Kaggle) is read a few weeks at a time, so that the weeks read first can be stored while
+  /// the rest are read, and the file's rows need not all be in memory at once. Any other file is
+  /// handed over whole, as ``read(contentsOf:)`` reads it.
+  ///
+  /// - Parameters:
+  ///   - path: the file's path.
+  ///   - weeksPerPart: how many snapshots a part holds, at most (the last may hold fewer).
+  ///   - deliver: called with each part, in order; each is a file of its own (the same path,
+  ///     format and frequency) with some of the snapshots, oldest first.
+  /// - Throws: ``ChartFileError``, as ``read(contentsOf:)`` throws it, also after some parts were
+  ///   handed over (a problem in a later week): the parts handed over must then be dropped.
+  public func read(
+    contentsOf path: String, weeksPerPart: Int, deliver: (DecodedChartFile) -> Void
+  ) throws(ChartFileError) {
+    try decode(Self.contents(of: path), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
+  }
+
+  /// Decodes and checks a file's bytes, handing its snapshots over in parts (see
+  /// ``read(contentsOf:weeksPerPart:deliver:)``).
+  ///
+  /// - Parameters:
+  ///   - data: the file's bytes.
+  ///   - path: the file's path or name, for messages and for the names in it.
+  ///   - weeksPerPart: how many snapshots a part holds, at most.
+  ///   - deliver: called with each part, in order.
+  /// - Throws: ``ChartFileError``, as ``decode(_:path:)`` throws it.
+  public func decode(
+    _ data: Data, path: String, weeksPerPart: Int, deliver: (DecodedChartFile) -> Void
+  ) throws(ChartFileError) {
+    guard let dataset = DatasetWeeks(data, reader: self), dataset.weeks.count > weeksPerPart
+    else {
+      deliver(try decode(data, path: path))
+      return
+    }
+    var reader = self
+    reader.threadCount = 1
+    var start = 0
+    while start < dataset.weeks.count {
+      let end = min(start + weeksPerPart, dataset.weeks.count)
+      let part: DecodedChartFile
+      do {
+        part = try reader.decode(dataset.text(ofWeeks: start..<end), path: path)
+      } catch {
+        // Told as the whole file tells it: its rows and lines, every problem.
+        _ = try decode(data, path: path)
+        throw error
+      }
+      deliver(part)
+      start = end
+    }
+  }
+}
+
+/// The records of a dataset of many weeks of one chart (a ``ChartFormat/holdsWeeksOfOneChart``
+/// CSV), found by a pass over its bytes that reads only each record's date, and gathered by
+/// chart date, oldest first.
+///
+/// A record starts after a line end that is not itself a line end and ends at the next line end
+/// outside quotes (LF, CRLF or a lone CR), as libcsv's records do (see
+/// ``CSVTable/recordLines(in:)``); a quote opens or closes a quoted field. Each week's records
+/// are read again, as a CSV text of their own under the file's header, when the week is read; a
+/// file that this pass cannot be sure of (a date that is missing, quoted, not valid, or 1 to 6
+/// days from another, which is one week split across two dates) is read whole instead, and its
+/// problems told as the whole file tells them.
+struct DatasetWeeks {
+  /// The file's bytes.
+  private let data: Data
+  /// The header record (byte offsets after a UTF-8 byte order mark, as every record's).
+  private let header: Range<Int>
+  /// Each week's records, in file order, the weeks oldest first.
+  let weeks: [[Range<Int>]]
+
+  /// Finds the weeks of a dataset; `nil` when `data` is not a dataset or cannot be read in weeks.
+  init?(_ data: Data, reader: ChartFileReader) {
+    guard reader.chartDate == nil, reader.format == nil || reader.format!.holdsWeeksOfOneChart,
+      let first = data.first(where: { $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
+      first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<"),
+      let layout = CSVLayout.detect(ChartFileReader.firstLines(of: data), forced: reader.format),
+      layout.format.holdsWeeksOfOneChart, layout.headerRow == 0,
+      let dateColumn = layout.columns[.date]
+    else { return nil }
+    self.data = data
+    guard
+      let (header, weeks) = data.withUnsafeBytes({
+        Self.weeks(
+          in: Self.text(in: $0), dateColumn: dateColumn, layout: layout,
+          timeZone: reader.timeZone)
+      })
+    else { return nil }
+    self.header = header
+    self.weeks = weeks
+  }
+
+  /// The header and the records of each week, or `nil` when the records cannot be gathered by
+  /// date with certainty.
+  private static func weeks(
+    in text: UnsafeRawBufferPointer, dateColumn: Int, layout: CSVLayout, timeZone: TimeZone?
+  ) -> (Range<Int>, [[Range<Int>]])? {
+    var header: Range<Int>?
+    var weekOfDate: [String: Int] = [:]
+    var weekOfWritten: [String: Int] = [:]
+    var weeks: [(date: ChartDate, records: [Range<Int>])] = []
+    var start = -1
+    var quoted = false
+    var field = 0
+    var dateStart = -1
+    var dateEnd = -1
+    /// Files the record that ends at `end`; `false` when its date cannot be read.
+    func endRecord(at end: Int) -> Bool {
+      defer { start = -1 }
+      guard header != nil else {
+        header = start..<end
+        return true
+      }
+      if dateEnd < 0 { dateEnd = end }
+      guard dateStart >= 0 else { return false }
+      var date = UnsafeRawBufferPointer(rebasing: text[dateStart..<dateEnd])
+      // Spaces around a date are not part of it, as in the rows read whole.
+      while let byte = date.first, byte == 0x20 || byte == 0x09 {
+        date = UnsafeRawBufferPointer(rebasing: date.dropFirst())
+      }
+      while let byte = date.last, byte == 0x20 || byte == 0x09 {
+        date = UnsafeRawBufferPointer(rebasing: date.dropLast())
+      }
+      guard !date.isEmpty, !date.contains(UInt8(ascii: "\"")),
+        let written = String(validating: date, as: UTF8.self)
+      else { return false }
+      let week: Int
+      if let known = weekOfWritten[written] {
+        week = known
+      } else {
+        guard let iso = layout.writtenDates.map({ $0.read(written) }) ?? written,
+          let chartDate = try? ChartDate(iso8601: iso, timeZone: timeZone)
+        else { return false }
+        if let known = weekOfDate[iso] {
+          week = known
+        } else {
+          week = weeks.count
+          weekOfDate[iso] = week
+          weeks.append((chartDate, []))
+        }
+        weekOfWritten[written] = week
+      }
+      weeks[week].records.append(start..<end)
+      return true
+    }
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      if byte == 0x0A || byte == 0x0D, !quoted {
+        if start >= 0, !endRecord(at: index) { return nil }
+      } else {
+        if start < 0 {
+          start = index
+          field = 0
+          dateStart = dateColumn == 0 ? index : -1
+          dateEnd = -1
+        }
+        if byte == UInt8(ascii: "\"") {
+          quoted.toggle()
+        } else if byte == UInt8(ascii: ","), !quoted {
+          if field == dateColumn { dateEnd = index }
+          field += 1
+          if field == dateColumn { dateStart = index + 1 }
+        }
+      }
+      index += 1
+    }
+    if start >= 0, !endRecord(at: text.count) { return nil }
+    guard let header else { return nil }
+    weeks.sort { $0.date < $1.date }
+    // One week split across two dates is refused whole, with its rows.
+    for (earlier, later) in zip(weeks, weeks.dropFirst())
+    where later.date.secondsSince1970 - earlier.date.secondsSince1970 < 7 * 86_400 {
+      return nil
+    }
+    return (header, weeks.map(\.records))
+  }
+
+  /// A CSV text of the file's header and the records of some weeks, each on a line of its own, in
+  /// file order within each week.
+  func text(ofWeeks range: Range<Int>) -> Data {
+    var text = Data()
+    text.reserveCapacity(
+      weeks[range].reduce(header.count + 1) { $0 + $1.reduce(0) { $0 + $1.count + 1 } })
+    data.withUnsafeBytes { bytes in
+      let file = Self.text(in: bytes)
+      text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[header]))
+      text.append(0x0A)
+      for week in weeks[range] {
+        for record in week {
+          text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[record]))
+          text.append(0x0A)
+        }
+      }
+    }
+    return text
+  }
+
+  /// A file's text: after a UTF-8 byte order mark.
+  private static func text(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+    bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
+  }
+}
