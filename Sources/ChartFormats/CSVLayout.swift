@@ -31,6 +31,9 @@ struct CSVLayout {
   /// The 0-based column of each field by its raw value, -1 for none: what reading a row asks,
   /// several times a row, without hashing the field.
   private let columnOfField: [Int]
+  /// What the format writes in its previous-rank column for "not on the previous chart" without
+  /// saying why (see ``previousRankNoneMarkers(of:)``), kept: every row asks.
+  private let previousRankNoneMarkers: Set<String>
 
   init(format: ChartFormat, headerRow: Int, names: [Field: String], columns: [Field: Int]) {
     self.format = format
@@ -38,6 +41,7 @@ struct CSVLayout {
     self.names = names
     self.columns = columns
     columnOfField = Field.allCases.map { columns[$0] ?? -1 }
+    previousRankNoneMarkers = Self.previousRankNoneMarkers(of: format)
   }
 
   /// The headers of the CSV formats: each field's column name, lowercased.
@@ -152,7 +156,7 @@ struct CSVLayout {
   /// What a format writes in its previous-rank column for "not on the previous chart" without
   /// saying why: `-` in a weekly chart CSV and ChartArchive's, -1 in Spotify's download; none in
   /// the UK chart's, which says `New` or `RE` (see ``movementMarkers``).
-  private var previousRankNoneMarkers: Set<String> {
+  private static func previousRankNoneMarkers(of format: ChartFormat) -> Set<String> {
     switch format {
     case .spotifyChartsCSV: ["-1"]
     case .ukChartCSV, .kaggleHot100CSV: []

@@ -31,14 +31,23 @@ struct CSVTable {
   /// - Parameters:
   ///   - data: the text.
   ///   - threads: how many threads may read it at once.
+  ///   - unread: the columns (0-based) whose fields are checked but not kept below the header:
+  ///     they are empty in ``rows``.
+  ///   - headerRows: how many rows are read whole, the header's among them.
   /// - Throws: ``Problem``.
-  init(_ data: Data, threads: Int = ChartFileReader.defaultThreadCount) throws(Problem) {
+  init(
+    _ data: Data, threads: Int = ChartFileReader.defaultThreadCount, unread: Set<Int> = [],
+    headerRows: Int = 1
+  ) throws(Problem) {
+    let skipped = (0..<(unread.max().map { $0 + 1 } ?? 0)).map { unread.contains($0) }
     let parts = data.withUnsafeBytes { Self.parts(of: Self.text(in: $0), count: threads) }
     if parts.count > 1 {
       let results = Mutex<[[[String]]?]>(Array(repeating: nil, count: parts.count))
       DispatchQueue.concurrentPerform(iterations: parts.count) { index in
         let rows = data.withUnsafeBytes { bytes in
-          try? Self.parse(UnsafeRawBufferPointer(rebasing: Self.text(in: bytes)[parts[index]]))
+          try? Self.parse(
+            UnsafeRawBufferPointer(rebasing: Self.text(in: bytes)[parts[index]]), skipped: skipped,
+            headerRows: index == 0 ? headerRows : 0)
         }
         results.withLock { $0[index] = rows }
       }
@@ -49,7 +58,9 @@ struct CSVTable {
       }
     }
     let whole = data.withUnsafeBytes { bytes in
-      Result { () throws(Problem) in try Self.parse(Self.text(in: bytes)) }
+      Result { () throws(Problem) in
+        try Self.parse(Self.text(in: bytes), skipped: skipped, headerRows: headerRows)
+      }
     }
     rows = try whole.get()
   }
@@ -100,9 +111,12 @@ struct CSVTable {
     return parts
   }
 
-  /// Reads CSV text in one piece.
-  private static func parse(_ text: UnsafeRawBufferPointer) throws(Problem) -> [[String]] {
-    let collector = Collector()
+  /// Reads CSV text in one piece, keeping no field of the columns `skipped` says after the first
+  /// `headerRows` rows.
+  private static func parse(_ text: UnsafeRawBufferPointer, skipped: [Bool], headerRows: Int)
+    throws(Problem) -> [[String]]
+  {
+    let collector = Collector(skipped: skipped, headerRows: headerRows)
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
       throw .malformed(row: 1, reason: "the CSV reader could not start")
@@ -132,6 +146,14 @@ private final class Collector {
   var rows: [[String]] = []
   var fields: [String] = []
   var invalidField: (row: Int, column: Int)?
+  /// Whether each column's fields are left empty after the first `headerRows` rows.
+  let skipped: [Bool]
+  let headerRows: Int
+
+  init(skipped: [Bool], headerRows: Int) {
+    self.skipped = skipped
+    self.headerRows = headerRows
+  }
 }
 
 private func fieldEnded(
@@ -139,9 +161,17 @@ private func fieldEnded(
 ) {
   let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
   let bytes = UnsafeRawBufferPointer(start: field, count: field == nil ? 0 : length)
+  let column = collector.fields.count
+  let kept =
+    column >= collector.skipped.count || !collector.skipped[column]
+    || collector.rows.count < collector.headerRows
   // ASCII, as most fields are, is UTF-8 without checking further (the generic validation costs
   // a look-up of type metadata for every field).
-  if !bytes.contains(where: { $0 >= 0x80 }) {
+  if !kept,
+    !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
+  {
+    collector.fields.append("")
+  } else if !bytes.contains(where: { $0 >= 0x80 }) {
     collector.fields.append(String(decoding: bytes, as: UTF8.self))
   } else if let text = String(validating: bytes, as: UTF8.self) {
     collector.fields.append(text)

@@ -445,9 +445,13 @@ public struct ChartFileReader: Sendable {
   // MARK: - CSV
 
   private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
-    let table: CSVTable
+    var table: CSVTable
+    // The layout its first lines show, whose unread columns are not kept (a dataset's song_id).
+    let expected = CSVLayout.detect(Self.firstLines(of: data), forced: format)
     do {
-      table = try CSVTable(data, threads: threadCount)
+      table = try CSVTable(
+        data, threads: threadCount, unread: expected.map(unreadColumns) ?? [],
+        headerRows: (expected?.headerRow ?? 0) + 1)
     } catch {
       // Not CSV and not text: say so rather than where the CSV reader gave up.
       if format == nil, String(validating: data, as: UTF8.self) == nil,
@@ -466,7 +470,14 @@ public struct ChartFileReader: Sendable {
         )
       }
     }
-    guard let layout = CSVLayout.detect(table.rows, forced: format) else {
+    let layout = CSVLayout.detect(table.rows, forced: format)
+    // The first lines misled (a quoted header): every field is read.
+    if let expected, layout?.columns != expected.columns || layout?.headerRow != expected.headerRow,
+      let whole = try? CSVTable(data, threads: threadCount)
+    {
+      table = whole
+    }
+    guard let layout else {
       if let format {
         throw ChartFileError(
           path: path, "no header of the \(format.rawValue) format in the first two rows")
@@ -482,6 +493,16 @@ public struct ChartFileReader: Sendable {
     return decodeRows(
       table.rows, layout: layout, format: layout.format, path: path, cells: "fields",
       lines: { CSVTable.recordLines(in: data) })
+  }
+
+  /// The columns of a table that decoding its rows does not read: those of no field of
+  /// `layout`, and those naming the chart when the chart's name is given.
+  private func unreadColumns(of layout: CSVLayout) -> Set<Int> {
+    let read = layout.columns.filter { field, _ in
+      chart == nil || (field != .chart && field != .chartURL)
+    }
+    let count = layout.columns.values.max().map { $0 + 1 } ?? 0
+    return Set(0..<count).subtracting(read.values)
   }
 
   // MARK: - HTML
@@ -613,8 +634,9 @@ public struct ChartFileReader: Sendable {
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      var fileChart = layout.value(.chart, in: row)
-      if fileChart == nil, let address = layout.value(.chartURL, in: row) {
+      // A chart's name given, the file's is not read.
+      var fileChart = chart == nil ? layout.value(.chart, in: row) : nil
+      if chart == nil, fileChart == nil, let address = layout.value(.chartURL, in: row) {
         // The rows of one week share their address.
         if let known = chartsOfURLs[address] {
           fileChart = known

@@ -1,5 +1,6 @@
 import ChartRanking
 public import Foundation
+import Glibc
 
 extension ChartFileReader {
   /// Reads and checks one file, handing its snapshots over in parts, oldest first, as they are
@@ -102,42 +103,32 @@ struct DatasetWeeks {
   private static func weeks(
     in text: UnsafeRawBufferPointer, dateColumn: Int, layout: CSVLayout, timeZone: TimeZone?
   ) -> (Range<Int>, [[Range<Int>]])? {
+    guard let base = text.baseAddress else { return nil }
     var header: Range<Int>?
     var weekOfDate: [String: Int] = [:]
     var weekOfWritten: [String: Int] = [:]
     var weeks: [(date: ChartDate, records: [Range<Int>])] = []
-    var start = -1
-    var quoted = false
-    var field = 0
-    var dateStart = -1
-    var dateEnd = -1
-    /// Files the record that ends at `end`; `false` when its date cannot be read.
-    func endRecord(at end: Int) -> Bool {
-      defer { start = -1 }
+    var index = 0
+    while index < text.count {
+      // Line ends between records, blank lines among them.
+      if text[index] == 0x0A || text[index] == 0x0D {
+        index += 1
+        continue
+      }
+      let record = index..<recordEnd(in: text, base: base, from: index)
+      index = record.upperBound
       guard header != nil else {
-        header = start..<end
-        return true
+        header = record
+        continue
       }
-      if dateEnd < 0 { dateEnd = end }
-      guard dateStart >= 0 else { return false }
-      var date = UnsafeRawBufferPointer(rebasing: text[dateStart..<dateEnd])
-      // Spaces around a date are not part of it, as in the rows read whole.
-      while let byte = date.first, byte == 0x20 || byte == 0x09 {
-        date = UnsafeRawBufferPointer(rebasing: date.dropFirst())
-      }
-      while let byte = date.last, byte == 0x20 || byte == 0x09 {
-        date = UnsafeRawBufferPointer(rebasing: date.dropLast())
-      }
-      guard !date.isEmpty, !date.contains(UInt8(ascii: "\"")),
-        let written = String(validating: date, as: UTF8.self)
-      else { return false }
+      guard let written = field(dateColumn, of: record, in: text) else { return nil }
       let week: Int
       if let known = weekOfWritten[written] {
         week = known
       } else {
         guard let iso = layout.writtenDates.map({ $0.read(written) }) ?? written,
           let chartDate = try? ChartDate(iso8601: iso, timeZone: timeZone)
-        else { return false }
+        else { return nil }
         if let known = weekOfDate[iso] {
           week = known
         } else {
@@ -147,32 +138,8 @@ struct DatasetWeeks {
         }
         weekOfWritten[written] = week
       }
-      weeks[week].records.append(start..<end)
-      return true
+      weeks[week].records.append(record)
     }
-    var index = 0
-    while index < text.count {
-      let byte = text[index]
-      if byte == 0x0A || byte == 0x0D, !quoted {
-        if start >= 0, !endRecord(at: index) { return nil }
-      } else {
-        if start < 0 {
-          start = index
-          field = 0
-          dateStart = dateColumn == 0 ? index : -1
-          dateEnd = -1
-        }
-        if byte == UInt8(ascii: "\"") {
-          quoted.toggle()
-        } else if byte == UInt8(ascii: ","), !quoted {
-          if field == dateColumn { dateEnd = index }
-          field += 1
-          if field == dateColumn { dateStart = index + 1 }
-        }
-      }
-      index += 1
-    }
-    if start >= 0, !endRecord(at: text.count) { return nil }
     guard let header else { return nil }
     weeks.sort { $0.date < $1.date }
     // One week split across two dates is refused whole, with its rows.
@@ -183,20 +150,86 @@ struct DatasetWeeks {
     return (header, weeks.map(\.records))
   }
 
+  /// Where the record that starts at `start` ends: at its first line end outside quotes, or at
+  /// the end of the text. A record without quotes (most) is measured with `memchr`.
+  private static func recordEnd(
+    in text: UnsafeRawBufferPointer, base: UnsafeRawPointer, from start: Int
+  ) -> Int {
+    /// The offset of the first `byte` in `start..<end`, if any.
+    func find(_ byte: UInt8, before end: Int) -> Int? {
+      memchr(base + start, Int32(byte), end - start).map { base.distance(to: $0) }
+    }
+    let lineFeed = find(0x0A, before: text.count) ?? text.count
+    if find(UInt8(ascii: "\""), before: lineFeed) == nil {
+      return find(0x0D, before: lineFeed) ?? lineFeed
+    }
+    var quoted = false
+    for index in start..<text.count {
+      let byte = text[index]
+      if byte == UInt8(ascii: "\"") {
+        quoted.toggle()
+      } else if byte == 0x0A || byte == 0x0D, !quoted {
+        return index
+      }
+    }
+    return text.count
+  }
+
+  /// The text of the field at `column` (0-based) of a record, without the spaces around it;
+  /// `nil` when the record has no such field, or it is empty, quoted or not UTF-8.
+  private static func field(_ column: Int, of record: Range<Int>, in text: UnsafeRawBufferPointer)
+    -> String?
+  {
+    var field = 0
+    var start = record.lowerBound
+    var end = record.upperBound
+    var quoted = false
+    for index in record {
+      let byte = text[index]
+      if byte == UInt8(ascii: "\"") {
+        quoted.toggle()
+      } else if byte == UInt8(ascii: ","), !quoted {
+        if field == column {
+          end = index
+          break
+        }
+        field += 1
+        start = index + 1
+      }
+    }
+    guard field == column else { return nil }
+    var bytes = UnsafeRawBufferPointer(rebasing: text[start..<end])
+    // Spaces around a date are not part of it, as in the rows read whole.
+    while let byte = bytes.first, byte == 0x20 || byte == 0x09 {
+      bytes = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
+    }
+    while let byte = bytes.last, byte == 0x20 || byte == 0x09 {
+      bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast())
+    }
+    guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: "\"")) else { return nil }
+    // ASCII, as dates are, is UTF-8 without checking further.
+    if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+    return String(validating: bytes, as: UTF8.self)
+  }
+
   /// A CSV text of the file's header and the records of some weeks, each on a line of its own, in
   /// file order within each week.
   func text(ofWeeks range: Range<Int>) -> Data {
-    var text = Data()
-    text.reserveCapacity(
-      weeks[range].reduce(header.count + 1) { $0 + $1.reduce(0) { $0 + $1.count + 1 } })
-    data.withUnsafeBytes { bytes in
-      let file = Self.text(in: bytes)
-      text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[header]))
-      text.append(0x0A)
-      for week in weeks[range] {
-        for record in week {
-          text.append(contentsOf: UnsafeRawBufferPointer(rebasing: file[record]))
-          text.append(0x0A)
+    let size = weeks[range].reduce(header.count + 1) { $0 + $1.reduce(0) { $0 + $1.count + 1 } }
+    var text = Data(count: size)
+    text.withUnsafeMutableBytes { output in
+      data.withUnsafeBytes { bytes in
+        let file = Self.text(in: bytes)
+        var offset = 0
+        func copy(_ record: Range<Int>) {
+          output.baseAddress!.advanced(by: offset).copyMemory(
+            from: file.baseAddress!.advanced(by: record.lowerBound), byteCount: record.count)
+          output[offset + record.count] = 0x0A
+          offset += record.count + 1
+        }
+        copy(header)
+        for week in weeks[range] {
+          for record in week { copy(record) }
         }
       }
     }

@@ -201,4 +201,33 @@ struct LongFileTests {
     #expect(error == nil)
     #expect(parts.map(\.snapshots.count) == [20])
   }
+
+  @Test func aDatasetWithQuotedFieldsIsCutIntoWeeksAsLibcsvReadsItsRecords() throws {
+    // A quoted title with a comma, quotes and a line break in it; CRLF line ends on some rows.
+    let data = hotStuff(weeks: 20) { row, line in
+      row % 7 == 0
+        ? line.replacingOccurrences(of: ",Title 1,", with: ",\"Hello,\n \"\"Goodbye\"\"\",")
+        : row % 5 == 0 ? line.replacingOccurrences(of: "\n", with: "\r\n") : line
+    }
+    let (parts, error) = parts(of: data)
+    #expect(error == nil)
+    #expect(parts.map(\.snapshots.count) == [8, 8, 4])
+    let whole = try ChartFileReader().decode(data, path: "billboard.csv").snapshots
+    #expect(parts.flatMap(\.snapshots) == whole)
+    // Rank 1's rows are rows 2 to 21: the 6th week's is row 7.
+    #expect(whole[5].entries[0].title == "Hello,\n \"Goodbye\"")
+    #expect(whole[4].entries[0].title == "Title 1")
+  }
+
+  @Test func aColumnNoFieldReadsIsStillCheckedAsUTF8() {
+    var data = hotStuff(weeks: 1)
+    // Row 3's song_id, "Title 2Artist 2": a byte that is not UTF-8 in it.
+    let rowThree = data.split(separator: 0x0A)[2]
+    let songID = rowThree.firstRange(of: Data("Title 2Artist 2".utf8))!
+    data[songID.lowerBound + 5] = 0xFF
+    #expect(problems(in: data) == ["row 3: field 6 is not valid UTF-8 text"])
+    var reader = ChartFileReader()
+    reader.chart = "hot-100"
+    #expect(throws: ChartFileError.self) { try reader.decode(data, path: "billboard.csv") }
+  }
 }
