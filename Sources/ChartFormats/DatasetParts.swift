@@ -1,6 +1,8 @@
 import ChartRanking
+import Dispatch
 public import Foundation
 import Glibc
+import Synchronization
 
 extension ChartFileReader {
   /// Reads and checks one file, handing its snapshots over in parts, oldest first, as they are
@@ -39,21 +41,36 @@ extension ChartFileReader {
       deliver(try decode(data, path: path))
       return
     }
-    var reader = self
-    reader.threadCount = 1
-    var start = 0
-    while start < dataset.weeks.count {
-      let end = min(start + weeksPerPart, dataset.weeks.count)
-      let part: DecodedChartFile
-      do {
-        part = try reader.decode(dataset.text(ofWeeks: start..<end), path: path)
-      } catch {
-        // Told as the whole file tells it: its rows and lines, every problem.
-        _ = try decode(data, path: path)
-        throw error
+    let reader = {
+      var reader = self
+      reader.threadCount = 1
+      return reader
+    }()
+    let parts = stride(from: 0, to: dataset.weeks.count, by: weeksPerPart).map {
+      $0..<min($0 + weeksPerPart, dataset.weeks.count)
+    }
+    // As many parts at once as the reader has threads, handed over in order.
+    var next = 0
+    while next < parts.count {
+      let batch = Array(parts[next..<min(next + threadCount, parts.count)])
+      let results = Mutex<[Result<DecodedChartFile, ChartFileError>?]>(
+        Array(repeating: nil, count: batch.count))
+      DispatchQueue.concurrentPerform(iterations: batch.count) { index in
+        let result = Result { () throws(ChartFileError) in
+          try reader.decode(dataset.text(ofWeeks: batch[index]), path: path)
+        }
+        results.withLock { $0[index] = result }
       }
-      deliver(part)
-      start = end
+      for result in results.withLock({ $0 }) {
+        switch result! {
+        case .success(let part): deliver(part)
+        case .failure(let error):
+          // Told as the whole file tells it: its rows and lines, every problem.
+          _ = try decode(data, path: path)
+          throw error
+        }
+      }
+      next += batch.count
     }
   }
 }

@@ -20,7 +20,7 @@ struct PreparedFile {
 /// so that its first weeks are stored while the rest are read.
 final class ReadAhead: @unchecked Sendable {
   /// How many snapshots a part of a dataset holds.
-  static let weeksPerPart = 16
+  static let weeksPerPart = 8
 
   // Every mutable property is guarded by `condition`.
   private let condition = NSCondition()
