@@ -16,6 +16,10 @@ public func fuzzChartFile(_ start: UnsafePointer<UInt8>, _ count: Int) -> CInt {
   if format == nil { precondition(ChartFileReader.streamingReaderAgreesWithTheTree(on: data)) }
   // The CSV records whose lines a problem names are libcsv's rows, one for one.
   if format == nil { precondition(ChartFileReader.csvRecordLinesAgreeWithTheParser(on: data)) }
+  // A dataset of many weeks read a week at a time is what it is read whole.
+  if format == nil || format == .hotStuffCSV || format == .kaggleHot100CSV {
+    precondition(reader.datasetPartsAgreeWithTheWholeFile(on: data))
+  }
   do {
     let file = try reader.decode(data, path: "fuzz/2024-01-06.json")
     // What was read must be a valid archive's worth: ranks positive and in order (two entries

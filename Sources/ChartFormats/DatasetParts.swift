@@ -258,3 +258,26 @@ struct DatasetWeeks {
     bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
   }
 }
+
+extension ChartFileReader {
+  /// Whether reading `data` a week at a time (see ``decode(_:path:weeksPerPart:deliver:)``) gives
+  /// what reading it whole gives: the same snapshots in the same order, or the same problems: for
+  /// the fuzzer, which checks it on every input it makes.
+  @_spi(Fuzzing) public func datasetPartsAgreeWithTheWholeFile(on data: Data) -> Bool {
+    let path = "fuzz/billboard.csv"
+    let whole = Result { () throws(ChartFileError) in try decode(data, path: path) }
+    var parts: [DecodedChartFile] = []
+    let inParts = Result { () throws(ChartFileError) in
+      try decode(data, path: path, weeksPerPart: 1) { parts.append($0) }
+    }
+    switch (whole, inParts) {
+    case (.success(let file), .success):
+      return parts.flatMap(\.snapshots) == file.snapshots
+        && parts.allSatisfy { $0.format == file.format && $0.frequency == file.frequency }
+    case (.failure(let wholeError), .failure(let partError)):
+      return wholeError.problems.map(\.description) == partError.problems.map(\.description)
+    default:
+      return false
+    }
+  }
+}
