@@ -46,6 +46,10 @@ extension ChartFileReader {
       reader.threadCount = 1
       return reader
     }()
+    // The file's frequency, which its first row's chart decides when it is read whole (a chart
+    // named `…-daily` is daily), is every part's: a part's first row may be another chart's.
+    let frequency = try? reader.decode(dataset.text(of: [dataset.firstRecord]), path: path)
+      .frequency
     let parts = stride(from: 0, to: dataset.weeks.count, by: weeksPerPart).map {
       $0..<min($0 + weeksPerPart, dataset.weeks.count)
     }
@@ -63,7 +67,9 @@ extension ChartFileReader {
       }
       for result in results.withLock({ $0 }) {
         switch result! {
-        case .success(let part): deliver(part)
+        case .success(var part):
+          part.frequency = frequency ?? part.frequency
+          deliver(part)
         case .failure(let error):
           // Told as the whole file tells it: its rows and lines, every problem.
           _ = try decode(data, path: path)
@@ -93,6 +99,8 @@ struct DatasetWeeks {
   private let header: Range<Int>
   /// Each week's records, in file order, the weeks oldest first.
   let weeks: [[Range<Int>]]
+  /// The first record after the header, in file order.
+  let firstRecord: Range<Int>
 
   /// Finds the weeks of a dataset; `nil` when `data` is not a dataset or cannot be read in weeks.
   init?(_ data: Data, reader: ChartFileReader) {
@@ -105,7 +113,7 @@ struct DatasetWeeks {
     else { return nil }
     self.data = data
     guard
-      let (header, weeks) = data.withUnsafeBytes({
+      let (header, weeks, firstRecord) = data.withUnsafeBytes({
         Self.weeks(
           in: Self.text(in: $0), dateColumn: dateColumn, layout: layout,
           timeZone: reader.timeZone)
@@ -113,15 +121,17 @@ struct DatasetWeeks {
     else { return nil }
     self.header = header
     self.weeks = weeks
+    self.firstRecord = firstRecord
   }
 
-  /// The header and the records of each week, or `nil` when the records cannot be gathered by
-  /// date with certainty.
+  /// The header, the records of each week and the first record after the header, or `nil` when
+  /// the records cannot be gathered by date with certainty.
   private static func weeks(
     in text: UnsafeRawBufferPointer, dateColumn: Int, layout: CSVLayout, timeZone: TimeZone?
-  ) -> (Range<Int>, [[Range<Int>]])? {
+  ) -> (Range<Int>, [[Range<Int>]], Range<Int>)? {
     guard let base = text.baseAddress else { return nil }
     var header: Range<Int>?
+    var firstRecord: Range<Int>?
     var weekOfDate: [String: Int] = [:]
     var weekOfWritten: [String: Int] = [:]
     var weeks: [(date: ChartDate, records: [Range<Int>])] = []
@@ -156,15 +166,16 @@ struct DatasetWeeks {
         weekOfWritten[written] = week
       }
       weeks[week].records.append(record)
+      if firstRecord == nil { firstRecord = record }
     }
-    guard let header else { return nil }
+    guard let header, let firstRecord else { return nil }
     weeks.sort { $0.date < $1.date }
     // One week split across two dates is refused whole, with its rows.
     for (earlier, later) in zip(weeks, weeks.dropFirst())
     where later.date.secondsSince1970 - earlier.date.secondsSince1970 < 7 * 86_400 {
       return nil
     }
-    return (header, weeks.map(\.records))
+    return (header, weeks.map(\.records), firstRecord)
   }
 
   /// Where the record that starts at `start` ends: at its first line end outside quotes, or at
@@ -232,7 +243,13 @@ struct DatasetWeeks {
   /// A CSV text of the file's header and the records of some weeks, each on a line of its own, in
   /// file order within each week.
   func text(ofWeeks range: Range<Int>) -> Data {
-    let size = weeks[range].reduce(header.count + 1) { $0 + $1.reduce(0) { $0 + $1.count + 1 } }
+    text(of: weeks[range].flatMap { $0 })
+  }
+
+  /// A CSV text of the file's header and some of its records, each on a line of its own, in the
+  /// order given.
+  func text(of records: [Range<Int>]) -> Data {
+    let size = records.reduce(header.count + 1) { $0 + $1.count + 1 }
     var text = Data(count: size)
     text.withUnsafeMutableBytes { output in
       data.withUnsafeBytes { bytes in
@@ -245,9 +262,7 @@ struct DatasetWeeks {
           offset += record.count + 1
         }
         copy(header)
-        for week in weeks[range] {
-          for record in week { copy(record) }
-        }
+        for record in records { copy(record) }
       }
     }
     return text

@@ -165,6 +165,23 @@ struct LongFileTests {
     #expect(parts[1].snapshots.first?.chartDate.description == "2020-02-29")
   }
 
+  @Test func everyPartHasTheFrequencyOfTheWholeFile() throws {
+    // The 17th week's rows (the third part's first) name a daily chart: the whole file is weekly,
+    // as its first row's chart is.
+    let data = hotStuff(weeks: 20) { row, line in
+      (row - 2) % 20 == 16 ? line.replacingOccurrences(of: "/hot-100/", with: "/foo-daily/") : line
+    }
+    let whole = try ChartFileReader().decode(data, path: "billboard.csv")
+    #expect(whole.frequency == .weekly)
+    #expect(whole.snapshots.map(\.chart).filter { $0 == "foo-daily" }.count == 1)
+    let (parts, error) = parts(of: data)
+    #expect(error == nil)
+    #expect(parts.map(\.snapshots.count) == [8, 8, 4])
+    #expect(parts[2].snapshots.first?.chart == "foo-daily")
+    #expect(parts.map(\.frequency) == [.weekly, .weekly, .weekly])
+    #expect(parts.flatMap(\.snapshots) == whole.snapshots)
+  }
+
   @Test func aProblemInALaterWeekIsToldAsTheWholeFileTellsItAfterTheFirstParts() {
     // Row 1,960 is rank 98 of the 20th week.
     let data = hotStuff(weeks: 20) { row, line in
