@@ -110,12 +110,16 @@ public enum Importer {
             let chart = prepared.file.snapshots.first?.chart
           {
             if let first = folderCharts[chart], first.format != prepared.file.format {
+              // The rest of a file read in parts is read (the reading thread waits for it to be
+              // taken), and a problem in it refuses the file, as the file read whole is refused.
+              let unreadable = prepared.continues ? readAhead.skipRest(of: index) : nil
               refused.append(
                 RefusedSource(
                   source: index, name: sources[index].name,
-                  reason: .otherFormatInFolder(
-                    chart: chart, format: prepared.file.format, otherSource: first.source,
-                    otherFormat: first.format)))
+                  reason: unreadable.map { .invalid($0) }
+                    ?? .otherFormatInFolder(
+                      chart: chart, format: prepared.file.format, otherSource: first.source,
+                      otherFormat: first.format)))
               return
             }
             folderCharts[chart] = folderCharts[chart] ?? (sources[index].name, prepared.file.format)
@@ -132,13 +136,9 @@ public enum Importer {
               RefusedSource(
                 source: index, name: sources[index].name, reason: .invalid(unreadable.error)))
           } catch let error as ArchiveError {
-            switch error {
-            case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict:
-              refused.append(
-                RefusedSource(source: index, name: sources[index].name, reason: .conflict(error)))
-            default:
-              throw error
-            }
+            guard refusesTheSource(error) else { throw error }
+            refused.append(
+              RefusedSource(source: index, name: sources[index].name, reason: .conflict(error)))
           }
           // The memory of the snapshots linking let go is freed on the reading thread.
           readAhead.recycle(batch.takeRetiredSnapshots())
@@ -289,7 +289,16 @@ public enum Importer {
     }
     // Without skipping, a failure undoes the whole import, and a savepoint would only cost a copy
     // of each page the file changes (its journal).
-    let stored = options.skippingInvalid ? try batch.inSavepoint(storeFile) : try storeFile()
+    let stored: [ImportedSnapshot]
+    do {
+      stored = options.skippingInvalid ? try batch.inSavepoint(storeFile) : try storeFile()
+    } catch let error as ArchiveError where continues && refusesTheSource(error) {
+      // A problem in a later part refuses the file for that problem, not for the conflict an
+      // earlier part met: the file read whole is refused before any of it is stored.
+      continues = false
+      if let unreadable = readAhead.skipRest(of: source) { throw UnreadablePart(error: unreadable) }
+      throw error
+    }
     for item in stored {
       switch item.outcome {
       case .imported: report.imported += 1
@@ -300,6 +309,16 @@ public enum Importer {
     }
     if options.listingSnapshots { report.snapshots += stored }
     return trends
+  }
+
+  /// Whether storing a snapshot failed with `error` because of the snapshot (a conflict with a
+  /// stored snapshot or another source's, or another frequency), which refuses its source, rather
+  /// than because of the archive.
+  private static func refusesTheSource(_ error: ArchiveError) -> Bool {
+    switch error {
+    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: true
+    default: false
+    }
   }
 
   /// The published trends that disagree with the movements the archive decided, where the

@@ -434,6 +434,73 @@ struct DatasetPartsTests {
     }
   }
 
+  @Test func aDatasetWithAConflictAndAProblemInALaterWeekIsRefusedForTheProblem() throws {
+    // The first week stored already, with other entries; the 19th week's rank 2 has no title.
+    let data = kaggle(weeks: 20) { week, line in
+      week == 18 ? line.replacingOccurrences(of: ",2,B,", with: ",2,,") : line
+    }
+    for skipping in [false, true] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      _ = try Importer.run(
+        [.bytes(weeklyFile("2024-01-06", ["X"]), name: "2024-01-06.json")], into: archive,
+        options: ImportOptions(chart: "hot-100"))
+      var refused: [RefusedSource] = []
+      do {
+        _ = try Importer.run(
+          [.bytes(data, name: "charts.csv")], into: archive,
+          options: ImportOptions(chart: "hot-100", skippingInvalid: skipping))
+        Issue.record("imported")
+      } catch {
+        if case .refused(let list, _) = error { refused = list }
+      }
+      // As the file read whole is refused: for its problem, before any week is stored.
+      guard case .invalid(let problems) = refused.first?.reason else {
+        Issue.record("not refused as invalid: \(refused)")
+        continue
+      }
+      #expect(refused.count == 1)
+      #expect(problems.description == "charts.csv: row 6 (rank 2), field 'song': missing")
+      #expect(try hot100Dates(in: archive) == ["2024-01-06"])
+    }
+  }
+
+  @Test(.timeLimit(.minutes(1)))
+  func aDatasetRefusedForAnotherFormatInItsFolderIsReadToItsEnd() throws {
+    // More parts than the reading thread hands over before they are taken: it waited for the
+    // refused dataset's parts to be taken, and the import for the next source, for ever.
+    let valid = kaggle(weeks: 200)
+    let invalid = kaggle(weeks: 200) { week, line in
+      week == 150 ? line.replacingOccurrences(of: ",2,B,", with: ",2,,") : line
+    }
+    for data in [valid, invalid] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      let report = try Importer.run(
+        [
+          .bytes(weeklyFile("2020-01-04", ["A"]), name: "hot-100/2020-01-04.json"),
+          .bytes(data, name: "hot-100/charts.csv"),
+          .bytes(weeklyFile("2020-01-11", ["A"]), name: "hot-100/2020-01-11.json"),
+        ], into: archive, options: ImportOptions(skippingInvalid: true))
+      #expect(report.imported == 2)
+      #expect(report.skipped.map(\.name) == ["hot-100/charts.csv"])
+      switch report.skipped.first?.reason {
+      case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
+        #expect(data == valid)
+        #expect(chart == "hot-100")
+        #expect(format == .kaggleHot100CSV)
+        #expect(other == "hot-100/2020-01-04.json")
+        #expect(otherFormat == .billboardWeekly)
+      case .invalid(let problems):
+        // As the file read whole is refused: for its problem.
+        #expect(data == invalid)
+        #expect(
+          problems.description == "hot-100/charts.csv: row 150 (rank 2), field 'song': missing")
+      default:
+        Issue.record("refused for another reason: \(report.skipped)")
+      }
+      #expect(try hot100Dates(in: archive) == ["2020-01-04", "2020-01-11"])
+    }
+  }
+
   @Test func aConflictInALaterWeekUndoesTheDatasetsEarlierWeeks() throws {
     let archive = try Archive(path: ":memory:", access: .create)
     // The 20th week stored already, with other entries.
