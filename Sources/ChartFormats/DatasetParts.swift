@@ -104,10 +104,12 @@ struct DatasetWeeks {
 
   /// Finds the weeks of a dataset; `nil` when `data` is not a dataset or cannot be read in weeks.
   init?(_ data: Data, reader: ChartFileReader) {
+    // The text after a UTF-8 byte order mark (a slice: no copy).
+    let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
     guard reader.chartDate == nil, reader.format == nil || reader.format!.holdsWeeksOfOneChart,
-      let first = data.first(where: { $0 != 0xEF && $0 != 0xBB && $0 != 0xBF }),
+      let first = text.first,
       first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<"),
-      let layout = CSVLayout.detect(ChartFileReader.firstLines(of: data), forced: reader.format),
+      let layout = CSVLayout.detect(ChartFileReader.firstLines(of: text), forced: reader.format),
       layout.format.holdsWeeksOfOneChart, layout.headerRow == 0,
       let dateColumn = layout.columns[.date]
     else { return nil }

@@ -209,6 +209,16 @@ struct LongFileTests {
       ])
   }
 
+  @Test func aDatasetAfterAByteOrderMarkIsHandedOverInParts() throws {
+    let data = Data([0xEF, 0xBB, 0xBF]) + hotStuff(weeks: 20)
+    let (parts, error) = parts(of: data)
+    #expect(error == nil)
+    #expect(parts.map(\.snapshots.count) == [8, 8, 4])
+    #expect(
+      parts.flatMap(\.snapshots)
+        == (try ChartFileReader().decode(data, path: "billboard.csv")).snapshots)
+  }
+
   @Test func aDatasetWhoseDatesAreQuotedIsHandedOverWhole() {
     let data = hotStuff(weeks: 20) { _, line in
       line.replacingOccurrences(
