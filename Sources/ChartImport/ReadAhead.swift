@@ -31,6 +31,8 @@ final class ReadAhead: @unchecked Sendable {
   private var recycled: [PreparedFile] = []
   private var recycledSnapshots: [RetiredSnapshots] = []
   private var cancelled = false
+  /// Whether the reading thread is done: every source read, or the import ended early.
+  private var readerEnded = false
   private let depth: Int
 
   /// Starts reading.
@@ -43,6 +45,12 @@ final class ReadAhead: @unchecked Sendable {
     self.depth = depth
     Thread.detachNewThread { [self] in
       Thread.current.name = "chart-reader"
+      defer {
+        condition.lock()
+        readerEnded = true
+        condition.broadcast()
+        condition.unlock()
+      }
       var recentKeys = RecentKeys()
       for (index, source) in sources.enumerated() {
         condition.lock()
@@ -53,11 +61,12 @@ final class ReadAhead: @unchecked Sendable {
         condition.unlock()
         withExtendedLifetime(stored) {}
         if stop { return }
-        /// Hands a part over, waiting while `depth` parts of the source wait.
+        /// Hands a part over, waiting while `depth` parts of the source wait; drops it when the
+        /// import ended early (nobody will take it).
         func publish(_ result: Result<PreparedFile, ChartFileError>) {
           condition.lock()
           while results[index, default: []].count >= depth, !cancelled { condition.wait() }
-          results[index, default: []].append(result)
+          if !cancelled { results[index, default: []].append(result) }
           condition.broadcast()
           // The parts stored meanwhile are freed here, off the storing thread.
           let stored = takeRecycled()
@@ -148,10 +157,20 @@ final class ReadAhead: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Stops reading ahead (the import ended early).
+  /// Waits until the reading thread is done, and tells how many parts (or files) wait to be taken:
+  /// for tests.
+  func partsWaitingWhenTheReaderEnds() -> Int {
+    condition.lock()
+    defer { condition.unlock() }
+    while !readerEnded { condition.wait() }
+    return results.values.reduce(0) { $0 + $1.count }
+  }
+
+  /// Stops reading ahead (the import ended early): what was read and not taken is let go.
   func cancel() {
     condition.lock()
     cancelled = true
+    results = [:]
     condition.broadcast()
     condition.unlock()
   }

@@ -1,10 +1,11 @@
 import ChartFormats
-import ChartImport
 import ChartRanking
 import ChartStorage
 import Foundation
 import Synchronization
 import Testing
+
+@testable import ChartImport
 
 /// A weekly chart file in the billboard format: `titles` at ranks 1, 2, …, each by "Artist".
 func weeklyFile(_ date: String, _ titles: [String], lastWeek: [Int?]? = nil) -> Data {
@@ -399,6 +400,18 @@ struct DatasetPartsTests {
       try reader.placements(of: reader.snapshot(of: "hot-100", at: nil))
     }
     #expect(placements.map(\.movement) == [.unchanged, .unchanged, .unchanged])
+  }
+
+  @Test func theWeeksOfADatasetAnImportStoppedReadingAreNotKept() throws {
+    let readAhead = ReadAhead(
+      sources: [.bytes(kaggle(weeks: 40), name: "charts.csv")], reader: ChartFileReader(chart: "c"),
+      depth: 1)
+    let first = try readAhead.file(at: 0).get()
+    #expect(first.continues)
+    #expect(first.file.snapshots.count == ReadAhead.weeksPerPart)
+    readAhead.cancel()
+    // The rest of the file is read, and dropped: nobody will take it.
+    #expect(readAhead.partsWaitingWhenTheReaderEnds() == 0)
   }
 
   @Test func aProblemInALaterWeekStoresNoneOfTheDataset() throws {
