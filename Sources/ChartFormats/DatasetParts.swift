@@ -14,12 +14,14 @@ extension ChartFileReader {
   /// - Parameters:
   ///   - path: the file's path.
   ///   - weeksPerPart: how many snapshots a part holds, at most (the last may hold fewer).
-  ///   - deliver: called with each part, in order; each is a file of its own (the same path,
-  ///     format and frequency) with some of the snapshots, oldest first.
+  ///   - deliver: called with each part, in order, and the fraction of the file's chart dates
+  ///     handed over with it (0 to 1; 1 with the last part); each part is a file of its own (the
+  ///     same path, format and frequency) with some of the snapshots, oldest first.
   /// - Throws: ``ChartFileError``, as ``read(contentsOf:)`` throws it, also after some parts were
   ///   handed over (a problem in a later week): the parts handed over must then be dropped.
   public func read(
-    contentsOf path: String, weeksPerPart: Int, deliver: (DecodedChartFile) -> Void
+    contentsOf path: String, weeksPerPart: Int,
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Void
   ) throws(ChartFileError) {
     try decode(Self.contents(of: path), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
   }
@@ -31,14 +33,15 @@ extension ChartFileReader {
   ///   - data: the file's bytes.
   ///   - path: the file's path or name, for messages and for the names in it.
   ///   - weeksPerPart: how many snapshots a part holds, at most.
-  ///   - deliver: called with each part, in order.
+  ///   - deliver: called with each part, in order, and the fraction of the file handed over.
   /// - Throws: ``ChartFileError``, as ``decode(_:path:)`` throws it.
   public func decode(
-    _ data: Data, path: String, weeksPerPart: Int, deliver: (DecodedChartFile) -> Void
+    _ data: Data, path: String, weeksPerPart: Int,
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Void
   ) throws(ChartFileError) {
     guard let dataset = DatasetWeeks(data, reader: self), dataset.weeks.count > weeksPerPart
     else {
-      deliver(try decode(data, path: path))
+      deliver(try decode(data, path: path), 1)
       return
     }
     let reader = {
@@ -65,11 +68,11 @@ extension ChartFileReader {
         }
         results.withLock { $0[index] = result }
       }
-      for result in results.withLock({ $0 }) {
+      for (index, result) in results.withLock({ $0 }).enumerated() {
         switch result! {
         case .success(var part):
           part.frequency = frequency ?? part.frequency
-          deliver(part)
+          deliver(part, Double(batch[index].upperBound) / Double(dataset.weeks.count))
         case .failure(let error):
           // Told as the whole file tells it: its rows and lines, every problem.
           _ = try decode(data, path: path)
@@ -285,7 +288,7 @@ extension ChartFileReader {
     let whole = Result { () throws(ChartFileError) in try decode(data, path: path) }
     var parts: [DecodedChartFile] = []
     let inParts = Result { () throws(ChartFileError) in
-      try decode(data, path: path, weeksPerPart: 1) { parts.append($0) }
+      try decode(data, path: path, weeksPerPart: 1) { part, _ in parts.append(part) }
     }
     switch (whole, inParts) {
     case (.success(let file), .success):

@@ -36,7 +36,8 @@ public enum Importer {
   ///   - sources: the files (or bytes), in the order they are stored.
   ///   - path: the archive's path.
   ///   - options: how to read and store.
-  ///   - progress: called on the calling thread before each source is stored, and once at the end.
+  ///   - progress: called on the calling thread before each source is stored, after each part of a
+  ///     dataset stored a few weeks at a time, and once at the end.
   /// - Returns: what was stored.
   /// - Throws: ``ImportError``: nothing was stored.
   public static func run(
@@ -130,7 +131,11 @@ public enum Importer {
           do {
             trends += try store(
               prepared, source: index, otherPages: otherPages, in: batch, options: options,
-              into: &report, readAhead: readAhead)
+              into: &report, readAhead: readAhead
+            ) { fraction in
+              progress(
+                ImportProgress(done: index, total: sources.count, fractionOfSource: fraction))
+            }
           } catch let unreadable as UnreadablePart {
             refused.append(
               RefusedSource(
@@ -240,13 +245,17 @@ public enum Importer {
   /// is stored whole or not at all), taking the rest of its parts from `readAhead` when it
   /// ``PreparedFile/continues``.
   ///
+  /// `partStored` is called with the fraction of the file stored after each part of a file read
+  /// in parts.
+  ///
   /// - Returns: the published trends of the snapshots stored, to check once every figure is
   ///   settled.
   /// - Throws: ``UnreadablePart`` when a later part of the file has a problem; `ArchiveError`.
   ///   The file's parts are read to the end either way.
   private static func store(
     _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: ImportBatch,
-    options: ImportOptions, into report: inout ImportReport, readAhead: ReadAhead
+    options: ImportOptions, into report: inout ImportReport, readAhead: ReadAhead,
+    partStored: (Double) -> Void
   ) throws -> [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] {
     var continues = prepared.continues
     defer {
@@ -273,11 +282,13 @@ public enum Importer {
         }
       }
       try storePart(prepared)
+      if continues { partStored(prepared.fractionRead) }
       while continues {
         switch readAhead.file(at: source) {
         case .success(let part):
           continues = part.continues
           try storePart(part)
+          partStored(part.fractionRead)
           readAhead.recycle(part)
           readAhead.recycle(batch.takeRetiredSnapshots())
         case .failure(let error):

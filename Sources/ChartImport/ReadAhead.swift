@@ -12,6 +12,8 @@ struct PreparedFile {
   /// weeks is read a few weeks at a time (see
   /// ``ChartFileReader/read(contentsOf:weeksPerPart:deliver:)``).
   var continues = false
+  /// The fraction of the source's chart dates read with this part (0 to 1; 1 for a whole file).
+  var fractionRead = 1.0
 }
 
 /// Reads chart files on a background thread, a few ahead of the import that stores them, so that
@@ -76,7 +78,7 @@ final class ReadAhead: @unchecked Sendable {
         // A part is handed over when the next is read, so that the last says it is the last.
         var pending: PreparedFile?
         do throws(ChartFileError) {
-          func deliver(_ file: DecodedChartFile) {
+          func deliver(_ file: DecodedChartFile, fractionRead: Double) {
             if let pending { publish(.success(pending)) }
             pending = PreparedFile(
               file: file,
@@ -84,7 +86,7 @@ final class ReadAhead: @unchecked Sendable {
                 recentKeys.startSnapshot(of: snapshot.chart, entryCount: snapshot.entries.count)
                 return snapshot.entries.map { recentKeys.keys(of: $0) }
               },
-              continues: true)
+              continues: true, fractionRead: fractionRead)
           }
           switch source {
           case .file(let path):

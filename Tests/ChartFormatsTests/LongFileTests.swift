@@ -135,7 +135,9 @@ struct LongFileTests {
   ) {
     var parts: [DecodedChartFile] = []
     do {
-      try reader.decode(data, path: "billboard.csv", weeksPerPart: 8) { parts.append($0) }
+      try reader.decode(data, path: "billboard.csv", weeksPerPart: 8) { part, _ in
+        parts.append(part)
+      }
       return (parts, nil)
     } catch {
       return (parts, error)

@@ -389,9 +389,14 @@ struct DatasetPartsTests {
 
   @Test func aDatasetReadInPartsIsStoredWhole() throws {
     let archive = try Archive(path: ":memory:", access: .create)
+    var progress: [ImportProgress] = []
     let report = try Importer.run(
       [.bytes(kaggle(weeks: 20), name: "charts.csv")], into: archive,
-      options: ImportOptions(chart: "hot-100", listingSnapshots: true))
+      options: ImportOptions(chart: "hot-100", listingSnapshots: true),
+      progress: { progress.append($0) })
+    // Before the file, after each of its parts of 8 weeks, and at the end.
+    #expect(progress.map(\.done) == [0, 0, 0, 0, 1])
+    #expect(progress.map(\.fractionOfSource) == [0, 0.4, 0.8, 1, 0])
     #expect((report.imported, report.entriesStored) == (20, 60))
     #expect(report.snapshots.first?.chartDate.iso8601 == "2024-01-06")
     #expect(report.snapshots.last?.chartDate.iso8601 == "2024-05-18")

@@ -255,7 +255,8 @@ enum ImportCommand: Subcommand {
 }
 
 /// A progress bar on standard error, shown only on a terminal: files done, total, percentage and
-/// rate, redrawn at most ten times a second.
+/// rate (for one file, a dataset of many weeks, its percentage), redrawn at most ten times a
+/// second.
 final class ProgressBar {
   private let console: Console
   private let start = monotonicSeconds()
@@ -267,19 +268,23 @@ final class ProgressBar {
   /// Draws how far the import is.
   func update(_ progress: ImportProgress) {
     let (done, total) = (progress.done, progress.total)
-    guard console.errorIsTerminal, total > 1, !progress.isFinished else { return }
+    guard console.errorIsTerminal, total > 1 || progress.fractionOfSource > 0,
+      !progress.isFinished
+    else { return }
     let now = monotonicSeconds()
     guard now - lastDrawn >= 0.1 else { return }
     lastDrawn = now
     shown = true
-    let fraction = Double(done) / Double(total)
+    let fraction = (Double(done) + progress.fractionOfSource) / Double(total)
     let width = 30
     let filled = Int(fraction * Double(width))
     let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
     let rate = Double(done) / max(now - start, 0.001)
     console.writeError(
-      "\r\u{1B}[2KImporting \(bar) \(done)/\(total) files (\(Int(fraction * 100))%)"
-        + " \(Int(rate)) files/s")
+      total == 1
+        ? "\r\u{1B}[2KImporting \(bar) (\(Int(fraction * 100))%)"
+        : "\r\u{1B}[2KImporting \(bar) \(done)/\(total) files (\(Int(fraction * 100))%)"
+          + " \(Int(rate)) files/s")
   }
 
   /// Clears the bar.
