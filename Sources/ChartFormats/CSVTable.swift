@@ -1,7 +1,5 @@
 import CCSV
-import Dispatch
 public import Foundation
-import Synchronization
 
 /// The rows of a CSV file (RFC 4180: quoted fields, embedded commas, quotes and line breaks,
 /// CRLF or LF line ends), read with libcsv in strict mode (<https://github.com/rgamble/libcsv>).
@@ -24,7 +22,7 @@ struct CSVTable {
   /// Reads CSV text.
   ///
   /// A long text (a dataset of many weeks) is read in parts on several threads, each part a run
-  /// of whole records (see ``parts(of:)``); the rows are the same as when it is read in one piece.
+  /// of whole records (see ``parts(of:count:)``); the rows are the same as when it is read in one piece.
   /// When a part does not read, the text is read again in one piece, so that a problem is told as
   /// that reading tells it.
   ///
@@ -40,18 +38,15 @@ struct CSVTable {
     headerRows: Int = 1
   ) throws(Problem) {
     let skipped = (0..<(unread.max().map { $0 + 1 } ?? 0)).map { unread.contains($0) }
-    let parts = data.withUnsafeBytes { Self.parts(of: Self.text(in: $0), count: threads) }
+    let parts = data.withUnsafeBytes { Self.parts(of: $0.afterByteOrderMark, count: threads) }
     if parts.count > 1 {
-      let results = Mutex<[[[String]]?]>(Array(repeating: nil, count: parts.count))
-      DispatchQueue.concurrentPerform(iterations: parts.count) { index in
-        let rows = data.withUnsafeBytes { bytes in
+      let parsed = concurrentMap(parts.count) { index in
+        data.withUnsafeBytes { bytes in
           try? Self.parse(
-            UnsafeRawBufferPointer(rebasing: Self.text(in: bytes)[parts[index]]), skipped: skipped,
-            headerRows: index == 0 ? headerRows : 0)
+            UnsafeRawBufferPointer(rebasing: bytes.afterByteOrderMark[parts[index]]),
+            skipped: skipped, headerRows: index == 0 ? headerRows : 0)
         }
-        results.withLock { $0[index] = rows }
       }
-      let parsed = results.withLock { $0 }
       if parsed.allSatisfy({ $0 != nil }) {
         rows = parsed.flatMap { $0! }
         return
@@ -59,15 +54,10 @@ struct CSVTable {
     }
     let whole = data.withUnsafeBytes { bytes in
       Result { () throws(Problem) in
-        try Self.parse(Self.text(in: bytes), skipped: skipped, headerRows: headerRows)
+        try Self.parse(bytes.afterByteOrderMark, skipped: skipped, headerRows: headerRows)
       }
     }
     rows = try whole.get()
-  }
-
-  /// The text of a file's bytes: after a UTF-8 byte order mark.
-  private static func text(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
   }
 
   /// The shortest part read on a thread of its own, in bytes: a smaller text is read in one piece.
@@ -166,15 +156,11 @@ private func fieldEnded(
     column >= collector.skipped.count || !collector.skipped[column]
     || collector.rows.count < collector.headerRows
   // ASCII, as most fields are, is UTF-8 without checking further (the generic validation costs
-  // a look-up of type metadata for every field).
-  if !kept,
-    !bytes.contains(where: { $0 >= 0x80 }) || String(validating: bytes, as: UTF8.self) != nil
-  {
-    collector.fields.append("")
-  } else if !bytes.contains(where: { $0 >= 0x80 }) {
-    collector.fields.append(String(decoding: bytes, as: UTF8.self))
+  // a look-up of type metadata for every field). A field that is not kept is checked, then empty.
+  if !bytes.contains(where: { $0 >= 0x80 }) {
+    collector.fields.append(kept ? String(decoding: bytes, as: UTF8.self) : "")
   } else if let text = String(validating: bytes, as: UTF8.self) {
-    collector.fields.append(text)
+    collector.fields.append(kept ? text : "")
   } else {
     if collector.invalidField == nil {
       collector.invalidField = (collector.rows.count + 1, collector.fields.count + 1)
@@ -204,9 +190,7 @@ extension CSVTable {
   /// import of valid files never pays for it.
   static func recordLines(in data: Data) -> [Int] {
     data.withUnsafeBytes { bytes in
-      let text =
-        bytes.starts(with: [0xEF, 0xBB, 0xBF])
-        ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
+      let text = bytes.afterByteOrderMark
       var lines: [Int] = []
       var line = 1
       var inRecord = false

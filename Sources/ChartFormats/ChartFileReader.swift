@@ -1,7 +1,6 @@
 public import ChartRanking
 public import Foundation
 import Glibc
-import Synchronization
 
 /// A chart file read and checked: its snapshots, ready to store.
 public struct DecodedChartFile: Sendable {
@@ -550,30 +549,26 @@ public struct ChartFileReader: Sendable {
     // has a problem, the whole table is decoded again in one piece, which tells it with its line.
     let parts = Self.parts(of: dataRows, count: threadCount)
     if parts.count > 1 {
-      let results = Mutex<[RowGroups?]>(Array(repeating: nil, count: parts.count))
-      DispatchQueue.concurrentPerform(iterations: parts.count) { part in
-        let groups = decodeRows(
+      let decodedParts = concurrentMap(parts.count) { part in
+        decodeRows(
           rows, parts[part], layout: layout, namedChart: namedChart, path: path, cells: cells,
           lines: { [] })
-        results.withLock { $0[part] = groups }
       }
       var merged = RowGroups()
-      for part in results.withLock({ $0 }) { merged.append(part!) }
+      for part in decodedParts { merged.append(part) }
       if merged.problems.isEmpty { decoded = merged }
     }
-    var (groups, problems, writtenDates) = {
-      let whole =
-        decoded
-        ?? decodeRows(
-          rows, dataRows, layout: layout, namedChart: namedChart, path: path, cells: cells,
-          lines: readLines)
-      return (whole.groups, whole.problems, whole.writtenDates)
-    }()
+    var whole =
+      decoded
+      ?? decodeRows(
+        rows, dataRows, layout: layout, namedChart: namedChart, path: path, cells: cells,
+        lines: readLines)
     if layout.format.holdsWeeksOfOneChart {
-      problems += splitWeeks(groups, writtenDates: writtenDates, field: layout.name(of: .date))
+      whole.problems += splitWeeks(
+        whole.groups, writtenDates: whole.writtenDates, field: layout.name(of: .date))
     }
     if dataRows.isEmpty {
-      groups.append(
+      whole.groups.append(
         RawGroup(
           chart: chart ?? namedChart ?? folderName(path),
           chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
@@ -582,7 +577,8 @@ public struct ChartFileReader: Sendable {
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return RawChartFile(format: format, keys: layout.keys, groups: groups, problems: problems)
+    return RawChartFile(
+      format: format, keys: layout.keys, groups: whole.groups, problems: whole.problems)
   }
 
   /// The rows of a table decoded in a part on a thread of its own: at least this many.
@@ -954,10 +950,8 @@ public struct ChartFileReader: Sendable {
     return (chartEntries, trends, problems, publishes)
   }
 
-  /// The rows of a file's first two lines, split at commas, to recognize a CSV header in a file
-  /// that is not all valid CSV.
-  /// The first two lines of a text, cut at commas, for detecting a CSV layout before the text is
-  /// read as CSV.
+  /// The rows of a file's first two lines, split at commas, to recognize a CSV header before the
+  /// text is read as CSV, or in a file that is not all valid CSV.
   static func firstLines(of data: Data) -> [[String]] {
     data.split(separator: 0x0A, maxSplits: 2, omittingEmptySubsequences: false).prefix(2).map {
       String(decoding: $0, as: UTF8.self).split(separator: ",").map {

@@ -1,8 +1,6 @@
 import ChartRanking
-import Dispatch
 public import Foundation
 import Glibc
-import Synchronization
 
 extension ChartFileReader {
   /// Reads and checks one file, handing its snapshots over in parts, oldest first, as they are
@@ -60,16 +58,13 @@ extension ChartFileReader {
     var next = 0
     while next < parts.count {
       let batch = Array(parts[next..<min(next + threadCount, parts.count)])
-      let results = Mutex<[Result<DecodedChartFile, ChartFileError>?]>(
-        Array(repeating: nil, count: batch.count))
-      DispatchQueue.concurrentPerform(iterations: batch.count) { index in
-        let result = Result { () throws(ChartFileError) in
+      let results = concurrentMap(batch.count) { index in
+        Result { () throws(ChartFileError) in
           try reader.decode(dataset.text(ofWeeks: batch[index]), path: path)
         }
-        results.withLock { $0[index] = result }
       }
-      for (index, result) in results.withLock({ $0 }).enumerated() {
-        switch result! {
+      for (index, result) in results.enumerated() {
+        switch result {
         case .success(var part):
           part.frequency = frequency ?? part.frequency
           deliver(part, Double(batch[index].upperBound) / Double(dataset.weeks.count))
@@ -120,7 +115,7 @@ struct DatasetWeeks {
     guard
       let (header, weeks, firstRecord) = data.withUnsafeBytes({
         Self.weeks(
-          in: Self.text(in: $0), dateColumn: dateColumn, layout: layout,
+          in: $0.afterByteOrderMark, dateColumn: dateColumn, layout: layout,
           timeZone: reader.timeZone)
       })
     else { return nil }
@@ -258,7 +253,7 @@ struct DatasetWeeks {
     var text = Data(count: size)
     text.withUnsafeMutableBytes { output in
       data.withUnsafeBytes { bytes in
-        let file = Self.text(in: bytes)
+        let file = bytes.afterByteOrderMark
         var offset = 0
         func copy(_ record: Range<Int>) {
           output.baseAddress!.advanced(by: offset).copyMemory(
@@ -271,11 +266,6 @@ struct DatasetWeeks {
       }
     }
     return text
-  }
-
-  /// A file's text: after a UTF-8 byte order mark.
-  private static func text(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-    bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? UnsafeRawBufferPointer(rebasing: bytes[3...]) : bytes
   }
 }
 
