@@ -2,14 +2,21 @@
 /// addressing with a multiplicative hash, several times cheaper than `Dictionary`'s seeded SipHash
 /// for integer keys on an import's hot path. Values are only added or replaced; ``removeAll()``
 /// empties the map.
+///
+/// Its code is inlinable, so that a module using it (storage) gets it specialized for its value
+/// type: unspecialized, each access asked the runtime for the metadata of `Value?` and `[Value?]`,
+/// which cost more than the lookup.
 public struct SongMap<Value> {
-  private var keys: [Int64]
-  private var values: [Value?]
-  private var shift: UInt64
+  @usableFromInline var keys: [Int64]
+  @usableFromInline var values: [Value?]
+  @usableFromInline var shift: UInt64
+  @usableFromInline var storedCount = 0
+
   /// How many songs the map holds.
-  public private(set) var count = 0
+  @inlinable public var count: Int { storedCount }
 
   /// An empty map with room for `capacity` songs before it grows.
+  @inlinable
   public init(capacity: Int = 0) {
     var size = 16
     while size < capacity * 2 { size *= 2 }
@@ -18,12 +25,14 @@ public struct SongMap<Value> {
     shift = UInt64(64 - size.trailingZeroBitCount)
   }
 
-  private func slot(of song: SongID) -> Int {
+  @inlinable
+  func slot(of song: SongID) -> Int {
     Int(truncatingIfNeeded: (UInt64(bitPattern: song.rawValue) &* 0x9E37_79B9_7F4A_7C15) >> shift)
   }
 
   /// The value of `song`, `nil` when it has none. Setting a value adds or replaces it; setting
   /// `nil` is a programming error (a song is never removed alone).
+  @inlinable
   public subscript(song: SongID) -> Value? {
     get {
       var index = slot(of: song)
@@ -45,15 +54,21 @@ public struct SongMap<Value> {
       }
       keys[index] = song.rawValue
       values[index] = newValue
-      count += 1
-      if count * 2 > keys.count { grow() }
+      storedCount += 1
+      if storedCount * 2 > keys.count { grow() }
     }
   }
 
-  /// Forgets every song.
-  public mutating func removeAll() { self = SongMap() }
+  /// Forgets every song, keeping the room.
+  @inlinable
+  public mutating func removeAll() {
+    guard storedCount > 0 else { return }
+    for index in values.indices { values[index] = nil }
+    storedCount = 0
+  }
 
-  private mutating func grow() {
+  @usableFromInline
+  mutating func grow() {
     var larger = SongMap(capacity: keys.count)
     for index in keys.indices {
       if let value = values[index] { larger[SongID(keys[index])] = value }
