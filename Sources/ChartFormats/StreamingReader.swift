@@ -215,7 +215,7 @@ private final class EventReader {
     // or an exponent is left to the tree (``JSONTree/wholeNumber(_:)``).
     let digits = UnsafeBufferPointer(
       start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
-    guard let value = Int(String(decoding: digits, as: UTF8.self)) else { return 0 }
+    guard let value = Self.integer(digits) else { return 0 }
     switch field {
     case .rank: entry.rank = value
     case .previousRank: entry.previousRank = value
@@ -226,6 +226,30 @@ private final class EventReader {
     }
     place = .entry(level, list, field: nil)
     return 1
+  }
+
+  /// The integer that `digits` spell, as `Int(_:)` reads ASCII text: an optional `-` (or `+`)
+  /// then decimal digits, `nil` for anything else or a value out of `Int`'s range. Read in place,
+  /// without making a `String` of each number.
+  static func integer(_ digits: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let negative = digits.first == UInt8(ascii: "-")
+    if negative || digits.first == UInt8(ascii: "+") { index = 1 }
+    guard index < digits.count else { return nil }
+    var value = 0
+    while index < digits.count {
+      let digit = Int(digits[index]) &- 48
+      guard digit >= 0, digit < 10 else { return nil }
+      // Accumulated below zero when negative, so that Int.min is read too.
+      let (shifted, overflowed) = value.multipliedReportingOverflow(by: 10)
+      let (next, overflowedAgain) =
+        negative
+        ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+      guard !overflowed, !overflowedAgain else { return nil }
+      value = next
+      index += 1
+    }
+    return value
   }
 
   /// A null value: a field without a value (`nil`), as the tree reads it.

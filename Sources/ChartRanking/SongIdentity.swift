@@ -91,44 +91,55 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     primaryArtist(folded: fold(artist))
   }
 
+  /// The joining words as UTF-8 bytes, compared with a credit's words without making a `String`
+  /// of each word.
+  private static let creditJoinerBytes: [[UInt8]] = creditJoiners.map { Array($0.utf8) }
+
   /// ``primaryArtist(_:)`` of a credit already folded (``fold(_:)``).
   static func primaryArtist(folded: String) -> String {
-    // Words of the credit, with a comma, a colon or a slash a word of its own. Every separator is
-    // ASCII, so the credit is split on its UTF-8 bytes.
-    var words: [Substring] = []
-    let utf8 = folded.utf8
-    var start = utf8.startIndex
-    var index = start
-    while index != utf8.endIndex {
-      let byte = utf8[index]
-      let next = utf8.index(after: index)
-      if byte == 0x20 || byte == 0x2C || byte == 0x2F || byte == 0x3A {  // space , / :
-        if start != index { words.append(folded[start..<index]) }
-        if byte != 0x20 { words.append(folded[index..<next]) }
-        start = next
+    var folded = folded
+    return folded.withUTF8 { bytes in
+      // Words of the credit, as byte ranges, with a comma, a colon or a slash a word of its own.
+      // Every separator is ASCII, so the credit is split on its UTF-8 bytes.
+      var words: [Range<Int>] = []
+      var start = 0
+      for index in bytes.indices {
+        let byte = bytes[index]
+        if byte == 0x20 || byte == 0x2C || byte == 0x2F || byte == 0x3A {  // space , / :
+          if start != index { words.append(start..<index) }
+          if byte != 0x20 { words.append(index..<index + 1) }
+          start = index + 1
+        }
       }
-      index = next
-    }
-    if start != utf8.endIndex { words.append(folded[start...]) }
-    var lead: [Substring] = []
-    for word in words {
-      if word == "," || word == ":" || (!lead.isEmpty && creditJoiners.contains(String(word))) {
-        break
+      if start != bytes.count { words.append(start..<bytes.count) }
+      func word(_ range: Range<Int>, is text: some Collection<UInt8>) -> Bool {
+        range.count == text.count && bytes[range].elementsEqual(text)
       }
-      lead.append(word)
+      var lead = 0..<0
+      for (index, range) in words.enumerated() {
+        let isStop =
+          range.count == 1 && (bytes[range.lowerBound] == 0x2C || bytes[range.lowerBound] == 0x3A)
+        if isStop || (!lead.isEmpty && creditJoinerBytes.contains { word(range, is: $0) }) {
+          break
+        }
+        lead = 0..<index + 1
+      }
+      if lead.count > 1, word(words[0], is: "the".utf8) { lead = 1..<lead.upperBound }
+      if lead.isEmpty { lead = words.indices }
+      var kept: [UInt8] = []
+      kept.reserveCapacity(bytes.count)
+      for range in words[lead] {
+        appendLettersAndDigits(of: UnsafeBufferPointer(rebasing: bytes[range]), to: &kept)
+      }
+      return String(decoding: kept, as: UTF8.self)
     }
-    if lead.first == "the", lead.count > 1 { lead.removeFirst() }
-    if lead.isEmpty { lead = words }
-    var kept: [UInt8] = []
-    for word in lead { appendLettersAndDigits(of: word, to: &kept) }
-    return String(decoding: kept, as: UTF8.self)
   }
 
   /// The letters and digits of a title, lowercased: `"Oklahoma Smoke Show"` and `"Oklahoma
   /// Smokeshow"` give the same, as do `"Let It Snow, Let It Snow"` and `"Let It Snow! Let It
   /// Snow"`.
   public static func squashedTitle(_ title: String) -> String {
-    lettersAndDigits(fold(title))
+    lettersAndDigits(fold(title)[...])
   }
 
   /// ``squashedTitle(_:)`` of a title already folded (``fold(_:)``).
@@ -148,23 +159,28 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     return lettersAndDigits(end == folded.startIndex ? folded[...] : folded[..<end])
   }
 
-  private static func lettersAndDigits(_ text: some StringProtocol) -> String {
-    var kept: [UInt8] = []
-    appendLettersAndDigits(of: text, to: &kept)
-    return String(decoding: kept, as: UTF8.self)
+  private static func lettersAndDigits(_ text: Substring) -> String {
+    var text = text
+    return text.withUTF8 { bytes in
+      var kept: [UInt8] = []
+      appendLettersAndDigits(of: bytes, to: &kept)
+      return String(decoding: kept, as: UTF8.self)
+    }
   }
 
-  /// Appends the UTF-8 of the letters and digits of folded text (ASCII letters are lowercase).
-  private static func appendLettersAndDigits(of text: some StringProtocol, to kept: inout [UInt8]) {
-    kept.reserveCapacity(kept.count + text.utf8.count)
-    if text.utf8.allSatisfy({ $0 < 0x80 }) {
-      for byte in text.utf8
-      where (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
+  /// Appends the UTF-8 of the letters and digits of folded text (ASCII letters are lowercase),
+  /// given as its UTF-8 bytes (whole scalars).
+  private static func appendLettersAndDigits(
+    of bytes: UnsafeBufferPointer<UInt8>, to kept: inout [UInt8]
+  ) {
+    kept.reserveCapacity(kept.count + bytes.count)
+    if bytes.allSatisfy({ $0 < 0x80 }) {
+      for byte in bytes where (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) {
         kept.append(byte)
       }
       return
     }
-    for scalar in text.unicodeScalars {
+    for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
       if scalar.isASCII {
         if (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") {
           kept.append(UInt8(scalar.value))

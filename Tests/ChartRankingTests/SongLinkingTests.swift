@@ -22,6 +22,11 @@ struct SongLinkingTests {
     ("Silk Sonic (Bruno Mars & Anderson .Paak)", "silksonicbrunomars"),
     ("The The", "the"),
     ("Beyoncé", "beyoncé"),
+    ("Björk/Guðmundsson", "björk"),
+    (", Foo", "foo"),
+    ("X", "x"),
+    ("The", "the"),
+    ("  The  Weeknd ,Daft Punk", "weeknd"),
   ])
   func primaryArtistIsTheLeadArtistsLettersAndDigits(credit: String, primary: String) {
     #expect(SongIdentity.primaryArtist(credit) == primary)
