@@ -171,7 +171,13 @@ public final class Archive: Sendable {
   ///
   /// Foreign keys are not enforced row by row while `body` runs: the batch checks the songs,
   /// snapshots and charts its rows refer to once, before the commit, and throws SQLite's
-  /// `SQLITE_CONSTRAINT_FOREIGNKEY` error when one is missing (see ``References``).
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY` error when one is missing (see ``References``). Nor are the
+  /// schema's CHECK constraints (`PRAGMA ignore_check_constraints`,
+  /// <https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints>), some fifteen steps of
+  /// SQLite's per entry: the batch tests each entry's row against them itself and throws SQLite's
+  /// `SQLITE_CONSTRAINT_CHECK` error, in SQLite's words, for one that breaks them; the values of
+  /// the other tables' checked columns come from Swift types that cannot break theirs (a `Bool`, an
+  /// enumeration, a chart name checked by ``Snapshot/isValidChartName(_:)``).
   ///
   /// - Precondition: the archive was not opened for ``Access/read``.
   @discardableResult
@@ -185,7 +191,11 @@ public final class Archive: Sendable {
       // The setting can change only outside a transaction
       // (<https://www.sqlite.org/pragma.html#pragma_foreign_keys>).
       try database.execute("PRAGMA foreign_keys = OFF")
-      defer { try? database.execute("PRAGMA foreign_keys = ON") }
+      try database.execute("PRAGMA ignore_check_constraints = ON")
+      defer {
+        try? database.execute("PRAGMA foreign_keys = ON")
+        try? database.execute("PRAGMA ignore_check_constraints = OFF")
+      }
       return try database.inTransaction {
         let result = try body(batch)
         try batch.finish()

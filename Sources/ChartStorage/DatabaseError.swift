@@ -34,6 +34,18 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
       message: "FOREIGN KEY constraint failed: " + detail)
   }
 
+  /// `SQLITE_CONSTRAINT_CHECK` (275), an extended result code
+  /// (<https://www.sqlite.org/rescode.html#constraint_check>).
+  public static let constraintCheck: Int32 = SQLITE_CONSTRAINT | (1 << 8)
+
+  /// A CHECK constraint of the schema that SQLite would have refused a row for
+  /// (`SQLITE_CONSTRAINT_CHECK`, in SQLite's words: `CHECK constraint failed: rank >= 1`), found by
+  /// a check of the archive's own while SQLite's are off (see ``Archive/write(_:)``).
+  static func checkFailure(_ constraint: String) -> DatabaseError {
+    DatabaseError(
+      extendedResultCode: constraintCheck, message: "CHECK constraint failed: " + constraint)
+  }
+
   /// An error of the archive's own, not from SQLite's C API, under SQLite's generic code
   /// `SQLITE_ERROR`.
   static func other(_ message: String) -> DatabaseError {

@@ -45,6 +45,13 @@ final class EntryInserter {
         texts.clear(reserving: textBytes)
         for row in 0..<count {
           let position = start + row
+          try Self.check(
+            rank: entries[position].rank,
+            publishedPreviousRank: entries[position].publishedPreviousRank,
+            publishedPeakPosition: entries[position].publishedPeakPosition,
+            publishedWeeksOnChart: entries[position].publishedWeeksOnChart,
+            streams: entries[position].streams, publishedRun: entries[position].publishedRun,
+            figures: figures[position])
           let base = Int32(row * Self.columnCount)
           insert.bind(snapshot, at: base + 1)
           insert.bind(position, at: base + 2)
@@ -74,6 +81,46 @@ final class EntryInserter {
         start += count
       }
     }
+  }
+
+  /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
+  /// 0004), which SQLite does not while a batch writes (see ``Archive/write(_:)``). Its position is
+  /// an index (never below 0) and its `figure_flags` come from ``FigureStore/flags(_:)`` (always in
+  /// range).
+  ///
+  /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the first constraint broken, as
+  ///   SQLite names it.
+  static func check(_ entry: ChartEntry, _ figures: EntryFigures) throws(DatabaseError) {
+    try check(
+      rank: entry.rank, publishedPreviousRank: entry.publishedPreviousRank,
+      publishedPeakPosition: entry.publishedPeakPosition,
+      publishedWeeksOnChart: entry.publishedWeeksOnChart, streams: entry.streams,
+      publishedRun: entry.publishedRun, figures: figures)
+  }
+
+  /// ``check(_:_:)`` of an entry's numbers, taken one by one: the loop that binds a statement's
+  /// rows reads them in place, without copying each entry (and retaining its texts).
+  @inline(__always)
+  static func check(
+    rank: Int, publishedPreviousRank: Int?, publishedPeakPosition: Int?,
+    publishedWeeksOnChart: Int?, streams: Int?, publishedRun: Int?, figures: EntryFigures
+  ) throws(DatabaseError) {
+    if rank < 1 { throw .checkFailure("rank >= 1") }
+    if let value = publishedPreviousRank, value < 1 {
+      throw .checkFailure("published_previous_rank >= 1")
+    }
+    if let value = publishedPeakPosition, value < 1 {
+      throw .checkFailure("published_peak_position >= 1")
+    }
+    if let value = publishedWeeksOnChart, value < 1 {
+      throw .checkFailure("published_weeks_on_chart >= 1")
+    }
+    if let value = streams, value < 0 { throw .checkFailure("streams >= 0") }
+    if let value = figures.previousRank, value < 1 { throw .checkFailure("previous_rank >= 1") }
+    if figures.peakPosition < 1 { throw .checkFailure("peak_position >= 1") }
+    if figures.weeksOnChart < 1 { throw .checkFailure("weeks_on_chart >= 1") }
+    if figures.run < 1 { throw .checkFailure("run >= 1") }
+    if let value = publishedRun, value < 1 { throw .checkFailure("published_run >= 1") }
   }
 
   /// The statement that inserts `count` entries (1 through ``rowsPerInsert``).

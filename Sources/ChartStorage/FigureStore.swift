@@ -167,6 +167,7 @@ struct FigureStore {
     for (position, figures) in decided.figures.enumerated() {
       let old = stored.flatMap { position < $0.count ? $0[position] : nil }
       if let old, old == figures { continue }
+      try EntryInserter.check(decided.snapshot.entries[position], figures)
       try database.run(
         "UPDATE entries SET previous_rank = ?, peak_position = ?, weeks_on_chart = ?, run = ?,"
           + " figure_flags = ? WHERE snapshot_id = ? AND position = ?", figures.previousRank,

@@ -345,8 +345,8 @@ struct ArchiveTests {
     #expect(try archive.snapshots(of: "gone").map(\.chartDate.iso8601) == ["2024-01-13"])
   }
 
-  /// 150 entries of chart `c` whose 51st breaks a CHECK constraint (previous rank 0) in the
-  /// middle of the first INSERT statement, after 50 rows of it are in.
+  /// 150 entries of chart `c` whose 51st breaks a CHECK constraint (previous rank 0): found as the
+  /// first INSERT statement is bound, after the snapshot's row and songs are written.
   func snapshotFailingMidStatement(_ date: String) throws -> Snapshot {
     var previousRanks = [Int?](repeating: nil, count: 150)
     previousRanks[50] = 0
@@ -378,6 +378,65 @@ struct ArchiveTests {
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-06"])
     #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 1)
     #expect(try archive.database.row("SELECT count(*) FROM songs", [], { $0.int(at: 0) }) == 1)
+  }
+
+  @Test(arguments: [
+    (ChartEntry(rank: 0, title: "T", artist: "A"), "rank >= 1"),
+    (
+      ChartEntry(rank: 1, title: "T", artist: "A", publishedPeakPosition: 0),
+      "published_peak_position >= 1"
+    ),
+    (
+      ChartEntry(rank: 1, title: "T", artist: "A", publishedWeeksOnChart: 0),
+      "published_weeks_on_chart >= 1"
+    ),
+    (ChartEntry(rank: 1, title: "T", artist: "A", streams: -1), "streams >= 0"),
+    (ChartEntry(rank: 1, title: "T", artist: "A", publishedRun: 0), "published_run >= 1"),
+  ])
+  func eachCheckedColumnIsNamedAsSQLiteNamesIt(entry: ChartEntry, constraint: String) throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let chartDate = try ChartDate(iso8601: "2024-01-06")
+    #expect {
+      try archive.write { batch in
+        try batch.store(
+          Snapshot(chart: "c", chartDate: chartDate, publishesPreviousRank: false, entries: [entry])
+        )
+      }
+    } throws: { error in
+      guard case .database(_, let failure) = error as? ArchiveError else { return false }
+      return failure.extendedResultCode == 275
+        && failure.message == "CHECK constraint failed: \(constraint)"
+    }
+    #expect(try archive.database.row("SELECT count(*) FROM snapshots", [], { $0.int(at: 0) }) == 0)
+  }
+
+  @Test func songsOfOneNewIdentityInOneSnapshotAreNumberedRecordings() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { batch in
+      try batch.store(
+        snapshot("2024-01-06", [(1, "Same", "X"), (2, "Same", "X"), (3, "Other", "Y")]))
+      try batch.store(
+        snapshot("2024-01-13", [(1, "Other", "Y"), (2, "Same", "X"), (3, "Same", "X")]))
+      // Linked to nothing stored: a third recording.
+      try batch.store(
+        snapshot("2024-01-20", [(1, "Same", "X"), (2, "Same", "X"), (3, "Same", "X")]))
+    }
+    let recordings = try archive.database.rows(
+      "SELECT identity, recording FROM songs ORDER BY id", [],
+      { "\($0.string(at: 0)) \($0.int(at: 1))" })
+    #expect(
+      recordings == [
+        "song:same\u{1F}x 1", "song:same\u{1F}x 2", "song:other\u{1F}y 1", "song:same\u{1F}x 3",
+      ])
+  }
+
+  @Test func sqlitesOwnChecksAreBackOnAfterAWrite() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    #expect(throws: DatabaseError.self) {
+      try archive.database.run("UPDATE entries SET rank = 0")
+    }
+    #expect(try archive.database.row("SELECT rank FROM entries", [], { $0.int(at: 0) }) == 1)
   }
 
   @Test func anEntryThatBreaksAConstraintInASavepointUndoesOnlyItsFile() throws {
