@@ -110,9 +110,9 @@ extension Migrations {
       type: "table", name: "song_search",
       sql: #"""
         CREATE VIRTUAL TABLE song_search USING fts5(
-          title, artist, song_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2'
+          title, artist, song_id UNINDEXED, tokenize = 'unicode61 remove_diacritics 2', columnsize = 0
         )
-        """#, migration: "0003_views_and_search"),
+        """#, migration: "0006_search_without_column_sizes"),
     SchemaObject(
       type: "table", name: "song_search_config",
       sql: #"""
@@ -127,11 +127,6 @@ extension Migrations {
       type: "table", name: "song_search_data",
       sql: #"""
         CREATE TABLE 'song_search_data'(id INTEGER PRIMARY KEY, block BLOB)
-        """#, migration: "0003_views_and_search"),
-    SchemaObject(
-      type: "table", name: "song_search_docsize",
-      sql: #"""
-        CREATE TABLE 'song_search_docsize'(id INTEGER PRIMARY KEY, sz BLOB)
         """#, migration: "0003_views_and_search"),
     SchemaObject(
       type: "table", name: "song_search_idx",

@@ -36,6 +36,8 @@ enum Migrations {
       "0004_published_runs", PackageResources._004_published_runs_sql,
       fill: { try decideUndecidedFigures($0) }),
     Migration("0005_search_filled_by_import", PackageResources._005_search_filled_by_import_sql),
+    Migration(
+      "0006_search_without_column_sizes", PackageResources._006_search_without_column_sizes_sql),
   ]
 
   /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry

@@ -46,7 +46,7 @@ struct ArchiveTests {
     let file = TemporaryArchive()
     let archive = try Archive(path: file.path, access: .create)
     #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
-    #expect(Archive.schemaVersion == 5)
+    #expect(Archive.schemaVersion == 6)
   }
 
   @Test func queriesDoNotCreateAnArchive() {
@@ -64,7 +64,7 @@ struct ArchiveTests {
       _ = archive
     }
     try sqlite(file.path, "PRAGMA user_version = 7")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 5)) {
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 6)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -82,7 +82,7 @@ struct ArchiveTests {
     }
     try sqlite(file.path, "ALTER TABLE charts ADD COLUMN color TEXT")
     let reason =
-      "it says schema version 5, but its table 'charts' was changed (by another program, or by a"
+      "it says schema version 6, but its table 'charts' was changed (by another program, or by a"
       + " development build of ChartArchive): restore the file from a copy"
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .read)
@@ -100,7 +100,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 5, but its view 'song_runs' is missing (by another"
+        reason: "it says schema version 6, but its view 'song_runs' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0003_views_and_search.sql of ChartArchive's source (dropping"
           + " the changed one first), or restore the file from a copy")
@@ -111,7 +111,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 5, but its index 'entries_by_song' is missing (by another"
+        reason: "it says schema version 6, but its index 'entries_by_song' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0001_initial_schema.sql of ChartArchive's source (dropping"
           + " the changed one first), or restore the file from a copy")
