@@ -191,11 +191,9 @@ public final class Archive: Sendable {
       // The setting can change only outside a transaction
       // (<https://www.sqlite.org/pragma.html#pragma_foreign_keys>).
       try database.execute("PRAGMA foreign_keys = OFF")
+      defer { try? database.execute("PRAGMA foreign_keys = ON") }
       try database.execute("PRAGMA ignore_check_constraints = ON")
-      defer {
-        try? database.execute("PRAGMA foreign_keys = ON")
-        try? database.execute("PRAGMA ignore_check_constraints = OFF")
-      }
+      defer { try? database.execute("PRAGMA ignore_check_constraints = OFF") }
       return try database.inTransaction {
         let result = try body(batch)
         try batch.finish()
