@@ -135,6 +135,7 @@ public final class ImportBatch {
       throw ArchiveError.database(path: path, error)
     }
     let saved = state
+    let savedSearchRows = linker.searchRowsToAdd
     do {
       let result = try body()
       try database.execute("RELEASE file")
@@ -143,6 +144,9 @@ public final class ImportBatch {
       try? database.execute("ROLLBACK TO file")
       try? database.execute("RELEASE file")
       state = saved
+      // A song the undone file created may have taken the ID of one it deleted, which the
+      // rollback brought back with its row in the full-text index.
+      linker.searchRowsToAdd = savedSearchRows
       // What the lookups remember may come from what was undone.
       histories = [:]
       throw error
@@ -216,11 +220,12 @@ public final class ImportBatch {
       guard replacing else {
         throw ArchiveError.conflictingSnapshot(chart: snapshot.chart, chartDate: snapshot.chartDate)
       }
-      // The snapshot keeps its row and ID; its entries go (explicitly: foreign keys, and so
-      // `ON DELETE CASCADE`, are off in a batch). Its songs are deleted once the new entries are
+      // The snapshot keeps its row and ID; its entries and their verdicts go (explicitly: foreign
+      // keys, and so `ON DELETE CASCADE`, are off in a batch). Its songs are deleted once the new entries are
       // linked, those that no entry continues.
       snapshotID = existing.0
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshotID)
+      try database.run("DELETE FROM verdicts WHERE snapshot_id = ?", snapshotID)
       try database.run(
         "UPDATE snapshots SET chart_date = ?, publishes_previous_rank = ?, source = ?,"
           + " imported_at = ? WHERE id = ?", snapshot.chartDate.iso8601,

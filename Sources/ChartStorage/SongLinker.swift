@@ -14,8 +14,15 @@ final class SongLinker {
   private var createdSongs: Set<Int64> = []
   private var addedCredits: Set<CreditKey> = []
 
+  /// The songs and credits that ``addToSearchIndex()`` will add, as a whole: a savepoint rolled
+  /// back puts back what it was when the savepoint began (see ``ImportBatch/inSavepoint(_:)``).
+  var searchRowsToAdd: (songs: Set<Int64>, credits: Set<CreditKey>) {
+    get { (createdSongs, addedCredits) }
+    set { (createdSongs, addedCredits) = newValue }
+  }
+
   /// A credit's row in `song_credits`: its song and folded title and artist.
-  private struct CreditKey: Hashable {
+  struct CreditKey: Hashable {
     var song: Int64
     var titleKey: String
     var artistKey: String

@@ -430,6 +430,51 @@ struct ArchiveTests {
       ])
   }
 
+  @Test func aSnapshotWithVerdictsIsReplaced() throws {
+    // Weeks on chart 5 in the archive's first week: a verdict (a source gap) on that figure.
+    let archive = try Archive(path: ":memory:", access: .create)
+    let chartDate = try ChartDate(iso8601: "2024-01-06")
+    func week(_ title: String) -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: chartDate, publishesPreviousRank: false,
+        entries: [ChartEntry(rank: 1, title: title, artist: "A", publishedWeeksOnChart: 5)])
+    }
+    try archive.write { try $0.store(week("T")) }
+    #expect(try archive.database.row("SELECT count(*) FROM verdicts", [], { $0.int(at: 0) }) == 1)
+    let outcome = try archive.write { try $0.store(week("T2"), replacing: true) }
+    #expect(outcome == .replaced)
+    #expect(
+      try archive.database.rows(
+        "SELECT e.title, v.figure FROM entries e JOIN verdicts v"
+          + " USING (snapshot_id, position)", [], { "\($0.string(at: 0)) \($0.int(at: 1))" })
+        == ["T2 2"])
+  }
+
+  @Test func aSongIDTakenAgainInAnUndoneFileIsSearchableOnce() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write {
+      try $0.store(snapshot("2024-01-06", [(1, "Keeper", "K"), (2, "Zeta", "Z")]))
+    }
+    try archive.write { batch in
+      try batch.inSavepoint {
+        try batch.store(snapshot("2024-02-03", [(1, "Keeper", "K")]), replacing: true)
+      }
+      #expect(throws: ArchiveError.self) {
+        try batch.inSavepoint {
+          // Zeta (song 2) goes with the week it was on; Omega takes its ID; then a conflict
+          // undoes the file, Zeta with its row in the full-text index included.
+          try batch.store(snapshot("2024-01-06", [(1, "Keeper", "K")]), replacing: true)
+          try batch.store(snapshot("2024-01-13", [(1, "Keeper", "K"), (2, "Omega", "O")]))
+          try batch.store(snapshot("2024-02-03", [(1, "Omega", "O")]), replacing: true)
+        }
+      }
+    }
+    #expect(
+      try archive.database.rows(
+        "SELECT song_id, title FROM song_search ORDER BY song_id", [],
+        { "\($0.int(at: 0)) \($0.string(at: 1))" }) == ["1 Keeper", "2 Zeta"])
+  }
+
   @Test func sqlitesOwnChecksAreBackOnAfterAWrite() throws {
     let archive = try Archive(path: ":memory:", access: .create)
     try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
