@@ -25,7 +25,10 @@ extension ArchiveReader {
   ///   marked it or the import allowed it, and its entries are next to each other);
   /// - each snapshot has entries, and its chart date is valid ISO 8601 and agrees with the
   ///   instant that orders it;
-  /// - every entry's song exists.
+  /// - every entry's song exists;
+  /// - every row keeps the schema's CHECK constraints (Migrations/): `PRAGMA integrity_check`
+  ///   tests them only on a connection that can write, and this one reads, while an import writes
+  ///   with SQLite's own tests of them off and tests them itself (see ``Archive/write(_:)``).
   ///
   /// - Returns: one result per check, in that order; at most ``problemLimit`` problems each.
   /// - Throws: ``ArchiveError/database(path:_:)`` when a check cannot run.
@@ -93,9 +96,64 @@ extension ArchiveReader {
             WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
             """, [limit]
           ) { "\($0.string(at: 0)) rank \($0.int(at: 1)): song \($0.int64(at: 2)) is missing" }))
+      checks.append(
+        ArchiveCheck(
+          name: "numbers within CHECK constraints",
+          problems: try database.rows(Self.brokenChecks, [limit]) {
+            "\($0.string(at: 0)): \($0.string(at: 1))"
+          }))
       return checks
     }
   }
+}
+
+extension ArchiveReader {
+  /// The rows that break a CHECK constraint of the schema, each with the first constraint it
+  /// breaks in SQLite's words (`rank >= 1`), at most `?1` of them; rows whose numbers are
+  /// within them all are left out (a NULL constraint).
+  static let brokenChecks = """
+    SELECT place, broken FROM (
+      SELECT c.name || ' ' || s.chart_date || ' entry ' || (e.position + 1) AS place,
+        CASE
+          WHEN e.position < 0 THEN 'position >= 0'
+          WHEN e.rank < 1 THEN 'rank >= 1'
+          WHEN e.published_previous_rank < 1 THEN 'published_previous_rank >= 1'
+          WHEN e.published_peak_position < 1 THEN 'published_peak_position >= 1'
+          WHEN e.published_weeks_on_chart < 1 THEN 'published_weeks_on_chart >= 1'
+          WHEN e.streams < 0 THEN 'streams >= 0'
+          WHEN e.previous_rank < 1 THEN 'previous_rank >= 1'
+          WHEN e.peak_position < 1 THEN 'peak_position >= 1'
+          WHEN e.weeks_on_chart < 1 THEN 'weeks_on_chart >= 1'
+          WHEN e.run < 1 THEN 'run >= 1'
+          WHEN NOT (e.figure_flags BETWEEN 0 AND 15 AND e.figure_flags & 3 != 3)
+            THEN 'figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3'
+          WHEN e.published_run < 1 THEN 'published_run >= 1'
+        END AS broken
+      FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+      UNION ALL
+      SELECT 'snapshot ' || id, CASE
+          WHEN publishes_previous_rank NOT IN (0, 1) THEN 'publishes_previous_rank IN (0, 1)'
+          WHEN entry_count < 0 THEN 'entry_count >= 0'
+          WHEN follows_missing_snapshot NOT IN (0, 1) THEN 'follows_missing_snapshot IN (0, 1)'
+        END
+      FROM snapshots
+      UNION ALL
+      SELECT 'song ' || id, CASE WHEN recording < 1 THEN 'recording >= 1' END FROM songs
+      UNION ALL
+      SELECT 'chart ' || id, CASE
+          WHEN length(name) <= 0 THEN 'length(name) > 0'
+          WHEN frequency NOT IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time')
+            THEN 'frequency IN (''hourly'', ''daily'', ''weekly'', ''monthly'', ''all-time'')'
+        END
+      FROM charts
+      UNION ALL
+      SELECT 'verdict of snapshot ' || snapshot_id || ' entry ' || (position + 1), CASE
+          WHEN figure NOT IN (0, 1, 2, 3) THEN 'figure IN (0, 1, 2, 3)'
+          WHEN cause NOT BETWEEN 0 AND 5 THEN 'cause BETWEEN 0 AND 5'
+        END
+      FROM verdicts
+    ) WHERE broken IS NOT NULL LIMIT ?1
+    """
 }
 
 /// A table index or trigger that is not ChartArchive's, on one of ChartArchive's tables: a user's

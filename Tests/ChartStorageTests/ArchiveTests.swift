@@ -746,8 +746,30 @@ struct ArchiveCheckTests {
       checks.map(\.name) == [
         "SQLite integrity", "foreign keys", "ranks positive and in order per snapshot",
         "snapshots dated, ordered and not empty", "every entry's song present",
+        "numbers within CHECK constraints",
       ])
     #expect(checks.allSatisfy { $0.passed })
+  }
+
+  @Test func aNumberBeyondACheckConstraintIsFound() throws {
+    let file = TemporaryArchive()
+    do {
+      let archive = try Archive(path: file.path, access: .create)
+      try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
+    }
+    // Written by another program with SQLite's checks off.
+    try sqlite(
+      file.path,
+      "PRAGMA ignore_check_constraints = ON; UPDATE entries SET streams = -5 WHERE position = 0;"
+        + " UPDATE entries SET peak_position = 0 WHERE position = 1;"
+        + " UPDATE songs SET recording = 0 WHERE id = 2")
+    let checks = try Archive(path: file.path, access: .read).check()
+    #expect(checks.filter { !$0.passed }.map(\.name) == ["numbers within CHECK constraints"])
+    #expect(
+      checks.last?.problems == [
+        "c 2024-01-06 entry 1: streams >= 0", "c 2024-01-06 entry 2: peak_position >= 1",
+        "song 2: recording >= 1",
+      ])
   }
 
   @Test func aTieIsNoBrokenInvariant() throws {
@@ -772,7 +794,7 @@ struct ArchiveCheckTests {
         VALUES (1, '2024-01-13', 1705104000, 0, '');
       """)
     let checks = try Archive(path: file.path, access: .read).check()
-    #expect(checks.map(\.passed) == [true, true, false, false, true])
+    #expect(checks.map(\.passed) == [true, true, false, false, true, true])
     #expect(
       checks[2].problems == [
         "c 2024-02-30: entry 2 has rank 2, below the rank 5 of the entry before it"
