@@ -90,9 +90,6 @@ final class SongLinker {
     let otherCharts =
       try database.row(
         "SELECT 1 FROM charts WHERE id != ? LIMIT 1", [chartID], { _ in true }) ?? false
-    // Identities that no song has: a new song with one is its first recording, without the
-    // subquery that counts them.
-    var identitiesWithoutSongs: Set<SongIdentity> = []
     let links = try SongLinking.link(
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
       songsWithIdentity: { identity in
@@ -101,7 +98,6 @@ final class SongLinker {
         let songs = try database.rows(
           "SELECT id FROM songs WHERE identity = ? ORDER BY recording DESC", [identity.key]
         ) { SongID($0.int64(at: 0)) }
-        if songs.isEmpty { identitiesWithoutSongs.insert(identity) }
         guard songs.count > 1 else { return songs }
         return try database.rows(
           """
@@ -136,7 +132,6 @@ final class SongLinker {
     songs.reserveCapacity(entries.count)
     newSongs = []
     var insertSong: Statement?
-    var insertFirstRecording: Statement?
     for (index, link) in links.enumerated() {
       if let song = link.song {
         songs.append(song.rawValue)
@@ -158,26 +153,14 @@ final class SongLinker {
         if !sameCredit { try addCredit(of: entries[index], keys: keys[index], to: song.rawValue) }
         continue
       }
-      // The first song with its identity (looked up for this snapshot and none found, none
-      // inserted since), or the next recording of it.
-      let insert: Statement
-      if identitiesWithoutSongs.remove(keys[index].identity) != nil {
-        insert =
-          try insertFirstRecording
-          ?? database.statement(
-            "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
-              + " base_title_key, primary_artist_key) VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7)")
-        insertFirstRecording = insert
-      } else {
-        insert =
-          try insertSong
-          ?? database.statement(
-            "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
-              + " base_title_key, primary_artist_key) VALUES (?1,"
-              + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
-              + " ?2, ?3, ?4, ?5, ?6, ?7)")
-        insertSong = insert
-      }
+      let insert =
+        try insertSong
+        ?? database.statement(
+          "INSERT INTO songs (identity, recording, title, artist, title_key, artist_key,"
+            + " base_title_key, primary_artist_key) VALUES (?1,"
+            + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
+            + " ?2, ?3, ?4, ?5, ?6, ?7)")
+      insertSong = insert
       insert.bind(keys[index].identity.key, at: 1)
       insert.bind(entries[index].title, at: 2)
       insert.bind(entries[index].artist, at: 3)
