@@ -71,10 +71,11 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   public var isSongURL: Bool { key.hasPrefix("url:") }
 
   /// The words that join a lead artist to the others in a credit: "Featuring", "Feat.", "ft.",
-  /// "With", "And", "&", "x", "vs." and commas and slashes.
-  private static let creditJoiners: Set<String> = [
+  /// "With", "And", "&", "x", "vs." and commas and slashes; as UTF-8 bytes, compared with a
+  /// credit's words without making a `String` of each word.
+  private static let creditJoiners: [[UInt8]] = [
     "featuring", "feat", "feat.", "ft", "ft.", "with", "and", "&", "x", "vs", "vs.", "duet", "/",
-  ]
+  ].map { Array($0.utf8) }
 
   /// The lead artist of a credit, for matching one song across credit changes: the folded credit
   /// up to the first joining word ("Featuring", "Feat.", "ft.", "With", "And", "&", "x", "vs.", a
@@ -90,10 +91,6 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   public static func primaryArtist(_ artist: String) -> String {
     primaryArtist(folded: fold(artist))
   }
-
-  /// The joining words as UTF-8 bytes, compared with a credit's words without making a `String`
-  /// of each word.
-  private static let creditJoinerBytes: [[UInt8]] = creditJoiners.map { Array($0.utf8) }
 
   /// ``primaryArtist(_:)`` of a credit already folded (``fold(_:)``).
   static func primaryArtist(folded: String) -> String {
@@ -119,7 +116,7 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
       for (index, range) in words.enumerated() {
         let isStop =
           range.count == 1 && (bytes[range.lowerBound] == 0x2C || bytes[range.lowerBound] == 0x3A)
-        if isStop || (!lead.isEmpty && creditJoinerBytes.contains { word(range, is: $0) }) {
+        if isStop || (!lead.isEmpty && creditJoiners.contains { word(range, is: $0) }) {
           break
         }
         lead = 0..<index + 1

@@ -221,8 +221,8 @@ public final class ImportBatch {
         throw ArchiveError.conflictingSnapshot(chart: snapshot.chart, chartDate: snapshot.chartDate)
       }
       // The snapshot keeps its row and ID; its entries and their verdicts go (explicitly: foreign
-      // keys, and so `ON DELETE CASCADE`, are off in a batch). Its songs are deleted once the new entries are
-      // linked, those that no entry continues.
+      // keys, and so `ON DELETE CASCADE`, are off in a batch). Its songs are deleted once the new
+      // entries are linked, those that no entry continues.
       snapshotID = existing.0
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshotID)
       try database.run("DELETE FROM verdicts WHERE snapshot_id = ?", snapshotID)
