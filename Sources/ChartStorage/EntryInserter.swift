@@ -3,12 +3,13 @@ import ChartRanking
 /// Writes a snapshot's entries with one `INSERT` statement for up to ``rowsPerInsert`` of them:
 /// SQLite runs a statement's setup and its end once per statement, not once per entry. Their texts
 /// are bound in place from one arena (``TextArena``), which the reset after each statement
-/// releases.
+/// releases; a number or NULL is bound only when it differs from the one its parameter holds
+/// (``BoundParameters``).
 final class EntryInserter {
   private let database: Database
   /// The statements by the number of rows they insert, prepared once per batch and kept here
   /// rather than in the connection's cache, which would hash their long SQL for every snapshot.
-  private var statements: [Int: Statement] = [:]
+  private var statements: [Int: BoundParameters] = [:]
   private let texts = TextArena()
 
   /// How many entries one INSERT statement stores at most.
@@ -54,8 +55,8 @@ final class EntryInserter {
             figures: figures[position])
           let base = Int32(row * Self.columnCount)
           insert.bind(snapshot, at: base + 1)
-          insert.bind(position, at: base + 2)
-          insert.bind(entries[position].rank, at: base + 3)
+          insert.bind(Int64(position), at: base + 2)
+          insert.bind(Int64(entries[position].rank), at: base + 3)
           insert.bind(songs[position], at: base + 4)
           insert.bind(entries[position].publishedPreviousRank, at: base + 5)
           insert.bind(entries[position].publishedPeakPosition, at: base + 6)
@@ -67,17 +68,17 @@ final class EntryInserter {
           insert.bind(entries[position].streams, at: base + 12)
           let decided = figures[position]
           insert.bind(decided.previousRank, at: base + 13)
-          insert.bind(decided.peakPosition, at: base + 14)
-          insert.bind(decided.weeksOnChart, at: base + 15)
-          insert.bind(decided.run, at: base + 16)
-          insert.bind(FigureStore.flags(decided), at: base + 17)
+          insert.bind(Int64(decided.peakPosition), at: base + 14)
+          insert.bind(Int64(decided.weeksOnChart), at: base + 15)
+          insert.bind(Int64(decided.run), at: base + 16)
+          insert.bind(Int64(FigureStore.flags(decided)), at: base + 17)
           insert.bind(entries[position].publishedRun, at: base + 18)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
         // on to the texts bound in place until it is reset. Every parameter is bound again before
         // it runs again.
-        defer { insert.resetKeepingBindings() }
-        try insert.run()
+        defer { insert.statement.resetKeepingBindings() }
+        try insert.statement.run()
         start += count
       }
     }
@@ -133,7 +134,7 @@ final class EntryInserter {
   /// entries by song, one per entry in a large archive. A failed store ends the transaction or
   /// savepoint it ran in (as ``ImportBatch/store(_:keys:frequency:replacing:source:)`` asks),
   /// which takes the rows out.
-  private func statement(count: Int) throws(DatabaseError) -> Statement {
+  private func statement(count: Int) throws(DatabaseError) -> BoundParameters {
     if let statement = statements[count] { return statement }
     let statement = try Statement(
       database: database,
@@ -146,8 +147,70 @@ final class EntryInserter {
           repeating: "(" + Array(repeating: "?", count: Self.columnCount).joined(separator: ", ")
             + ")", count: count
         ).joined(separator: ", "))
-    statements[count] = statement
-    return statement
+    let bound = BoundParameters(statement, count: count * Self.columnCount)
+    statements[count] = bound
+    return bound
+  }
+}
+
+/// A statement whose parameters are bound again and again without being cleared (see
+/// ``Statement/resetKeepingBindings()``), with the number or NULL each one holds: binding a
+/// parameter the value it already holds is skipped. An import binds 18 parameters per entry, and
+/// most snapshots give many of them the values the snapshot before gave (rank n at position n − 1,
+/// a NULL image URL), which SQLite would otherwise take in again, each through a call that locks
+/// the connection and releases the old value (<https://www.sqlite.org/c3ref/bind_blob.html>).
+///
+/// Every number bound is at least 0: an entry's numbers are checked before they are bound
+/// (``EntryInserter/check(_:_:)``), so negative numbers mark a NULL and a parameter whose value
+/// is not known here (text, or nothing bound yet).
+final class BoundParameters {
+  let statement: Statement
+  /// Per parameter (index − 1): the number it holds, ``null`` or ``unknown``. Memory of its own,
+  /// not an array property, which Swift would check for exclusive access at every use.
+  private let held: UnsafeMutablePointer<Int64>
+  private static let null: Int64 = -1
+  private static let unknown: Int64 = -2
+
+  init(_ statement: Statement, count: Int) {
+    self.statement = statement
+    held = .allocate(capacity: count)
+    held.initialize(repeating: Self.unknown, count: count)
+  }
+
+  deinit { held.deallocate() }
+
+  /// Binds a number of at least 0 (`value` must not be negative).
+  @inline(__always)
+  func bind(_ value: Int64, at index: Int32) {
+    assert(value >= 0, "a checked number")
+    let slot = Int(index) - 1
+    guard held[slot] != value else { return }
+    statement.bind(value, at: index)
+    held[slot] = value
+  }
+
+  /// Binds a number of at least 0, or NULL.
+  @inline(__always)
+  func bind(_ value: Int?, at index: Int32) {
+    if let value {
+      bind(Int64(value), at: index)
+    } else {
+      let slot = Int(index) - 1
+      guard held[slot] != Self.null else { return }
+      statement.bindNull(at: index)
+      held[slot] = Self.null
+    }
+  }
+
+  /// Binds borrowed text (always: its bytes may have changed in place), or NULL.
+  @inline(__always)
+  func bind(borrowedText bytes: UnsafeRawBufferPointer?, at index: Int32) {
+    if let bytes {
+      statement.bind(borrowedText: bytes, at: index)
+      held[Int(index) - 1] = Self.unknown
+    } else {
+      bind(nil as Int?, at: index)
+    }
   }
 }
 

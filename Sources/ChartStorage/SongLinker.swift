@@ -35,12 +35,13 @@ final class SongLinker {
   ///
   /// - Throws: ``DatabaseError``.
   func addToSearchIndex() throws(DatabaseError) {
-    if !createdSongs.isEmpty {
-      // One statement for all of them: the ids as a JSON array (https://www.sqlite.org/json1.html).
+    // New songs take the row IDs after the largest one (https://www.sqlite.org/autoinc.html), so
+    // the IDs a batch creates follow one another: a statement per run of them, which reads the
+    // songs by row ID (a first import has one run).
+    for run in Self.runs(of: createdSongs) {
       try database.run(
         "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, id FROM songs"
-          + " WHERE id IN (SELECT value FROM json_each(?))",
-        "[" + createdSongs.sorted().map(String.init).joined(separator: ",") + "]")
+          + " WHERE id BETWEEN ? AND ?", run.lowerBound, run.upperBound)
     }
     for credit in addedCredits {
       try database.run(
@@ -50,6 +51,21 @@ final class SongLinker {
     }
     createdSongs = []
     addedCredits = []
+  }
+
+  /// The runs of consecutive numbers in `ids`, in ascending order: [1, 2, 3, 7, 8] has 1...3
+  /// and 7...8. Every ID of a run is one of `ids`: a song among them that was deleted since adds
+  /// nothing.
+  static func runs(of ids: Set<Int64>) -> [ClosedRange<Int64>] {
+    var runs: [ClosedRange<Int64>] = []
+    for id in ids.sorted() {
+      if let last = runs.last, last.upperBound == id - 1 {
+        runs[runs.count - 1] = last.lowerBound...id
+      } else {
+        runs.append(id...id)
+      }
+    }
+    return runs
   }
 
   /// The songs of a snapshot's entries, creating the new ones.

@@ -79,6 +79,7 @@ final class Statement {
   func bind(_ value: Int?, at index: Int32) {
     if let value { bind(value, at: index) } else { sqlite3_bind_null(handle, index) }
   }
+  func bindNull(at index: Int32) { sqlite3_bind_null(handle, index) }
   func bind(_ value: String?, at index: Int32) {
     if let value { bind(value, at: index) } else { sqlite3_bind_null(handle, index) }
   }

@@ -213,6 +213,50 @@ struct ArchiveTests {
     #expect(try archive.entries(of: stored.id).map(\.entry) == first.entries)
   }
 
+  @Test func eachEntryKeepsItsOwnValuesWhereTheEntryBeforeAtItsPositionHadOthers() throws {
+    // The entry at position 0 of each snapshot goes through the same parameters of one INSERT:
+    // a number, then NULL, then the same number, a text where NULL was, and NULL again.
+    let weeks = [
+      ChartEntry(
+        rank: 1, title: "A", artist: "X", publishedPreviousRank: 3, publishedPeakPosition: 1,
+        publishedWeeksOnChart: 4, imageURL: "https://i/a", songURL: nil, streams: 5,
+        publishedRun: 2),
+      ChartEntry(rank: 1, title: "B", artist: "Y"),
+      ChartEntry(
+        rank: 1, title: "A", artist: "X", publishedPreviousRank: 3, publishedPeakPosition: 1,
+        publishedWeeksOnChart: 4, imageURL: nil, songURL: "https://s/a", streams: 0,
+        publishedRun: 2),
+      ChartEntry(rank: 2, title: "C", artist: "Z", publishedWeeksOnChart: 1),
+    ]
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { batch in
+      for (week, entry) in weeks.enumerated() {
+        try batch.store(
+          Snapshot(
+            chart: "c", chartDate: try ChartDate(iso8601: "2024-01-0\(1 + week)"),
+            publishesPreviousRank: false, entries: [entry]))
+      }
+    }
+    let stored = try archive.database.rows(
+      "SELECT rank, published_previous_rank, published_peak_position, published_weeks_on_chart,"
+        + " image_url, song_url, streams, published_run FROM entries ORDER BY snapshot_id", [],
+      { row in
+        (0..<8).map { column in
+          row.isNull(at: column) ? "NULL" : row.string(at: column)
+        }.joined(separator: " ")
+      })
+    #expect(
+      stored == [
+        "1 3 1 4 https://i/a NULL 5 2", "1 NULL NULL NULL NULL NULL NULL NULL",
+        "1 3 1 4 NULL https://s/a 0 2", "2 NULL NULL 1 NULL NULL NULL NULL",
+      ])
+  }
+
+  @Test func newSongsAreAddedToTheSearchIndexByRunsOfRowIDs() {
+    #expect(SongLinker.runs(of: [8, 1, 3, 2, 7, 10]) == [1...3, 7...8, 10...10])
+    #expect(SongLinker.runs(of: []) == [])
+  }
+
   @Test func textIsStoredWholeEvenWithANULInside() throws {
     let archive = try Archive(path: ":memory:", access: .create)
     let entry = ChartEntry(
