@@ -602,33 +602,40 @@ private struct Decider {
     // The snapshot's own ranks are shifted when several entries at their derived peak have a
     // published peak the same small offset away.
     var peakOffsetCounts: [Int: Int] = [:]
+    // Each item's fields are read in place: a copy of an item retains its texts.
     for index in derived.indices {
-      let item = derived[index]
-      guard item.peak == item.trueRank,
-        let peak = entries[index].publishedPeakPosition, peak != item.trueRank,
-        abs(peak - item.trueRank) <= 2
+      let trueRank = derived[index].trueRank
+      guard derived[index].peak == trueRank,
+        let peak = entries[index].publishedPeakPosition, peak != trueRank,
+        abs(peak - trueRank) <= 2
       else { continue }
-      peakOffsetCounts[peak - item.trueRank, default: 0] += 1
+      peakOffsetCounts[peak - trueRank, default: 0] += 1
     }
     // Found only when a figure disagrees: most snapshots have none.
     var causes: CauseFinder?
     var figures: [EntryFigures] = []
     figures.reserveCapacity(derived.count)
     for index in derived.indices {
-      let item = derived[index]
+      let standingFigures = derived[index].standingFigures
+      let previousIndex = derived[index].previousIndex
+      let derivedPreviousRank = derived[index].derivedPreviousRank
+      let trueRank = derived[index].trueRank
+      let derivedPeak = derived[index].peak
+      let derivedWeeks = derived[index].weeks
+      let derivedRun = derived[index].run
       func verdict(_ figure: AuditFigure, published: Int?, derived value: Int?) -> FigureVerdict? {
         guard published != value else { return nil }
         let difference = (published ?? 0) - (value ?? 0)
         // The same disagreement goes on: weeks on chart or a run number off by as much as
         // before, or a peak the source still gives as before while the archive's climbs towards
         // it.
-        if let standing = item.standingFigures, figure != .previousRank,
+        if let standing = standingFigures, figure != .previousRank,
           let earlier = standing.verdict(on: figure),
           figure == .weeksOnChart
-            && (item.standingPublishedWeeks ?? 0) - (earlier.derived ?? 0) == difference
+            && (derived[index].standingPublishedWeeks ?? 0) - (earlier.derived ?? 0) == difference
             || figure == .run
-              && (item.standingPublishedRun ?? 0) - (earlier.derived ?? 0) == difference
-            || figure == .peakPosition && item.standingPublishedPeak == published
+              && (derived[index].standingPublishedRun ?? 0) - (earlier.derived ?? 0) == difference
+            || figure == .peakPosition && derived[index].standingPublishedPeak == published
         {
           return FigureVerdict(derived: value, cause: earlier.cause)
         }
@@ -641,15 +648,15 @@ private struct Decider {
         return FigureVerdict(
           derived: value,
           cause: causes!.cause(
-            of: entries[index], song: songs[index], trueRank: item.trueRank,
-            since: item.standingDate,
+            of: entries[index], song: songs[index], trueRank: trueRank,
+            since: derived[index].standingDate,
             // The credit of the song's entry before this one, when a run number disagrees.
             earlierCredit: figure != .run
               ? nil
-              : item.previousIndex.map {
+              : previousIndex.map {
                 (previous!.snapshot.entries[$0].title, previous!.snapshot.entries[$0].artist)
-              } ?? item.standing.map { ($0.title, $0.artist) },
-            previousIndex: item.previousIndex, figure: figure))
+              } ?? derived[index].standing.map { ($0.title, $0.artist) },
+            previousIndex: previousIndex, figure: figure))
       }
       // The entry's fields are read in place: a copy of the entry would retain all its texts.
       let rank = entries[index].rank
@@ -659,45 +666,46 @@ private struct Decider {
       let publishedRun = entries[index].publishedRun
       let previousVerdict =
         publishes
-        ? verdict(.previousRank, published: publishedPrevious, derived: item.derivedPreviousRank)
+        ? verdict(.previousRank, published: publishedPrevious, derived: derivedPreviousRank)
         : nil
       let peakVerdict = publishedPeak.flatMap {
-        verdict(.peakPosition, published: $0, derived: item.peak)
+        verdict(.peakPosition, published: $0, derived: derivedPeak)
       }
       let weeksVerdict = publishedWeeks.flatMap {
-        verdict(.weeksOnChart, published: $0, derived: item.weeks)
+        verdict(.weeksOnChart, published: $0, derived: derivedWeeks)
       }
       // The previous rank given.
-      var previousRank = publishes ? publishedPrevious : item.derivedPreviousRank
+      var previousRank = publishes ? publishedPrevious : derivedPreviousRank
       var source: PreviousRankSource = publishes ? .published : .derived
       if publishes, let published = publishedPrevious, let previousVerdict,
         entries[index].saysFirstWeek || previousVerdict.cause == .unexplained
       {
-        previousRank = item.derivedPreviousRank
+        previousRank = derivedPreviousRank
         source = .corrected
         notes.append(
           .correctedPreviousRank(
             rank: rank, title: entries[index].title, published: published,
-            given: item.derivedPreviousRank))
+            given: derivedPreviousRank))
       }
       // The source's peak and weeks where the archive lacks the start of the run.
-      var peak = item.peak
-      var weeks = item.weeks
+      var peak = derivedPeak
+      var weeks = derivedWeeks
       var partial = false
-      if peakVerdict?.cause == .sourceGap, let published = publishedPeak, published < item.peak {
+      if peakVerdict?.cause == .sourceGap, let published = publishedPeak, published < derivedPeak {
         peak = published
         partial = true
       }
-      if weeksVerdict?.cause == .sourceGap, let published = publishedWeeks, published > item.weeks {
+      if weeksVerdict?.cause == .sourceGap, let published = publishedWeeks, published > derivedWeeks
+      {
         weeks = published
         partial = true
       }
       let movement = Movement(
         rank: rank, previousRank: previousRank,
-        wasOnChartBefore: item.weeks > 1 || entries[index].saysChartedBefore)
+        wasOnChartBefore: derivedWeeks > 1 || entries[index].saysChartedBefore)
       // A re-entry starts a new run (the song's first entry starts the first, whatever it is).
       let archiveRun =
-        item.standingFigures != nil && movement == .reentry ? item.run + 1 : item.run
+        standingFigures != nil && movement == .reentry ? derivedRun + 1 : derivedRun
       let runVerdict = publishedRun.flatMap {
         verdict(.run, published: $0, derived: archiveRun)
       }
