@@ -28,6 +28,9 @@ final class SongLinker {
     var artistKey: String
   }
 
+  /// The texts of the song being inserted, bound in place.
+  private let texts = TextArena(capacity: 4_096)
+
   init(database: Database) { self.database = database }
 
   /// Adds the songs and credits this linker created that are still there to the full-text index
@@ -177,18 +180,26 @@ final class SongLinker {
             + " (SELECT coalesce(max(recording), 0) + 1 FROM songs WHERE identity = ?1),"
             + " ?2, ?3, ?4, ?5, ?6, ?7)")
       insertSong = insert
-      insert.bind(keys[index].identity.key, at: 1)
-      insert.bind(entries[index].title, at: 2)
-      insert.bind(entries[index].artist, at: 3)
-      insert.bind(keys[index].foldedTitle, at: 4)
-      insert.bind(keys[index].foldedArtist, at: 5)
-      insert.bind(keys[index].baseTitle, at: 6)
-      insert.bind(keys[index].primaryArtist, at: 7)
+      // The texts bound in place from one arena, rather than each copied by SQLite into memory of
+      // its own; every parameter is bound again before the statement runs again.
+      let song = keys[index]
+      texts.clear(
+        reserving: song.identity.key.utf8.count + entries[index].title.utf8.count
+          + entries[index].artist.utf8.count + song.foldedTitle.utf8.count
+          + song.foldedArtist.utf8.count + song.baseTitle.utf8.count
+          + song.primaryArtist.utf8.count)
+      insert.bind(borrowedText: texts.append(song.identity.key), at: 1)
+      insert.bind(borrowedText: texts.append(entries[index].title), at: 2)
+      insert.bind(borrowedText: texts.append(entries[index].artist), at: 3)
+      insert.bind(borrowedText: texts.append(song.foldedTitle), at: 4)
+      insert.bind(borrowedText: texts.append(song.foldedArtist), at: 5)
+      insert.bind(borrowedText: texts.append(song.baseTitle), at: 6)
+      insert.bind(borrowedText: texts.append(song.primaryArtist), at: 7)
+      defer { insert.resetKeepingBindings() }
       try insert.run()
       songs.append(database.lastInsertedRowID)
       newSongs.append(database.lastInsertedRowID)
       createdSongs.insert(database.lastInsertedRowID)
-      insert.reset()
     }
     return songs
   }
