@@ -181,7 +181,8 @@ final class SongLinker {
             + " ?2, ?3, ?4, ?5, ?6, ?7)")
       insertSong = insert
       // The texts bound in place from one arena, rather than each copied by SQLite into memory of
-      // its own; every parameter is bound again before the statement runs again.
+      // its own. The statement stays in the connection's cache after this linker and its arena are
+      // gone, so its reset also clears the bindings.
       let song = keys[index]
       texts.clear(
         reserving: song.identity.key.utf8.count + entries[index].title.utf8.count
@@ -195,7 +196,7 @@ final class SongLinker {
       insert.bind(borrowedText: texts.append(song.foldedArtist), at: 5)
       insert.bind(borrowedText: texts.append(song.baseTitle), at: 6)
       insert.bind(borrowedText: texts.append(song.primaryArtist), at: 7)
-      defer { insert.resetKeepingBindings() }
+      defer { insert.reset() }
       try insert.run()
       songs.append(database.lastInsertedRowID)
       newSongs.append(database.lastInsertedRowID)

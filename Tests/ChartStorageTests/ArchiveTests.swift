@@ -252,7 +252,7 @@ struct ArchiveTests {
       ])
   }
 
-  @Test func newSongsAreAddedToTheSearchIndexByRunsOfRowIDs() {
+  @Test func songIDsAreGroupedInRunsOfConsecutiveIDs() {
     #expect(SongLinker.runs(of: [8, 1, 3, 2, 7, 10]) == [1...3, 7...8, 10...10])
     #expect(SongLinker.runs(of: []) == [])
   }
