@@ -12,11 +12,25 @@ struct CSVTable {
 
   /// Why a file is not readable CSV.
   enum Problem: Error, Equatable {
-    /// libcsv's strict mode refused the text (a quote inside an unquoted field, a quoted field
-    /// that never ends) at about this row (1-based).
-    case malformed(row: Int, reason: String)
+    /// libcsv's strict mode refused the text: in the `row`th row (1-based, the header's
+    /// included), its `column`th field (1-based), on the 1-based `line` of the text where the
+    /// field breaks the rule (for a quote never closed, the line of the quote).
+    case malformed(row: Int, line: Int, column: Int, reason: MalformedReason)
     /// A field is not UTF-8.
     case notUTF8(row: Int, column: Int)
+  }
+
+  /// Which rule of RFC 4180 a field breaks (<https://www.rfc-editor.org/rfc/rfc4180#section-2>).
+  enum MalformedReason: Equatable {
+    /// A quote in a field that does not start with one (`A "B" C`): such a field is quoted
+    /// whole, with each quote in it written twice (`"A ""B"" C"`).
+    case quoteInUnquotedField
+    /// Text after the quote that closes a quoted field (`"A"B`).
+    case textAfterClosingQuote
+    /// A quoted field without its closing quote, running to the end of the text.
+    case unclosedQuote
+    /// libcsv could not start, in its words.
+    case readerFailed(String)
   }
 
   /// Reads CSV text.
@@ -109,7 +123,7 @@ struct CSVTable {
     let collector = Collector(skipped: skipped, headerRows: headerRows)
     var parser = csv_parser()
     guard csv_init(&parser, UInt8(CSV_STRICT | CSV_STRICT_FINI)) == 0 else {
-      throw .malformed(row: 1, reason: "the CSV reader could not start")
+      throw .malformed(row: 1, line: 1, column: 1, reason: .readerFailed("it could not start"))
     }
     defer { csv_free(&parser) }
     // RFC 4180: spaces are part of a field.
@@ -117,14 +131,25 @@ struct CSVTable {
     let context = Unmanaged.passUnretained(collector).toOpaque()
     // Read in place.
     let parsed = csv_parse(&parser, text.baseAddress, text.count, fieldEnded, rowEnded, context)
-    // The error is read before csv_fini, which clears it.
+    // In strict mode libcsv stops at the byte that breaks the rules: a quote in a field that did
+    // not start with one, or the byte after a closing quote that neither ends the field nor
+    // doubles the quote (any other error is one of memory, which it reports as such).
     if parsed != text.count {
-      let reason = String(cString: csv_strerror(csv_error(&parser)))
-      throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
+      guard csv_error(&parser) == CSV_EPARSE else {
+        let reason = String(cString: csv_strerror(csv_error(&parser))).lowercased()
+        throw .malformed(
+          row: collector.rows.count + 1, line: 1, column: 1, reason: .readerFailed(reason))
+      }
+      throw .malformed(
+        row: collector.rows.count + 1, line: Self.line(at: parsed, in: text),
+        column: collector.fields.count + 1,
+        reason: text[parsed] == UInt8(ascii: "\"") ? .quoteInUnquotedField : .textAfterClosingQuote)
     }
+    // With CSV_STRICT_FINI the end of the text fails only inside a quoted field.
     if csv_fini(&parser, fieldEnded, rowEnded, context) != 0 {
-      let reason = String(cString: csv_strerror(csv_error(&parser)))
-      throw .malformed(row: collector.rows.count + 1, reason: reason.lowercased())
+      throw .malformed(
+        row: collector.rows.count + 1, line: Self.line(at: Self.unclosedQuote(in: text), in: text),
+        column: collector.fields.count + 1, reason: .unclosedQuote)
     }
     if let (row, column) = collector.invalidField { throw .notUTF8(row: row, column: column) }
     return collector.rows
@@ -213,6 +238,35 @@ extension CSVTable {
       }
       return lines
     }
+  }
+}
+
+extension CSVTable {
+  /// The 1-based line of the byte at `offset`, lines ending at LF, CRLF or a lone CR as libcsv's
+  /// records do.
+  static func line(at offset: Int, in text: UnsafeRawBufferPointer) -> Int {
+    var line = 1
+    var previous: UInt8 = 0
+    for byte in text.prefix(offset) {
+      if byte == 0x0D || (byte == 0x0A && previous != 0x0D) { line += 1 }
+      previous = byte
+    }
+    return line
+  }
+
+  /// The offset of the quote that opens a quoted field never closed: the last quote that opens
+  /// one, counting quotes as ``recordLines(in:)`` does (a doubled quote inside a quoted field
+  /// closes and opens it again), or the end of the text when every quote is closed.
+  static func unclosedQuote(in text: UnsafeRawBufferPointer) -> Int {
+    let quote = UInt8(ascii: "\"")
+    var opening = text.count
+    var quoted = false
+    for offset in text.indices where text[offset] == quote {
+      quoted.toggle()
+      // A quote right after a closing one doubles it: the field was opened earlier.
+      if quoted, offset == 0 || text[offset - 1] != quote { opening = offset }
+    }
+    return quoted ? opening : text.count
   }
 }
 

@@ -9,7 +9,8 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   public var row: Int?
   /// The 1-based line of the file where the problem is, when it is told: in a CSV file, the line
   /// on which a row starts (a quoted field may hold line breaks, and blank lines are no rows, so
-  /// a row's number and its line's can differ).
+  /// a row's number and its line's can differ); in text that is not valid CSV, the line of the
+  /// quote that breaks the rules (of the quote never closed, of the text after a closing quote).
   public var line: Int?
   /// The entry's rank as written, when it could be read.
   public var rank: Int?

@@ -459,9 +459,21 @@ public struct ChartFileReader: Sendable {
         throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
       }
       switch error {
-      case .malformed(let row, let reason):
+      case .malformed(let row, let line, let column, let reason):
+        let message =
+          switch reason {
+          case .quoteInUnquotedField:
+            "field \(column) has a quote but does not start with one (a field with quotes is"
+              + " quoted whole, each quote in it written twice: \"A \"\"B\"\" C\")"
+          case .textAfterClosingQuote:
+            "field \(column) goes on after its closing quote (a quote inside a quoted field is"
+              + " written twice)"
+          case .unclosedQuote: "field \(column) opens a quote that is never closed"
+          case .readerFailed(let words): "the CSV reader failed: \(words)"
+          }
         throw ChartFileError(
-          path: path, problems: [ChartFileProblem(row: row, message: "not valid CSV: \(reason)")])
+          path: path,
+          problems: [ChartFileProblem(row: row, line: line, message: "not valid CSV: \(message)")])
       case .notUTF8(let row, let column):
         throw ChartFileError(
           path: path,

@@ -106,6 +106,48 @@ struct CSVFieldCountTests {
   }
 }
 
+/// Text that is not CSV names the rule of RFC 4180 it breaks, the row, the field and the line
+/// (libcsv's own words, "error parsing data while strict checking enabled", named none of them).
+struct MalformedCSVTests {
+  private let header = "Position,Track Name,Artist,Streams,URL\n"
+
+  @Test func aQuoteInAFieldThatDoesNotStartWithOneNamesTheField() {
+    #expect(
+      problems(header + "1,A,X,5,u\n2,B,Y \"Z\",4,u\n") == [
+        "row 3 (line 3): not valid CSV: field 3 has a quote but does not start with one (a field"
+          + " with quotes is quoted whole, each quote in it written twice: \"A \"\"B\"\" C\")"
+      ])
+  }
+
+  @Test func textAfterAClosingQuoteIsToldOnItsLineAfterAQuotedLineBreak() {
+    // Row 2's title holds a CRLF: row 3 starts on line 4.
+    #expect(
+      problems(header + "1,\"Two\r\nLines\",X,5,u\r\n2,\"B\"x,Y,4,u\r\n") == [
+        "row 3 (line 4): not valid CSV: field 2 goes on after its closing quote (a quote inside a"
+          + " quoted field is written twice)"
+      ])
+  }
+
+  @Test func aQuoteNeverClosedIsToldWhereItOpens() {
+    // The quote opens on line 3 and swallows the lines after it; a doubled quote does not close it,
+    // and blank lines and lone carriage returns count as libcsv counts them.
+    #expect(
+      problems(
+        "\u{FEFF}Position,Track Name,Artist,Streams,URL\r1,A,X,5,u\r\r2,\"B \"\"C,Y,4,u\r3,D\r")
+        == ["row 3 (line 4): not valid CSV: field 2 opens a quote that is never closed"])
+  }
+
+  @Test func theOpeningQuoteIsTheFirstOfItsField() {
+    let cases: [(String, Int)] = [
+      ("\"a", 0), ("\"a\"\"b", 0), ("\"\",\"x", 3), ("\"\"\"a", 0), ("a,b", 3),
+    ]
+    for (text, offset) in cases {
+      #expect(
+        Data(text.utf8).withUnsafeBytes { CSVTable.unclosedQuote(in: $0) } == offset, "\(text)")
+    }
+  }
+}
+
 struct CSVRecordLinesTests {
   @Test func eachRecordStartsWhereLibcsvStartsIt() throws {
     // A blank line; a quoted field over two lines, then a quoted quote; a CR inside quotes; CRLF.

@@ -43,7 +43,7 @@ struct LongFileTests {
     let (quoteInField, size) = text(tail: "x,y\"z\n")
     let row = size / 2 + 1
     let malformed = CSVTable.Problem.malformed(
-      row: row, reason: "error parsing data while strict checking enabled")
+      row: row, line: row + 1, column: 2, reason: .quoteInUnquotedField)
     #expect(rows(quoteInField, threads: 1) == .failure(malformed))
     #expect(rows(quoteInField, threads: 2) == .failure(malformed))
     var notUTF8 = Data(text(tail: "x,y\n").text.utf8)

@@ -541,7 +541,7 @@ struct SampleFormatTests {
     ),
     (
       "Position,Track Name,Artist,Streams,URL\n1,\"A,X,12,u\n",
-      ["row 2: not valid CSV: error parsing data while strict checking enabled"]
+      ["row 2 (line 2): not valid CSV: field 2 opens a quote that is never closed"]
     ),
     (
       "Position,Track Name,Artist,Streams,URL\n",
