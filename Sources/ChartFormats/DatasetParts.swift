@@ -14,12 +14,14 @@ extension ChartFileReader {
   ///   - weeksPerPart: how many snapshots a part holds, at most (the last may hold fewer).
   ///   - deliver: called with each part, in order, and the fraction of the file's chart dates
   ///     handed over with it (0 to 1; 1 with the last part); each part is a file of its own (the
-  ///     same path, format and frequency) with some of the snapshots, oldest first.
+  ///     same path, format and frequency) with some of the snapshots, oldest first. It returns
+  ///     whether to go on: after `false` no other part is read (nor checked), and nothing is
+  ///     thrown for the weeks not read.
   /// - Throws: ``ChartFileError``, as ``read(contentsOf:)`` throws it, also after some parts were
   ///   handed over (a problem in a later week): the parts handed over must then be dropped.
   public func read(
     contentsOf path: String, weeksPerPart: Int,
-    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Void
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
   ) throws(ChartFileError) {
     try decode(Self.contents(of: path), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
   }
@@ -31,15 +33,16 @@ extension ChartFileReader {
   ///   - data: the file's bytes.
   ///   - path: the file's path or name, for messages and for the names in it.
   ///   - weeksPerPart: how many snapshots a part holds, at most.
-  ///   - deliver: called with each part, in order, and the fraction of the file handed over.
+  ///   - deliver: called with each part, in order, and the fraction of the file handed over; it
+  ///     returns whether to go on.
   /// - Throws: ``ChartFileError``, as ``decode(_:path:)`` throws it.
   public func decode(
     _ data: Data, path: String, weeksPerPart: Int,
-    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Void
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
   ) throws(ChartFileError) {
     guard let dataset = DatasetWeeks(data, reader: self), dataset.weeks.count > weeksPerPart
     else {
-      deliver(try decode(data, path: path), 1)
+      _ = deliver(try decode(data, path: path), 1)
       return
     }
     let reader = {
@@ -67,7 +70,9 @@ extension ChartFileReader {
         switch result {
         case .success(var part):
           part.frequency = frequency ?? part.frequency
-          deliver(part, Double(batch[index].upperBound) / Double(dataset.weeks.count))
+          // The import that takes the parts ended early: the rest is not read.
+          guard deliver(part, Double(batch[index].upperBound) / Double(dataset.weeks.count))
+          else { return }
         case .failure(let error):
           // Told as the whole file tells it: its rows and lines, every problem.
           _ = try decode(data, path: path)
@@ -278,7 +283,10 @@ extension ChartFileReader {
     let whole = Result { () throws(ChartFileError) in try decode(data, path: path) }
     var parts: [DecodedChartFile] = []
     let inParts = Result { () throws(ChartFileError) in
-      try decode(data, path: path, weeksPerPart: 1) { part, _ in parts.append(part) }
+      try decode(data, path: path, weeksPerPart: 1) { part, _ in
+        parts.append(part)
+        return true
+      }
     }
     switch (whole, inParts) {
     case (.success(let file), .success):

@@ -64,22 +64,27 @@ final class ReadAhead: @unchecked Sendable {
         withExtendedLifetime(stored) {}
         if stop { return }
         /// Hands a part over, waiting while `depth` parts of the source wait; drops it when the
-        /// import ended early (nobody will take it).
-        func publish(_ result: Result<PreparedFile, ChartFileError>) {
+        /// import ended early (nobody will take it). Returns whether the import goes on.
+        @discardableResult
+        func publish(_ result: Result<PreparedFile, ChartFileError>) -> Bool {
           condition.lock()
           while results[index, default: []].count >= depth, !cancelled { condition.wait() }
-          if !cancelled { results[index, default: []].append(result) }
+          let goesOn = !cancelled
+          if goesOn { results[index, default: []].append(result) }
           condition.broadcast()
           // The parts stored meanwhile are freed here, off the storing thread.
           let stored = takeRecycled()
           condition.unlock()
           withExtendedLifetime(stored) {}
+          return goesOn
         }
         // A part is handed over when the next is read, so that the last says it is the last.
         var pending: PreparedFile?
         do throws(ChartFileError) {
-          func deliver(_ file: DecodedChartFile, fractionRead: Double) {
-            if let pending { publish(.success(pending)) }
+          // Returns whether to read on: the rest of a dataset is not read for an import that
+          // ended early.
+          func deliver(_ file: DecodedChartFile, fractionRead: Double) -> Bool {
+            if let pending, !publish(.success(pending)) { return false }
             pending = PreparedFile(
               file: file,
               keys: file.snapshots.map { snapshot in
@@ -87,6 +92,7 @@ final class ReadAhead: @unchecked Sendable {
                 return snapshot.entries.map { recentKeys.keys(of: $0) }
               },
               continues: true, fractionRead: fractionRead)
+            return true
           }
           switch source {
           case .file(let path):

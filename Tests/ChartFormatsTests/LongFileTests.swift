@@ -137,6 +137,7 @@ struct LongFileTests {
     do {
       try reader.decode(data, path: "billboard.csv", weeksPerPart: 8) { part, _ in
         parts.append(part)
+        return true
       }
       return (parts, nil)
     } catch {
@@ -193,6 +194,21 @@ struct LongFileTests {
     #expect(parts.map(\.snapshots.count) == [8, 8])
     #expect(error?.problems.map(\.description) == problems(in: data))
     #expect(problems(in: data) == ["row 1960 (rank 98), field 'song': blank"])
+  }
+
+  @Test func noPartIsReadAfterTheTakerStops() throws {
+    // The third part (weeks 17 to 20) has a blank title: it is never read, so nothing is thrown.
+    let data = hotStuff(weeks: 20) { row, line in
+      row == 1_960 ? line.replacingOccurrences(of: ",Title 98,", with: ", ,") : line
+    }
+    var reader = ChartFileReader()
+    reader.threadCount = 1
+    var taken: [Int] = []
+    try reader.decode(data, path: "billboard.csv", weeksPerPart: 8) { part, _ in
+      taken.append(part.snapshots.count)
+      return taken.count < 2
+    }
+    #expect(taken == [8, 8])
   }
 
   @Test func aWeekSplitAcrossTwoDatesIsRefusedBeforeAnyPart() {
