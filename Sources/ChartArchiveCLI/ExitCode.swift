@@ -78,11 +78,15 @@ struct CommandError: Error {
       case .invalidChartName, .sameSnapshot: .usage
       case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
+      case .upgradeNotWritable: .ioError
       }
     let hint: String? =
       switch error {
       case .notFound: "import charts first: chart-archive import PATH…"
       case .conflictingSnapshot: "use --replace to replace it"
+      case .upgradeNotWritable:
+        "run any chart-archive command on it once as a user who can write it; the upgrade keeps"
+          + " every snapshot"
       case .frequencyConflict(_, let stored, _):
         "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
           + " it is this chart"

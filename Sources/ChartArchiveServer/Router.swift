@@ -414,7 +414,7 @@ public final class Router: Sendable {
       case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
       case .invalidChartName, .sameSnapshot: 400
       case .database: error.isLocked ? 503 : 500
-      case .notFound, .notAnArchive, .newerSchema: 500
+      case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable: 500
       }
     return problem(
       status, error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? ""))

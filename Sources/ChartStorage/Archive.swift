@@ -66,7 +66,10 @@ public final class Archive: Sendable {
   ///   - maximumReaders: how many read-only connections may be open at once.
   /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)`` (also
   ///   for an archive whose tables are not those of its schema version),
-  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
+  ///   ``ArchiveError/newerSchema(path:version:supported:)``,
+  ///   ``ArchiveError/upgradeNotWritable(path:version:supported:reason:)`` (an archive of an older
+  ///   schema opened for reading, which must be upgraded and cannot be written) or
+  ///   ``ArchiveError/database(path:_:)``.
   public init(
     path: String, access: Access, maximumReaders: Int = Archive.defaultMaximumReaders
   ) throws(ArchiveError) {

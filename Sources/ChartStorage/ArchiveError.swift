@@ -9,6 +9,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The archive was written by a newer ChartArchive, with a schema version this build does not
   /// know.
   case newerSchema(path: String, version: Int, supported: Int)
+  /// The archive has an older schema version, which must be upgraded (once, in place, keeping
+  /// every row) before this build can read it, and the upgrade could not write the file or its
+  /// folder; `reason` is SQLite's.
+  case upgradeNotWritable(path: String, version: Int, supported: Int, reason: String)
   /// A different snapshot of the same chart and chart date is already stored, and replacing was
   /// not asked for.
   case conflictingSnapshot(chart: String, chartDate: ChartDate)
@@ -67,6 +71,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case .newerSchema(let path, let version, let supported):
       "\(path) has schema version \(version), written by a newer ChartArchive; this build knows"
         + " versions up to \(supported)"
+    case .upgradeNotWritable(let path, let version, let supported, let reason):
+      "\(path) has schema version \(version), and this build reads it after upgrading it to"
+        + " version \(supported), which needs write access to the file and its folder: \(reason)"
     case .conflictingSnapshot(let chart, let chartDate):
       "\(chart) \(chartDate) is already stored with different entries"
     case .conflictingSnapshotsInOneImport(let chart, let chartDate):

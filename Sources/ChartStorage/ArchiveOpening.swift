@@ -22,7 +22,9 @@ enum ArchiveOpening {
   /// opened for writing once, to migrate it, and closed again: the pool's readers never migrate.
   ///
   /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)``,
-  ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``ArchiveError/database(path:_:)``.
+  ///   ``ArchiveError/newerSchema(path:version:supported:)``,
+  ///   ``ArchiveError/upgradeNotWritable(path:version:supported:reason:)`` (an older archive opened
+  ///   for reading that cannot be written) or ``ArchiveError/database(path:_:)``.
   static func open(path: String, access: Archive.Access) throws(ArchiveError) -> Opened {
     let manager = FileManager.default
     // What is at the path is checked before anything opens it, following symbolic links: SQLite
@@ -64,9 +66,15 @@ enum ArchiveOpening {
       let reader = try Database(path: path, mode: .readOnly)
       let version = try checkedVersion(reader, path: path)
       if version < Migrations.latestVersion {
-        let migrating = try Database(path: path, mode: .readWrite)
-        try Migrations.migrate(migrating)
-        try migrating.close()
+        do {
+          let migrating = try Database(path: path, mode: .readWrite)
+          try Migrations.migrate(migrating)
+          try migrating.close()
+        } catch let error as DatabaseError where error.isNotWritable {
+          throw ArchiveError.upgradeNotWritable(
+            path: path, version: version, supported: Migrations.latestVersion,
+            reason: error.message)
+        }
       } else {
         try Migrations.migrate(reader)  // refuses a newer schema; applies nothing
       }

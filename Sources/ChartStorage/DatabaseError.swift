@@ -19,6 +19,13 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
   /// (`SQLITE_BUSY`) or a table was locked (`SQLITE_LOCKED`).
   public var isBusy: Bool { resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED }
 
+  /// Whether the database could not be written or opened for writing: the file or its folder is
+  /// read-only for this user, or on a read-only file system (`SQLITE_READONLY`,
+  /// `SQLITE_CANTOPEN`, `SQLITE_PERM`).
+  public var isNotWritable: Bool {
+    [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM].contains(resultCode)
+  }
+
   /// Whether the file is not an SQLite database (`SQLITE_NOTADB`).
   public var isNotADatabase: Bool { resultCode == SQLITE_NOTADB }
 

@@ -73,6 +73,37 @@ struct ArchiveTests {
         + " versions up to 1")
   }
 
+  @Test(
+    .enabled(
+      if: ReadOnlyFile.canBeMade,
+      "no file can be made read-only here (root without chattr's immutable attribute): skipped"))
+  func anOlderArchiveThatCannotBeWrittenIsRefusedSayingWhatItsUpgradeNeeds() throws {
+    // It was refused with SQLite's words about `PRAGMA journal_mode = WAL`.
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: file.path, mode: .create)
+      try database.execute(Migrations.all[0].sql + "PRAGMA user_version = 1;")
+    }
+    try #require(ReadOnlyFile.make(file.path))
+    defer { ReadOnlyFile.undo(file.path) }
+    #expect(
+      throws: ArchiveError.upgradeNotWritable(
+        path: file.path, version: 1, supported: 6, reason: "attempt to write a readonly database")
+    ) {
+      try Archive(path: file.path, access: .read)
+    }
+    let unchanged = try Database(path: file.path, mode: .readOnly)
+    #expect(try Migrations.userVersion(unchanged) == 1)
+    #expect(
+      ArchiveError.upgradeNotWritable(
+        path: "a.sqlite", version: 1, supported: 6, reason: "attempt to write a readonly database"
+      ).description
+        == "a.sqlite has schema version 1, and this build reads it after upgrading it to version"
+        + " 6, which needs write access to the file and its folder: attempt to write a readonly"
+        + " database")
+  }
+
   @Test func refusesAnArchiveWhoseOwnObjectsAreNotThoseOfItsVersionSayingHowToRecover() throws {
     // A table of the archive's changed by another program.
     let file = TemporaryArchive()
@@ -911,4 +942,45 @@ extension Archive {
   func check() throws -> [ArchiveCheck] { try read { try $0.check() } }
   /// The writing connection, for tests that change the archive under a batch (one thread).
   var database: Database { withWritingDatabase { $0 } }
+}
+
+/// Makes a file read-only for this process: by its mode, or for root, whom modes do not stop, by
+/// the immutable attribute (`chattr +i`, which needs `CAP_LINUX_IMMUTABLE`).
+enum ReadOnlyFile {
+  /// Whether a file can be made read-only here, tried on a file of its own.
+  static let canBeMade: Bool = {
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "chart-archive-read-only-\(getpid())"
+    ).path
+    guard FileManager.default.createFile(atPath: probe, contents: Data()) else { return false }
+    defer {
+      undo(probe)
+      try? FileManager.default.removeItem(atPath: probe)
+    }
+    return make(probe)
+  }()
+
+  /// Makes `path` read-only; returns whether it is.
+  static func make(_ path: String) -> Bool {
+    chmod(path, 0o444)
+    if access(path, W_OK) != 0 { return true }
+    return run("/usr/bin/chattr", "+i", path) && access(path, W_OK) != 0
+  }
+
+  /// Makes `path` writable again.
+  static func undo(_ path: String) {
+    _ = run("/usr/bin/chattr", "-i", path)
+    chmod(path, 0o644)
+  }
+
+  private static func run(_ tool: String, _ arguments: String...) -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: tool)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return false }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
 }
