@@ -135,22 +135,31 @@ public struct HistoryView: Presentation {
           .text(style: style)
           let mark = history.isPartial ? partialMark : ""
           let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
-          block += "\n\nPeak position:  \(history.peakPosition.map(String.init) ?? "–")\(mark)"
-          block += " (\(periods.count(history.weeksAtPeak)) at peak)"
-          let label = "\(capitalized) on chart:"
-          block += "\n" + label.padding(toLength: max(15, label.count), withPad: " ", startingAt: 0)
-          block += " \(history.weeksOnChart)\(mark)"
+          var facts = [
+            (
+              "Peak position:",
+              "\(history.peakPosition.map(String.init) ?? "–")\(mark)"
+                + " (\(periods.count(history.weeksAtPeak)) at peak)"
+            ),
+            ("\(capitalized) on chart:", "\(history.weeksOnChart)\(mark)"),
+          ]
           // The source's count of runs, where the archive lacks the first ones.
           let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }
           if history.runs > 1 {
-            block += "\nRuns:           \(history.runs)\(runMark == true ? partialMark : "")"
+            facts.append(("Runs:", "\(history.runs)\(runMark == true ? partialMark : "")"))
           }
           if let debut = history.debutDate, let rank = history.debutRank {
-            block += "\nDebut:          \(debut) at \(rank)"
+            facts.append(("Debut:", "\(debut) at \(rank)"))
           }
           for change in history.creditChanges {
-            block +=
-              "\nCredit change:  \(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"
+            facts.append(
+              ("Credit change:", "\(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"))
+          }
+          // The values in one column, after the longest label ("Weeks on chart:" at least).
+          let width = max(15, facts.map(\.0.count).max() ?? 0) + 1
+          block += "\n"
+          for (label, value) in facts {
+            block += "\n" + label.padding(toLength: width, withPad: " ", startingAt: 0) + value
           }
           let notes = markNotes(history.placements.map(\.figures))
           if !notes.isEmpty { block += "\n\n" + notes.joined(separator: "\n") }

@@ -39,6 +39,30 @@ struct LookupTests {
     #expect(artist.output.contains(",Café de Flore,Élodie Marchand,"))
   }
 
+  @Test func eachChartCountsItsOwnPeriodsWithTheFiguresInOneColumn() throws {
+    // A monthly chart's "Months on chart:" pushed its figure a column to the right of the others,
+    // and the all-time chart, a list restated at no fixed interval, counted weeks.
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["history", "Neon Harbor", "--db", archive])
+    #expect(run.status == 0)
+    let blocks = run.output.components(separatedBy: "\n\n")
+    #expect(
+      blocks.filter { $0.hasPrefix("Peak position:") }.dropFirst(2).prefix(2) == [
+        """
+        Peak position:   1 (1 month at peak)
+        Months on chart: 2
+        Debut:           2024-04-01 at 1
+        """,
+        """
+        Peak position:      2 (2 snapshots at peak)
+        Snapshots on chart: 2
+        Debut:              2024-05-04 at 2
+        """,
+      ])
+    #expect(run.output.contains("CHART DATE  RANK  MOVE  LAST  PEAK  SNAPS\n"))
+  }
+
   @Test func aMisspeltSearchGetsWhatItMayHaveMeant() throws {
     let (folder, archive) = try Self.archive()
     _ = folder
