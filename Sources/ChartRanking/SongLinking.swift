@@ -154,6 +154,17 @@ public enum SongLinking {
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
     precondition(keys.count == entries.count, "one key per entry")
+    // A snapshot that repeats the previous one, the same identities at the same ranks (the same
+    // chart saved under two dates, of which the import warns): each entry is the song of the
+    // previous snapshot's entry at its place, whatever its previous rank and weeks on chart say
+    // (a debut's first week is the one it had there, not a new recording's).
+    if !entries.isEmpty, previous.songs.count == entries.count,
+      !entries.indices.contains(where: {
+        previous.ranks[$0] != entries[$0].rank || previous.keys[$0].identity != keys[$0].identity
+      })
+    {
+      return previous.songs.map { .identity($0) }
+    }
     var context = Context(previous: previous, entryCount: entries.count)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)

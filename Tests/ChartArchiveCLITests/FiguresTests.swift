@@ -43,6 +43,20 @@ private func shown(_ chart: String, _ date: String, archive: String) throws -> [
   }
 }
 
+/// Writes `files` (each a path in a new folder, under the folder `chart`, and its text) and
+/// imports the folder `chart` into a new archive, quietly.
+private func imported(_ files: [(String, String)], chart: String) throws -> (
+  folder: TemporaryFolder, archive: String, run: Run
+) {
+  let folder = try TemporaryFolder()
+  let archive = folder.url.appendingPathComponent("a.sqlite").path
+  for (path, text) in files { try folder.write("\(chart)/\(path)", text) }
+  let run = try chartArchive([
+    "import", folder.url.appendingPathComponent(chart).path, "--db", archive, "--quiet",
+  ])
+  return (folder, archive, run)
+}
+
 /// What a source that contradicts the archive gets: each case from its smallest input, with the
 /// exact warning or error.
 struct ContradictingSourceTests {
@@ -186,6 +200,31 @@ struct ContradictingSourceTests {
         ! the source's previous rank cannot be right; the archive's is given
 
         """)
+  }
+
+  @Test func aSnapshotRepeatingThePreviousOneKeepsItsSongsDebutsIncluded() throws {
+    // The same week saved under the next date: the debut B (weeks on chart 1) was made a second
+    // recording, and `diff` gave it as a drop-out beside its own debut.
+    let repeated = [("A", "X", 1 as Int?, 1 as Int?, 2 as Int?), ("B", "Y", nil, 2, 1)]
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1)])),
+        ("2024-01-13.json", week("2024-01-13", repeated)),
+        ("2024-01-20.json", week("2024-01-20", repeated)),
+      ], chart: "hot")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-20 holds the same entries as 2024-01-13: the same chart saved"
+        + " under two dates? It counts no new week on chart.\n")
+    let diff = try json(
+      chartArchive(["diff", "hot", "--db", archive, "--format", "json"]).output)
+    #expect((diff["drop_outs"] as? [[String: Any]])?.isEmpty == true)
+    let history = try chartArchive(["history", "B", "--db", archive])
+    #expect(history.status == 0)
+    #expect(!history.output.contains("recordings"))
+    #expect(history.output.contains("Weeks on chart: 1\n"))
   }
 
   @Test func aDateAndTimeWithoutAZoneNeedsTheTimezoneOption() throws {
