@@ -72,7 +72,9 @@ public enum DisagreementCause: String, CaseIterable, Sendable {
   /// snapshot's previous rank agree on a rank next to the file's.
   case rankShift = "rank shift"
   /// The same title by the same lead artist is split over several songs: a credit written
-  /// differently ("Featuring", "&", punctuation) that the archive could not join.
+  /// differently ("Featuring", "&", punctuation) that the archive could not join; or a published
+  /// previous rank names the entry of the previous snapshot with the same title before any
+  /// parenthesis (a subtitle added as the artists were written in another order).
   case creditChange = "credit change"
   /// Several songs share the title and artist: two recordings (a reissue and a remake) that the
   /// source counts as one run, or the other way round.

@@ -860,9 +860,15 @@ private struct CauseFinder {
     of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?,
     earlierCredit: (title: String, artist: String)?, previousIndex: Int?, figure: AuditFigure
   ) -> DisagreementCause {
+    // A previous rank that names an entry of the previous snapshot, which the archive holds:
+    // neither this snapshot being short nor weeks the archive lacks before it explain another
+    // song there. (One past the previous snapshot's ranks speaks of another chart, missing.)
+    let checksPrevious =
+      figure == .previousRank
+      && entry.publishedPreviousRank.map { previous?.trueRanks.contains($0) ?? false } ?? false
     // A short snapshot, or a missing one, here or between the song's entries (from its previous
     // entry, or the previous snapshot for its first).
-    if followsMissing || snapshot.entries.count < chartSize { return .sourceGap }
+    if followsMissing || snapshot.entries.count < chartSize && !checksPrevious { return .sourceGap }
     if let previous {
       let start = since ?? previous.snapshot.chartDate
       if start <= previous.snapshot.chartDate,
@@ -919,7 +925,7 @@ private struct CauseFinder {
     // The song's first entry says it charted before (its weeks on chart, or a run number past
     // its first), and nothing earlier has its title: the source counts weeks or runs the archive
     // does not hold.
-    if since == nil, entry.saysChartedBefore || (entry.publishedRun ?? 1) > 1,
+    if since == nil, !checksPrevious, entry.saysChartedBefore || (entry.publishedRun ?? 1) > 1,
       songs(withTitleOf: entry).count <= 1
     {
       return .sourceGap
@@ -934,10 +940,15 @@ private struct CauseFinder {
     {
       return .creditChange
     }
-    // The entry at the previous rank (or one of those tied there) has this title.
+    // The entry at the previous rank (or one of those tied there) has this title, or this title
+    // before any parenthesis (a subtitle added with the artists written in another order: "Ever
+    // Since U Left Me" by Max B & French Montana, then "Ever Since U Left Me (I Went Deaf)" by
+    // French Montana & Max B).
     if figure == .previousRank, let rank = entry.publishedPreviousRank, let previous,
       previous.snapshot.entries.contains(where: {
-        $0.rank == rank && SongIdentity.fold($0.title) == SongIdentity.fold(entry.title)
+        $0.rank == rank
+          && (SongIdentity.fold($0.title) == SongIdentity.fold(entry.title)
+            || SongIdentity.baseTitle($0.title) == SongIdentity.baseTitle(entry.title))
       })
     {
       return .creditChange

@@ -202,6 +202,79 @@ struct ContradictingSourceTests {
         """)
   }
 
+  @Test func aPreviousRankNamingAnotherSongOfTheSnapshotBeforeIsCorrectedInAShortSnapshot()
+    throws
+  {
+    // A one-entry feed after a two-entry one: its previous rank 2 names B. It was kept as a
+    // source gap (a short snapshot), and `diff` counted place 2 twice: C up from 2, B dropped out.
+    let (folder, archive, run) = try imported(
+      [
+        (
+          "2024-05-05.json",
+          #"[{"title": "A", "artist": "X", "last": 0}, {"title": "B", "artist": "Y", "last": 0}]"#
+        ),
+        ("2024-05-06.json", #"[{"title": "C", "artist": "Z", "last": 2}]"#),
+      ], chart: "feed-daily")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: feed-daily 2024-05-06 rank 1 'C': the published previous rank 2 cannot be"
+        + " right (the source says the song is new, or the archive's previous snapshot has another"
+        + " song there); the archive gives none (not on it)\n")
+    #expect(try shown("feed-daily", "2024-05-06", archive: archive) == ["1 new - 1 1"])
+    let diff = try chartArchive(["diff", "feed-daily", "--db", archive, "--format", "json"])
+    let body = try json(diff.output)
+    #expect(
+      (body["drop_outs"] as? [[String: Any]])?.compactMap { $0["title"] as? String } == ["A", "B"])
+    #expect(
+      (body["arrivals"] as? [[String: Any]])?.compactMap { $0["movement"] as? String } == ["new"])
+  }
+
+  @Test func aPreviousRankNamingAnotherSongIsCorrectedThoughTheSourceCountsEarlierWeeks() throws {
+    // C's weeks on chart (5) are more than the archive holds, which a source gap explains; its
+    // previous rank 2, naming B on the week before, which the archive holds, it does not.
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)])),
+        ("2024-01-13.json", week("2024-01-13", [("A", "X", 1, 1, 2), ("C", "Z", 2, 2, 5)])),
+      ], chart: "hot")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-13 rank 2 'C': the published previous rank 2 cannot be right (the"
+        + " source says the song is new, or the archive's previous snapshot has another song"
+        + " there); the archive gives none (not on it)\n")
+    // A re-entry (the source counts earlier weeks), with the source's peak and weeks: the
+    // archive lacks the start of its run.
+    #expect(
+      try shown("hot", "2024-01-13", archive: archive) == ["1 unchanged 1 1 2", "2 re-entry - 2 5"])
+  }
+
+  @Test func aPreviousRankNamingTheSameTitleBeforeItsSubtitleIsACreditChange() throws {
+    // A subtitle added as the artists were written in another order ("Ever Since U Left Me" by
+    // Max B & French Montana, then "… (I Went Deaf)" by French Montana & Max B): two songs to
+    // the archive, and a previous rank it does not correct (it was called a source gap, which
+    // the previous snapshot, held by the archive, rules out). The weeks on chart the source
+    // counts before the archive's song are a source gap, given as the source's.
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("Song", "A & B", nil, 1, 1)])),
+        ("2024-01-13.json", week("2024-01-13", [("Song (Sub)", "B & A", 1, 1, 2)])),
+      ], chart: "hot")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(run.error == "")
+    #expect(try shown("hot", "2024-01-13", archive: archive) == ["1 unchanged 1 1 2"])
+    let audit = try json(
+      chartArchive(["audit", "hot", "--db", archive, "--format", "json"]).output)
+    #expect(
+      (audit["disagreements"] as? [[String: Any]])?.map {
+        "\($0["figure"] as? String ?? "") \($0["cause"] as? String ?? "")"
+      } == ["previous_rank credit change", "weeks_on_chart source gap"])
+  }
+
   @Test func aSnapshotRepeatingThePreviousOneKeepsItsSongsDebutsIncluded() throws {
     // The same week saved under the next date: the debut B (weeks on chart 1) was made a second
     // recording, and `diff` gave it as a drop-out beside its own debut.

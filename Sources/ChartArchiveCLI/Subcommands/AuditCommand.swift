@@ -16,7 +16,8 @@ enum AuditCommand: Subcommand {
       source gap      a snapshot holds fewer entries than the chart's size, or the source's
                       previous chart is missing from the archive
       rank shift      a run of one snapshot's published previous ranks is off by the same amount
-      credit change   one title by one lead artist is split over several songs
+      credit change   one title by one lead artist is split over several songs, or a
+                      previous rank names an entry with the same title before any parenthesis
       two recordings  several songs share the title and artist (a reissue and a remake)
       tie             two entries claim the same previous rank
       unexplained     none of the above
