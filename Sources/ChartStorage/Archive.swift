@@ -137,7 +137,10 @@ public final class Archive: Sendable {
     }
     do {
       let result = try body(reader)
-      try database.execute("COMMIT")
+      // Ending a read changes nothing, and what it read stands: SQLite fails the COMMIT of a read
+      // that met a damaged page (which `check` reports as a failed check), and the transaction is
+      // then rolled back.
+      if (try? database.execute("COMMIT")) == nil { try? database.execute("ROLLBACK") }
       return result
     } catch {
       try? database.execute("ROLLBACK")

@@ -9,6 +9,12 @@ public struct ArchiveCheck: Hashable, Sendable {
 
   /// Whether the check passed.
   public var passed: Bool { problems.isEmpty }
+
+  /// A check's result: what was checked and what is wrong (none when it passed).
+  public init(name: String, problems: [String]) {
+    self.name = name
+    self.problems = problems
+  }
 }
 
 extension ArchiveReader {
@@ -30,78 +36,103 @@ extension ArchiveReader {
   ///   tests them only on a connection that can write, and this one reads, while an import writes
   ///   with SQLite's own tests of them off and tests them itself (see ``Archive/write(_:)``).
   ///
+  /// A check that SQLite cannot finish because the file is damaged (`SQLITE_CORRUPT`,
+  /// `SQLITE_NOTADB`) fails with SQLite's words, and the others still run.
+  ///
   /// - Returns: one result per check, in that order; at most ``problemLimit`` problems each.
-  /// - Throws: ``ArchiveError/database(path:_:)`` when a check cannot run.
+  /// - Throws: ``ArchiveError/database(path:_:)`` when a check cannot run for another reason (an
+  ///   I/O error, the archive locked).
   public func check() throws(ArchiveError) -> [ArchiveCheck] {
     let limit = Self.problemLimit
     return try reading {
       var checks: [ArchiveCheck] = []
-      let integrity = try database.rows("PRAGMA integrity_check(\(limit))") { $0.string(at: 0) }
-      checks.append(
-        ArchiveCheck(name: "SQLite integrity", problems: integrity == ["ok"] ? [] : integrity))
-      checks.append(
-        ArchiveCheck(
-          name: "foreign keys",
-          problems: try database.rows("PRAGMA foreign_key_check") {
-            "\($0.string(at: 0)) row \($0.int64(at: 1)) refers to a missing \($0.string(at: 2)) row"
-          }.prefix(limit).map { $0 }))
-      checks.append(
-        ArchiveCheck(
-          name: "ranks positive and in order per snapshot",
-          problems: try database.rows(
-            """
-            SELECT c.name, s.chart_date, e.position, e.rank, p.rank FROM entries e
-              JOIN entries p ON p.snapshot_id = e.snapshot_id AND p.position = e.position - 1
-              JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
-            WHERE e.rank < p.rank LIMIT ?
-            """, [limit]
-          ) {
-            "\($0.string(at: 0)) \($0.string(at: 1)): entry \($0.int(at: 2) + 1) has rank"
-              + " \($0.int(at: 3)), below the rank \($0.int(at: 4)) of the entry before it"
-          }
-            + (try database.rows(
-              """
-              SELECT c.name, s.chart_date, e.rank FROM entries e
-                JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
-              WHERE e.rank < 1 LIMIT ?
-              """, [limit]
-            ) { "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) is below 1" })))
-      var dates: [String] = []
-      let snapshots = try database.rows(
-        """
-        SELECT c.name, s.chart_date, s.chart_time,
-          (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
-        FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
-        """
-      ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
-      for (chart, text, time, count) in snapshots where dates.count < limit {
-        if count == 0 { dates.append("\(chart) \(text): no entries") }
-        guard let date = try? ChartDate(iso8601: text) else {
-          dates.append("\(chart) '\(text)': not an ISO 8601 chart date")
-          continue
-        }
-        if date.secondsSince1970 != time || date.iso8601 != text {
-          dates.append(
-            "\(chart) \(text): stored as the instant \(time), which is \(date.secondsSince1970)")
+      /// Appends the check `name` whose problems `problems` finds.
+      func check(_ name: String, _ problems: () throws -> [String]) throws {
+        do {
+          checks.append(ArchiveCheck(name: name, problems: try problems()))
+        } catch let error as DatabaseError where error.isDamage {
+          checks.append(
+            ArchiveCheck(name: name, problems: ["could not be checked: \(error.message)"]))
         }
       }
-      checks.append(ArchiveCheck(name: "snapshots dated, ordered and not empty", problems: dates))
-      checks.append(
-        ArchiveCheck(
-          name: "every entry's song present",
-          problems: try database.rows(
+      try check("SQLite integrity") {
+        // The damage SQLite lists before it meets a page it cannot go on from, then its words.
+        let statement = try database.statement("PRAGMA integrity_check(\(limit))")
+        defer { statement.reset() }
+        var integrity: [String] = []
+        do {
+          // A row may hold several lines, after SQLite's heading of the database they are in.
+          while try statement.step() {
+            integrity += statement.string(at: 0).split(separator: "\n").map(String.init).filter {
+              !$0.hasPrefix("*** in database ")
+            }
+          }
+        } catch let error as DatabaseError where error.isDamage {
+          integrity.append("could not be checked further: \(error.message)")
+        }
+        return integrity == ["ok"] ? [] : integrity
+      }
+      try check("foreign keys") {
+        try database.rows("PRAGMA foreign_key_check") {
+          "\($0.string(at: 0)) row \($0.int64(at: 1)) refers to a missing \($0.string(at: 2)) row"
+        }.prefix(limit).map { $0 }
+      }
+      try check("ranks positive and in order per snapshot") {
+        try database.rows(
+          """
+          SELECT c.name, s.chart_date, e.position, e.rank, p.rank FROM entries e
+            JOIN entries p ON p.snapshot_id = e.snapshot_id AND p.position = e.position - 1
+            JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+          WHERE e.rank < p.rank LIMIT ?
+          """, [limit]
+        ) {
+          "\($0.string(at: 0)) \($0.string(at: 1)): entry \($0.int(at: 2) + 1) has rank"
+            + " \($0.int(at: 3)), below the rank \($0.int(at: 4)) of the entry before it"
+        }
+          + (try database.rows(
             """
-            SELECT s.chart_date, e.rank, e.song_id FROM entries e
-              JOIN snapshots s ON s.id = e.snapshot_id
-            WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
+            SELECT c.name, s.chart_date, e.rank FROM entries e
+              JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+            WHERE e.rank < 1 LIMIT ?
             """, [limit]
-          ) { "\($0.string(at: 0)) rank \($0.int(at: 1)): song \($0.int64(at: 2)) is missing" }))
-      checks.append(
-        ArchiveCheck(
-          name: "numbers within CHECK constraints",
-          problems: try database.rows(Self.brokenChecks, [limit]) {
-            "\($0.string(at: 0)): \($0.string(at: 1))"
-          }))
+          ) { "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) is below 1" })
+      }
+      try check("snapshots dated, ordered and not empty") {
+        var dates: [String] = []
+        let snapshots = try database.rows(
+          """
+          SELECT c.name, s.chart_date, s.chart_time,
+            (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
+          FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
+          """
+        ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
+        for (chart, text, time, count) in snapshots where dates.count < limit {
+          if count == 0 { dates.append("\(chart) \(text): no entries") }
+          guard let date = try? ChartDate(iso8601: text) else {
+            dates.append("\(chart) '\(text)': not an ISO 8601 chart date")
+            continue
+          }
+          if date.secondsSince1970 != time || date.iso8601 != text {
+            dates.append(
+              "\(chart) \(text): stored as the instant \(time), which is \(date.secondsSince1970)")
+          }
+        }
+        return dates
+      }
+      try check("every entry's song present") {
+        try database.rows(
+          """
+          SELECT s.chart_date, e.rank, e.song_id FROM entries e
+            JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
+          """, [limit]
+        ) { "\($0.string(at: 0)) rank \($0.int(at: 1)): song \($0.int64(at: 2)) is missing" }
+      }
+      try check("numbers within CHECK constraints") {
+        try database.rows(Self.brokenChecks, [limit]) {
+          "\($0.string(at: 0)): \($0.string(at: 1))"
+        }
+      }
       return checks
     }
   }

@@ -26,6 +26,11 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
     [SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM].contains(resultCode)
   }
 
+  /// Whether the file is damaged: a page SQLite cannot read as it wrote it (`SQLITE_CORRUPT`,
+  /// "database disk image is malformed"), or a header that is no longer a database's
+  /// (`SQLITE_NOTADB`) (<https://www.sqlite.org/rescode.html#corrupt>).
+  public var isDamage: Bool { resultCode == SQLITE_CORRUPT || resultCode == SQLITE_NOTADB }
+
   /// Whether the file is not an SQLite database (`SQLITE_NOTADB`).
   public var isNotADatabase: Bool { resultCode == SQLITE_NOTADB }
 

@@ -6,18 +6,33 @@ enum CheckCommand: Subcommand {
   static let name = "check"
   static let abstract = "Check the archive's integrity and invariants (exit status 0 or 1)."
   static let discussion = """
-    Runs SQLite's integrity and foreign-key checks, then the archive's own: ranks positive and
-    unique per snapshot, snapshots with entries and valid, ordered chart dates, every entry's song
-    present. Exit status 0 when every check passes, 1 when one fails.
+    Runs SQLite's integrity and foreign-key checks, then the archive's own: ranks positive and in
+    order per snapshot (two entries share a rank only as a tie), snapshots with entries and valid,
+    ordered chart dates, every entry's song present, every number within the schema's CHECK
+    constraints. Exit status 0 when every check passes, 1 when one fails, a damaged file included
+    (a check SQLite cannot finish fails with its words).
     """
   static let arguments: [ArgumentSpec] = []
   static let options = [SharedOptions.format, SharedOptions.database]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let archive = try SharedOptions.openArchive(arguments, console: console)
-    let checks = try query { try archive.read { try $0.check() } }
-    console.show(ChecksView(path: archive.path, checks: checks), as: format)
+    let path = try SharedOptions.databasePath(arguments, environment: console.environment)
+    var checks: [ArchiveCheck]
+    do {
+      let archive = try Archive(path: path, access: .read)
+      checks = try query { try archive.read { try $0.check() } }
+    } catch let error as ArchiveError {
+      // So damaged that its schema cannot be read: the first check fails, and none other runs.
+      guard case .database(_, let failure) = error, failure.isDamage else {
+        throw CommandError(error)
+      }
+      checks = [
+        ArchiveCheck(
+          name: "SQLite integrity", problems: ["the schema cannot be read: \(failure.message)"])
+      ]
+    }
+    console.show(ChecksView(path: path, checks: checks), as: format)
     return checks.allSatisfy(\.passed) ? .success : .failure
   }
 }
