@@ -786,13 +786,20 @@ public struct ChartFileReader: Sendable {
           }
         }
       } else if !group.dateFieldProblem {
-        let named = ChartDate.inFileName(URL(fileURLWithPath: path).lastPathComponent)
+        let fileName = URL(fileURLWithPath: path).lastPathComponent
+        let named = ChartDate.inFileName(fileName)
         date = chartDate ?? named
+        // A date taken from the name is taken only from a name that gives one unmistakably.
+        let nameProblem = chartDate == nil ? ChartDate.problem(inFileName: fileName) : nil
+        if let nameProblem {
+          date = nil
+          groupProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
+        }
         if let chartDate, let named, named != chartDate, dateDisagreements.isEmpty {
           dateDisagreements.append(
             ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
         }
-        if date == nil {
+        if date == nil, nameProblem == nil {
           // Formats without a date field: the date is the file name's, or the one given.
           let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
           groupProblems.append(

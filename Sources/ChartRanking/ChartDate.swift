@@ -145,6 +145,79 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     return nil
   }
 
+  /// What is wrong with the chart date a file name gives, when its date is taken from it: a date
+  /// (`YYYY-MM-DD`, four digits, two and two) that is no calendar date (`2023-02-30`), a time
+  /// after it that is no time (`2024-05-11T25-00`), a period that ends before it starts
+  /// (`2024-05-09--2024-05-08`), or more than one date that is not a period
+  /// (`2024-05-12_2024-05-13`): ``inFileName(_:)`` would take the first, and may be wrong.
+  ///
+  /// - Parameter fileName: the last path component.
+  /// - Returns: the problem, as a short lowercase sentence, or `nil` when the name gives one valid
+  ///   date or period, or none.
+  public static func problem(inFileName fileName: String) -> String? {
+    let bytes = Array(fileName.utf8)
+    guard bytes.count >= 10 else { return nil }
+    func isDate(at start: Int) -> Bool {
+      guard start >= 0, start + 10 <= bytes.count, start == 0 || !isDigit(bytes[start - 1]),
+        start + 10 == bytes.count || !isDigit(bytes[start + 10])
+      else { return false }
+      return (0..<10).allSatisfy { offset in
+        offset == 4 || offset == 7
+          ? bytes[start + offset] == UInt8(ascii: "-") : isDigit(bytes[start + offset])
+      }
+    }
+    func text(_ range: Range<Int>) -> String { String(decoding: bytes[range], as: UTF8.self) }
+    var dates: [String] = []
+    var start = 0
+    while start + 10 <= bytes.count {
+      guard isDate(at: start) else {
+        start += 1
+        continue
+      }
+      guard let date = parse(Array(bytes[start..<(start + 10)])) else {
+        return "'\(text(start..<(start + 10)))' in the file name is not a valid date"
+      }
+      var end = start + 10
+      // A period: `DATE--DATE`, whose end is the chart date.
+      if isDate(at: start + 12), bytes[start + 10] == UInt8(ascii: "-"),
+        bytes[start + 11] == UInt8(ascii: "-")
+      {
+        guard let last = parse(Array(bytes[(start + 12)..<(start + 22)])) else {
+          return "'\(text((start + 12)..<(start + 22)))' in the file name is not a valid date"
+        }
+        if last < date {
+          return "the period in the file name ends (\(last)) before it starts (\(date))"
+        }
+        end = start + 22
+        dates.append(last.iso8601)
+      } else if end + 2 < bytes.count, bytes[end] == UInt8(ascii: "T"), isDigit(bytes[end + 1]),
+        isDigit(bytes[end + 2])
+      {
+        // A time of day, which must be one.
+        var stop = end + 3
+        while stop < bytes.count,
+          isDigit(bytes[stop]) || bytes[stop] == UInt8(ascii: "-")
+            || bytes[stop] == UInt8(ascii: ":")
+        {
+          stop += 1
+        }
+        guard inFileName(text(start..<stop)) != nil else {
+          return "'\(text(start..<stop))' in the file name is not a valid date and time"
+        }
+        dates.append(text(start..<stop))
+        end = stop
+      } else {
+        dates.append(date.iso8601)
+      }
+      start = end
+    }
+    guard dates.count <= 1 else {
+      return "the file name holds more than one date (\(dates.joined(separator: ", "))), and"
+        + " not as a period START--END, whose end would be the chart date"
+    }
+    return nil
+  }
+
   public static func < (lhs: ChartDate, rhs: ChartDate) -> Bool {
     (lhs.secondsSince1970, lhs.iso8601) < (rhs.secondsSince1970, rhs.iso8601)
   }

@@ -342,6 +342,19 @@ struct ContradictingSourceTests {
       "Position,\"Track Name\",Artist,Streams,URL\n1,A,X,100,https://open.spotify.com/track/a\n")
     let imported = try chartArchive(["import", period, "--db", archive])
     #expect(imported.output.hasPrefix("imported  spotify 2020-01-03  1 entry"))
+    // Two dates that are no period: the first was taken.
+    let twoDates = try folder.write(
+      "feed-daily/2024-05-12_2024-05-13.json", #"[{"title": "A", "artist": "X"}]"#)
+    let refused2 = try chartArchive(["import", twoDates, "--db", archive])
+    #expect(refused2.status == 65)
+    #expect(
+      refused2.error
+        == "\(twoDates): the file name holds more than one date (2024-05-12, 2024-05-13), and not"
+        + " as a period START--END, whose end would be the chart date: pass --date YYYY-MM-DD or"
+        + " name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)\nError: 1 of 1 file could not"
+        + " be imported; nothing was stored\n")
+    #expect(
+      try chartArchive(["import", twoDates, "--db", archive, "--date", "2024-05-13"]).status == 0)
   }
 
   @Test func aFrequencyOtherThanTheChartsIsRefused() throws {

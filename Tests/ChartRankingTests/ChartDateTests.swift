@@ -105,6 +105,36 @@ struct ChartDateTests {
   func findsDatesInFileNames(name: String, expected: String?) {
     #expect(ChartDate.inFileName(name)?.iso8601 == expected)
   }
+
+  /// A name whose date the import would take is refused when it is not one date, rather than
+  /// its first date taken (or none, and the user told only that there is no date).
+  @Test(arguments: [
+    ("2023-02-30.json", "'2023-02-30' in the file name is not a valid date"),
+    ("2024-13-01.json", "'2024-13-01' in the file name is not a valid date"),
+    ("2024-05-11T25-00.json", "'2024-05-11T25-00' in the file name is not a valid date and time"),
+    (
+      "2024-05-09--2024-05-08.json",
+      "the period in the file name ends (2024-05-08) before it starts (2024-05-09)"
+    ),
+    (
+      "2024-05-12_2024-05-13.json",
+      "the file name holds more than one date (2024-05-12, 2024-05-13), and not as a period"
+        + " START--END, whose end would be the chart date"
+    ),
+    (
+      "x-2024-05-14-y-2024-05-15T10-00.json",
+      "the file name holds more than one date (2024-05-14, 2024-05-15T10-00), and not as a"
+        + " period START--END, whose end would be the chart date"
+    ),
+    ("regional-global-weekly-2019-12-27--2020-01-03.csv", nil),
+    ("top200-2024-05-19.json", nil),
+    ("2024-05-18T13-00.json", nil),
+    ("12024-01-06.json", nil),
+    ("chart.json", nil),
+  ])
+  func aFileNameGivesOneDateOrSaysWhatIsWrong(name: String, problem: String?) {
+    #expect(ChartDate.problem(inFileName: name) == problem)
+  }
 }
 
 struct SongIdentityTests {
