@@ -81,7 +81,8 @@ public final class Archive: Sendable {
       opened.sharesWriter
       ? nil
       : ReaderPool(
-        path: path, maximumCount: maximumReaders, first: opened.reader.map(Connection.init))
+        path: path, mode: opened.readerMode, maximumCount: maximumReaders,
+        first: opened.reader.map(Connection.init))
   }
 
   /// An archive on a writing connection that no other connection can open (an archive being

@@ -9,6 +9,9 @@ enum ArchiveOpening {
     var writer: Database?
     /// A read-only connection already open (the one that checked the schema), for the pool.
     var reader: Database?
+    /// How the pool opens its other connections: `.readOnlyImmutable` for a file in a folder this
+    /// process cannot write.
+    var readerMode: Database.Mode = .readOnly
     /// Whether reads must share the writing connection: an in-memory database is private to its
     /// connection.
     var sharesWriter: Bool
@@ -63,8 +66,18 @@ enum ArchiveOpening {
         try Migrations.verifySchema(writer)
         return Opened(writer: writer, reader: nil, sharesWriter: path == ":memory:")
       }
-      let reader = try Database(path: path, mode: .readOnly)
-      let version = try checkedVersion(reader, path: path)
+      var reader: Database
+      var version: Int
+      var readerMode = Database.Mode.readOnly
+      do {
+        reader = try Database(path: path, mode: .readOnly)
+        version = try checkedVersion(reader, path: path)
+      } catch let error as DatabaseError where error.isNotWritable && isInUnwritableFolder(path) {
+        // SQLite cannot make the file's `-shm` beside it: it is read as immutable.
+        readerMode = .readOnlyImmutable
+        reader = try Database(path: path, mode: readerMode)
+        version = try checkedVersion(reader, path: path)
+      }
       if version < Migrations.latestVersion {
         do {
           let migrating = try Database(path: path, mode: .readWrite)
@@ -79,7 +92,7 @@ enum ArchiveOpening {
         try Migrations.migrate(reader)  // refuses a newer schema; applies nothing
       }
       try Migrations.verifySchema(reader)
-      return Opened(writer: nil, reader: reader, sharesWriter: false)
+      return Opened(writer: nil, reader: reader, readerMode: readerMode, sharesWriter: false)
     } catch let error as ArchiveError {
       throw error
     } catch let error as DatabaseError {
@@ -88,6 +101,13 @@ enum ArchiveOpening {
     } catch {
       throw .database(path: path, .other("\(error)"))
     }
+  }
+
+  /// Whether the archive at `path` is in a folder this process cannot write, with no write-ahead
+  /// log beside it: no writer can change it, and SQLite cannot make its `-shm` file there.
+  private static func isInUnwritableFolder(_ path: String) -> Bool {
+    let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    return access(folder, W_OK) != 0 && !FileManager.default.fileExists(atPath: path + "-wal")
   }
 
   /// The schema version of an archive opened for reading, refusing a database that is not one.

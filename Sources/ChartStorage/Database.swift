@@ -31,6 +31,12 @@ final class Database {
   enum Mode {
     /// Reads only: nothing is ever written to the file (<https://www.sqlite.org/c3ref/open.html>).
     case readOnly
+    /// Reads only a file in a folder this process cannot write, which has no write-ahead log
+    /// beside it: opened as immutable (`file:…?immutable=1`), so that SQLite needs no `-shm` file
+    /// beside it, which it could not create there (<https://www.sqlite.org/wal.html#readonly>,
+    /// <https://www.sqlite.org/uri.html#uriimmutable>). No writer can change such a file: a write
+    /// needs its log in the same folder.
+    case readOnlyImmutable
     /// Reads and writes an existing file.
     case readWrite
     /// Reads and writes, creating the file when it does not exist.
@@ -58,11 +64,13 @@ final class Database {
     let access: Int32 =
       switch mode {
       case .readOnly: SQLITE_OPEN_READONLY
+      case .readOnlyImmutable: SQLITE_OPEN_READONLY | SQLITE_OPEN_URI
       case .readWrite: SQLITE_OPEN_READWRITE
       case .create, .createAlone: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
       }
     let flags = access | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-    let code = sqlite3_open_v2(path, &handle, flags, nil)
+    let code = sqlite3_open_v2(
+      mode == .readOnlyImmutable ? Self.immutableURI(path) : path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       let error = DatabaseError(connection: handle, code: code, sql: nil)
       sqlite3_close_v2(handle)
@@ -79,7 +87,7 @@ final class Database {
       // file in a savepoint, whose journal would otherwise cost a write call per page it changes
       // (<https://www.sqlite.org/tempfiles.html>, <https://www.sqlite.org/pragma.html#pragma_temp_store>).
       try execute("PRAGMA temp_store = MEMORY")
-      if mode != .readOnly {
+      if mode != .readOnly, mode != .readOnlyImmutable {
         if mode == .createAlone {
           try execute("PRAGMA journal_mode = MEMORY")
         } else if path != ":memory:" {
@@ -127,6 +135,15 @@ final class Database {
   /// - Throws: ``DatabaseError`` when SQLite cannot close the connection (`SQLITE_BUSY` while a
   ///   statement prepared elsewhere is still open); the connection is then closed when that
   ///   statement is finalized.
+  /// The URI that opens the file at `path` as immutable: `%`, `?` and `#` escaped, a relative path
+  /// kept relative (<https://www.sqlite.org/uri.html>).
+  static func immutableURI(_ path: String) -> String {
+    // `%` first, so that the escapes of the others are not escaped again.
+    let escaped = path.replacing("%", with: "%25").replacing("?", with: "%3F")
+      .replacing("#", with: "%23")
+    return "file:" + escaped + "?immutable=1"
+  }
+
   func close() throws(DatabaseError) {
     precondition(isOpen, "the connection is already closed")
     cache.removeAll()

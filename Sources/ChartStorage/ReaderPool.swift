@@ -5,6 +5,8 @@ import Synchronization
 /// a maximum, and kept for the next read.
 final class ReaderPool: Sendable {
   private let path: String
+  /// How each connection is opened (see ``Database/Mode``).
+  private let mode: Database.Mode
   /// The connections not in use.
   private let idle: Mutex<[Connection]>
   /// One count per connection that may be in use: a read waits here when all are.
@@ -13,10 +15,13 @@ final class ReaderPool: Sendable {
   /// A pool for the archive at `path`.
   ///
   /// - Parameters:
+  ///   - mode: `.readOnly`, or `.readOnlyImmutable` for a file in a folder this process cannot
+  ///     write.
   ///   - maximumCount: how many connections may be open at once (at least 1).
   ///   - first: a connection opened already, to keep.
-  init(path: String, maximumCount: Int, first: Connection?) {
+  init(path: String, mode: Database.Mode = .readOnly, maximumCount: Int, first: Connection?) {
     self.path = path
+    self.mode = mode
     idle = Mutex(first.map { [$0] } ?? [])
     slots = DispatchSemaphore(value: max(1, maximumCount))
   }
@@ -33,7 +38,7 @@ final class ReaderPool: Sendable {
       connection = free
     } else {
       do {
-        connection = Connection(try Database(path: path, mode: .readOnly))
+        connection = Connection(try Database(path: path, mode: mode))
       } catch {
         throw ArchiveError.database(path: path, error)
       }

@@ -104,6 +104,34 @@ struct ArchiveTests {
         + " database")
   }
 
+  @Test(
+    .enabled(
+      if: ReadOnlyFile.canBeMade,
+      "no folder can be made read-only here (root without chattr's immutable attribute): skipped"))
+  func anArchiveInAFolderThatCannotBeWrittenIsRead() throws {
+    // SQLite could not make the `-shm` file of its write-ahead log beside it: "unable to open
+    // database file" for every query.
+    let file = try TemporaryArchive.holdingOneWeek()
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: file.folder.path) == ["archive.sqlite"])
+    try #require(ReadOnlyFile.make(file.folder.path, folder: true))
+    defer { ReadOnlyFile.undo(file.folder.path, folder: true) }
+    let archive = try Archive(path: file.path, access: .read)
+    #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-01-06"])
+    #expect(
+      try archive.read { try $0.placements(of: try $0.snapshot(of: "c", at: nil)) }.map(
+        \.entry.title) == ["A", "B"])
+    #expect(try archive.check().allSatisfy(\.passed))
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: file.folder.path) == ["archive.sqlite"])
+  }
+
+  @Test func theImmutableURIEscapesWhatAURIReads() {
+    #expect(
+      Database.immutableURI("/a b/%?#.sqlite") == "file:/a b/%25%3F%23.sqlite?immutable=1")
+    #expect(Database.immutableURI("a.sqlite") == "file:a.sqlite?immutable=1")
+  }
+
   @Test func refusesAnArchiveWhoseOwnObjectsAreNotThoseOfItsVersionSayingHowToRecover() throws {
     // A table of the archive's changed by another program.
     let file = TemporaryArchive()
@@ -960,17 +988,17 @@ enum ReadOnlyFile {
     return make(probe)
   }()
 
-  /// Makes `path` read-only; returns whether it is.
-  static func make(_ path: String) -> Bool {
-    chmod(path, 0o444)
+  /// Makes the file or `folder` at `path` read-only; returns whether it is.
+  static func make(_ path: String, folder: Bool = false) -> Bool {
+    chmod(path, folder ? 0o555 : 0o444)
     if access(path, W_OK) != 0 { return true }
     return run("/usr/bin/chattr", "+i", path) && access(path, W_OK) != 0
   }
 
-  /// Makes `path` writable again.
-  static func undo(_ path: String) {
+  /// Makes the file or `folder` at `path` writable again.
+  static func undo(_ path: String, folder: Bool = false) {
     _ = run("/usr/bin/chattr", "-i", path)
-    chmod(path, 0o644)
+    chmod(path, folder ? 0o755 : 0o644)
   }
 
   private static func run(_ tool: String, _ arguments: String...) -> Bool {
