@@ -260,6 +260,14 @@ private final class Worker: @unchecked Sendable {
     }
     let incoming = Self.request(from: request)
     let response = router.respond(to: incoming)
+    // The connection's timeout runs from now: an answer that took longer than it (an upload that
+    // waited for the archive's lock, a long import) was dropped unsent as soon as the loop went
+    // on. The loop's clock is read again first: libevent times a timeout from the time it cached
+    // when this callback began.
+    if let connection = evhttp_request_get_connection(request), let base {
+      event_base_update_cache_time(base)
+      evhttp_connection_set_timeout(connection, Int32(configuration.timeoutSeconds))
+    }
     let output = evhttp_request_get_output_headers(request)
     for (name, value) in response.headers { evhttp_add_header(output, name, value) }
     // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next

@@ -1,3 +1,4 @@
+import ChartStorage
 import Foundation
 import Synchronization
 import Testing
@@ -331,6 +332,35 @@ struct ServeTests {
   }
 
   /// An import from the command line while the service runs is seen by the next request.
+  /// An answer that takes longer than the connection's timeout (an upload that waited for the
+  /// archive's lock) is sent: it was dropped unsent, the client told nothing ("Empty reply from
+  /// server"), as libevent timed the timeout from when the request began.
+  @Test func anUploadThatWaitedLongerThanTheTimeoutIsAnswered() throws {
+    let (folder, archive) = try sampleArchive()
+    let token = "s3cret-token-for-uploads"
+    let server = try ServedArchive([
+      "--db", archive, "--token-file", try folder.write("token", token), "--timeout", "1",
+    ])
+    // A write of this process holds the archive's lock for 2.5 s: the upload waits for it.
+    let holder = try Archive(path: archive, access: .write)
+    let locked = DispatchSemaphore(value: 0)
+    let released = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      try? holder.write { _ in
+        locked.signal()
+        Thread.sleep(forTimeInterval: 2.5)
+      }
+      released.signal()
+    }
+    locked.wait()
+    let upload = try server.request(
+      "POST", "/api/charts/app-new/snapshots?date=2024-06-01&format=app-feed",
+      headers: [("Authorization", "Bearer " + token)],
+      body: Array(#"[{"title": "One", "artist": "A"}]"#.utf8))
+    #expect(upload.status == 201, "\(upload.text)")
+    released.wait()
+  }
+
   @Test func anImportBesideTheServiceIsSeenByTheNextRequest() throws {
     let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(["--db", archive])
