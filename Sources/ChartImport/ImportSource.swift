@@ -79,14 +79,28 @@ private struct FolderWalk {
       return
     }
     var names: [String] = []
+    var unnamed: [ImportSourceError.Problem] = []
+    let base = folder.hasSuffix("/") ? folder : folder + "/"
     while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-        String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+      let bytes = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+      guard bytes.first != UInt8(ascii: ".") else { continue }
+      guard let name = String(validating: bytes, as: UTF8.self) else {
+        // A path Swift cannot hold: reported, rather than left out without a word, when it is a
+        // folder or a chart file's.
+        let shown = String(decoding: bytes, as: UTF8.self)
+        var status = stat()
+        let found = (Array(base.utf8) + bytes + [0]).withUnsafeBufferPointer {
+          $0.withMemoryRebound(to: CChar.self) { stat($0.baseAddress!, &status) == 0 }
+        }
+        if found, status.st_mode & S_IFMT == S_IFDIR || Self.isChartFile(shown) {
+          unnamed.append(.init(path: base + shown, kind: .nameNotUTF8))
+        }
+        continue
       }
-      if !name.hasPrefix(".") { names.append(name) }
+      names.append(name)
     }
     closedir(directory)
-    let base = folder.hasSuffix("/") ? folder : folder + "/"
+    problems += unnamed.sorted { $0.path < $1.path }
     for name in names.sorted() {
       let path = base + name
       var status = stat()
@@ -131,14 +145,19 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
       case unreadable(String)
       /// A symbolic link whose target does not exist.
       case linkToNothing
+      /// A chart file or a folder whose name is not UTF-8 text (shown with U+FFFD for the bytes
+      /// that are not).
+      case nameNotUTF8
     }
 
-    /// `PATH: no such file or folder`, `PATH: cannot be read (REASON)`, `PATH: a link to nothing`.
+    /// `PATH: no such file or folder`, `PATH: cannot be read (REASON)`, `PATH: a link to nothing`,
+    /// `PATH: its name is not UTF-8 text (rename it to import it)`.
     public var description: String {
       switch kind {
       case .missing: "\(path): no such file or folder"
       case .unreadable(let reason): "\(path): cannot be read (\(reason))"
       case .linkToNothing: "\(path): a link to nothing"
+      case .nameNotUTF8: "\(path): its name is not UTF-8 text (rename it to import it)"
       }
     }
   }

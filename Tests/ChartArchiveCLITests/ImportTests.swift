@@ -434,6 +434,42 @@ struct ImportTests {
     #expect(again.output == "Nothing new: the snapshot was already in \(archive).\n")
   }
 
+  @Test func aChartFileOrFolderWhoseNameIsNotUTF8IsReportedAndNothingIsStored() throws {
+    // Swift cannot hold such a name as a path: both were left out without a word.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write("c/2024-01-13.json", validWeek)
+    func make(_ name: [UInt8], folder isFolder: Bool) {
+      let path =
+        Array(folder.url.appendingPathComponent("c").path.utf8) + [UInt8(ascii: "/")]
+        + name + [0]
+      path.withUnsafeBufferPointer {
+        $0.withMemoryRebound(to: CChar.self) { path in
+          if isFolder {
+            _ = mkdir(path.baseAddress!, 0o755)
+          } else {
+            _ = close(open(path.baseAddress!, O_CREAT | O_WRONLY, 0o644))
+          }
+        }
+      }
+    }
+    make([0xFF] + Array("2024-01-20.json".utf8), folder: false)
+    make(Array("d".utf8) + [0xFE], folder: true)
+    // Not a chart file's name: left out, as any other file.
+    make([0xFD] + Array(".txt".utf8), folder: false)
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c").path, "--db", archive,
+    ])
+    #expect(run.status == 66)
+    // In name order.
+    #expect(
+      run.error
+        == "Error: \(folder.path)/c/d\u{FFFD}: its name is not UTF-8 text (rename it to import it)\n"
+        + "\(folder.path)/c/\u{FFFD}2024-01-20.json: its name is not UTF-8 text (rename it to"
+        + " import it)\n")
+    #expect(!FileManager.default.fileExists(atPath: archive))
+  }
+
   @Test func aLinkToNothingIsReportedAndNothingIsStored() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
