@@ -108,7 +108,7 @@ public struct RefusedSource: Error, Sendable {
     case invalid(ChartFileError)
     /// One of its snapshots conflicts with a stored one, or with another source's:
     /// ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
-    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)`` or
+    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:otherSource:)`` or
     /// ``ArchiveError/frequencyConflict(chart:stored:given:)``.
     case conflict(ArchiveError)
     /// Its chart is named after its folder, and another file of the import that goes to that

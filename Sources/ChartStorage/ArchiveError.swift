@@ -17,8 +17,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// not asked for.
   case conflictingSnapshot(chart: String, chartDate: ChartDate)
   /// One batch stored two different snapshots of the same chart and chart date (two files of one
-  /// import); replacing does not choose between them.
-  case conflictingSnapshotsInOneImport(chart: String, chartDate: ChartDate)
+  /// import); replacing does not choose between them. `otherSource` is where the one stored
+  /// first came from, when known.
+  case conflictingSnapshotsInOneImport(chart: String, chartDate: ChartDate, otherSource: String?)
   /// The chart is stored with another frequency than the one given (by the user, a file or the
   /// chart's name): the file is probably another chart's.
   case frequencyConflict(chart: String, stored: ChartFrequency, given: ChartFrequency)
@@ -76,8 +77,9 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         + " version \(supported), which needs write access to the file and its folder: \(reason)"
     case .conflictingSnapshot(let chart, let chartDate):
       "\(chart) \(chartDate) is already stored with different entries"
-    case .conflictingSnapshotsInOneImport(let chart, let chartDate):
-      "another file of this import holds a different snapshot of \(chart) \(chartDate)"
+    case .conflictingSnapshotsInOneImport(let chart, let chartDate, let otherSource):
+      "another file of this import" + (otherSource.map { ", \($0)," } ?? "")
+        + " holds a different snapshot of \(chart) \(chartDate)"
     case .frequencyConflict(let chart, let stored, let given):
       "chart '\(chart)' is \(stored.rawValue) in the archive, and this snapshot is said to be"
         + " \(given.rawValue)"

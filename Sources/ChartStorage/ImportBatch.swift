@@ -48,9 +48,10 @@ public final class ImportBatch {
   struct State {
     /// Chart IDs by name, as looked up or created.
     var chartIDs: [String: Int64] = [:]
-    /// The snapshots stored by this batch, by chart ID and chart time: a second, different
-    /// snapshot of the same chart date in one batch is a conflict even when replacing.
-    var storedHere: Set<StoredKey> = []
+    /// The snapshots stored by this batch, by chart ID and chart time, with the source each came
+    /// from: a second, different snapshot of the same chart date in one batch is a conflict even
+    /// when replacing.
+    var storedHere: [StoredKey: String?] = [:]
     /// Per chart, the snapshot stored last with its songs and keys: the chart's next snapshot
     /// links to it without reading it back (an import of many charts interleaves them by date).
     var lastStored: [Int64: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)] = [:]
@@ -171,7 +172,7 @@ public final class ImportBatch {
   ///   - source: where the snapshot came from (a file path), kept for reference.
   /// - Returns: what was done.
   /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
-  ///   ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:)``,
+  ///   ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:otherSource:)``,
   ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``. The
   ///   conflicts and an invalid name are found before the snapshot's rows are written; after a
   ///   database error part of them can be written, so let it end the ``Archive/write(_:)`` or
@@ -210,12 +211,12 @@ public final class ImportBatch {
       if existing.1 == snapshot.publishesPreviousRank, stored.map(\.entry) == snapshot.entries {
         // Another file of this import with a different snapshot of that date conflicts with
         // this one, whichever comes first and whatever the archive held.
-        state.storedHere.insert(key)
+        state.storedHere[key] = source
         return .unchanged
       }
-      if state.storedHere.contains(key) {
+      if let other = state.storedHere[key] {
         throw ArchiveError.conflictingSnapshotsInOneImport(
-          chart: snapshot.chart, chartDate: snapshot.chartDate)
+          chart: snapshot.chart, chartDate: snapshot.chartDate, otherSource: other)
       }
       guard replacing else {
         throw ArchiveError.conflictingSnapshot(chart: snapshot.chart, chartDate: snapshot.chartDate)
@@ -242,7 +243,7 @@ public final class ImportBatch {
     }
     state.referencedCharts.insert(chartID)
     state.referencedSnapshots.insert(snapshotID)
-    state.storedHere.insert(key)
+    state.storedHere[key] = source
     let keys = keys ?? snapshot.entries.map(SongKeys.init)
     // The chart's snapshots around this one.
     let previous = try database.row(

@@ -371,7 +371,8 @@ struct ImportTests {
     #expect(run.status == 65)
     #expect(
       run.error
-        == "\(second): another file of this import holds a different snapshot of c 2024-01-13\n"
+        == "\(second): another file of this import, \(first), holds a different snapshot of c"
+        + " 2024-01-13\n"
         + "Error: 1 of 2 files could not be imported; nothing was stored\n")
   }
 
@@ -392,7 +393,8 @@ struct ImportTests {
       #expect(run.status == 65)
       #expect(
         run.error
-          == "\(two): another file of this import holds a different snapshot of t 2024-01-06\n"
+          == "\(two): another file of this import, \(one), holds a different snapshot of t"
+          + " 2024-01-06\n"
           + "Error: 1 of 2 files could not be imported; nothing was stored\n")
     }
     #expect(
@@ -414,9 +416,9 @@ struct ImportTests {
     #expect(run.output.contains("1 new snapshot, 0 replaced, 0 unchanged"))
     #expect(
       run.error
-        == "skipped: \(files[1]): another file of this import holds a different snapshot of t"
-        + " 2024-01-06\nskipped: \(files[2]): another file of this import holds a different"
-        + " snapshot of t 2024-01-06\n")
+        == "skipped: \(files[1]): another file of this import, \(files[0]), holds a different"
+        + " snapshot of t 2024-01-06\nskipped: \(files[2]): another file of this import,"
+        + " \(files[0]), holds a different snapshot of t 2024-01-06\n")
     #expect(
       try chartArchive(["show", "t", "2024-01-06", "--db", archive]).output.contains("Song a"))
   }
