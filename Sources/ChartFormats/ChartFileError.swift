@@ -119,8 +119,14 @@ public struct ChartFileError: Error, Hashable, Sendable, CustomStringConvertible
   public var description: String { description(wordingRemedy: \.neutralWording) }
 
   /// One line per problem as ``description`` gives them, with remedies in a front end's words.
+  /// Control characters of the path are written as escapes (see ``printable(_:)``).
   public func description(wordingRemedy: (ChartFileProblem.Remedy) -> String) -> String {
-    problems.map { "\(path): \($0.description(wordingRemedy: wordingRemedy))" }
+    problems.map { "\(Self.printable(path)): \($0.description(wordingRemedy: wordingRemedy))" }
       .joined(separator: "\n")
   }
+
+  /// A path or name for a message on one line: control characters written as `\n`, `\t` or
+  /// `\u{1B}`, so that a file named with a terminal's escape sequence shows its name instead of
+  /// acting on the terminal.
+  public static func printable(_ text: String) -> String { escaped(text) }
 }

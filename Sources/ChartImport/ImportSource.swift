@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartRanking
 public import Foundation
 
@@ -153,7 +154,8 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
     /// `PATH: no such file or folder`, `PATH: cannot be read (REASON)`, `PATH: a link to nothing`,
     /// `PATH: its name is not UTF-8 text (rename it to import it)`.
     public var description: String {
-      switch kind {
+      let path = ChartFileError.printable(path)
+      return switch kind {
       case .missing: "\(path): no such file or folder"
       case .unreadable(let reason): "\(path): cannot be read (\(reason))"
       case .linkToNothing: "\(path): a link to nothing"

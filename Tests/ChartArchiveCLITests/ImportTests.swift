@@ -472,6 +472,24 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: archive))
   }
 
+  @Test func aFileNameWithControlCharactersIsShownEscapedNotSentToTheTerminal() throws {
+    // ESC [ 3 1 m turned a terminal's text red; a line feed split the line.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let good = try folder.write("c/ok\u{1B}[31m-2024-01-13.json", validWeek)
+    let bad = try folder.write("c/bad\nline-2024-01-20.json", "[")
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("c").path, "--db", archive, "--skip-invalid",
+    ])
+    #expect(run.status == 0)
+    let shown = { (path: String) in
+      path.replacing("\u{1B}", with: "\\u{1B}").replacing("\n", with: "\\n")
+    }
+    #expect(run.output.hasPrefix("imported  c 2024-01-13  2 entries  \(shown(good))\n"))
+    #expect(run.error.hasPrefix("skipped: \(shown(bad)): "))
+    #expect(!run.output.contains("\u{1B}") && !run.error.contains("\u{1B}"))
+  }
+
   @Test func aLinkToNothingIsReportedAndNothingIsStored() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

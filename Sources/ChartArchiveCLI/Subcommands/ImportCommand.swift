@@ -158,9 +158,11 @@ enum ImportCommand: Subcommand {
   private static func describe(_ source: RefusedSource) -> String {
     switch source.reason {
     case .invalid(let error): Remedies.describe(error)
-    case .conflict(let error): "\(source.name): \(CommandError(error).message)"
+    case .conflict(let error):
+      "\(ChartFileError.printable(source.name)): \(CommandError(error).message)"
     case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
-      "\(source.name): \(article(format.rawValue)) \(format.rawValue) file, and \(other) is"
+      "\(ChartFileError.printable(source.name)): \(article(format.rawValue)) \(format.rawValue)"
+        + " file, and \(ChartFileError.printable(other)) is"
         + " \(article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
         + " both would go to chart '\(chart)', named after their folder (import them one format"
         + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
@@ -181,12 +183,14 @@ enum ImportCommand: Subcommand {
     for item in report.snapshots {
       let action = item.outcome.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)
       // A chart joined from its pages names each page's file.
-      let files = ([item.source] + item.otherPages).map { sources[$0].name }
+      let files = ([item.source] + item.otherPages).map {
+        ChartFileError.printable(sources[$0].name)
+      }
       console.print(
         "\(action)\(item.chart) \(item.chartDate)  \(item.entryCount)"
           + (item.entryCount == 1 ? " entry  " : " entries  ") + files.joined(separator: ", "))
     }
-    let names = sources.map(\.name)
+    let names = sources.map { ChartFileError.printable($0.name) }
     for chart in report.unfinishedCharts {
       console.printError("warning: " + ImportWords.unfinished(chart, sourceNames: names))
     }
