@@ -43,8 +43,9 @@ public enum ImportWords {
         case .allTime: "any time"
         }
       return
-        "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous)); a"
-        + " \(frequency.rawValue) chart's snapshots are \(expected) apart: a snapshot missing, or"
+        "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous));"
+        + " \(frequency == .hourly ? "an" : "a") \(frequency.rawValue) chart's snapshots are"
+        + " \(expected) apart: a snapshot missing, or"
         + " a date that is not the chart's?"
     case .sameSongURLTwice(let url, let ranks):
       return

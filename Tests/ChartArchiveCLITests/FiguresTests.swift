@@ -79,6 +79,28 @@ struct ContradictingSourceTests {
       ])
   }
 
+  @Test func anHourlyChartOffItsRhythmIsToldInGoodEnglish() throws {
+    // "a hourly chart's snapshots".
+    let (folder, archive, run) = try imported(
+      [
+        (
+          "2024-05-05T12-00.json",
+          native("kr-hourly", "2024-05-05T12:00:00Z", [("A", "X", nil, nil)], frequency: "hourly")
+        ),
+        (
+          "2024-05-05T15-00.json",
+          native("kr-hourly", "2024-05-05T15:00:00Z", [("B", "Y", nil, nil)], frequency: "hourly")
+        ),
+      ], chart: "kr-hourly")
+    _ = (folder, archive)
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: kr-hourly 2024-05-05T15:00:00Z is 3 hours after the chart's previous snapshot"
+        + " (2024-05-05T12:00:00Z); an hourly chart's snapshots are 1 hour apart: a snapshot"
+        + " missing, or a date that is not the chart's?\n")
+  }
+
   @Test func aWeeklyFileSavedUnderAMidWeekDateCountsNoWeekTwice() throws {
     // 2024-01-11 holds the chart of 2024-01-13, which comes next as well.
     let folder = try TemporaryFolder()

@@ -112,8 +112,9 @@ struct ImportTests {
     #expect(aside.hasPrefix("a.sqlite-wal.orphaned-"))
     #expect(
       run.error
-        == "warning: renamed \(folder.url.appendingPathComponent(aside).path): it was beside no"
-        + " archive, left by one deleted or moved without it, and may hold that archive's last"
+        == "warning: renamed \(archive)-wal to \(folder.url.appendingPathComponent(aside).path):"
+        + " it was beside no archive, left by one deleted or moved without it, and may hold that"
+        + " archive's last"
         + " imports; put it back beside that archive, named as the archive with -wal (or -journal)"
         + " after it, before opening it\n")
   }
