@@ -190,7 +190,8 @@ func slug(_ text: String) -> String {
 /// between 1 and ``maximumRank``; ranks are unique, but where the source marks a tie (`=8` in a
 /// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
-/// control characters but tab and line breaks; numbers fit in 64 bits; previous rank, peak
+/// control characters but tab and line breaks; image and song URLs at most ``maximumURLLength``
+/// bytes, without NUL; numbers fit in 64 bits; previous rank, peak
 /// position, weeks on chart and run number are positive when given; a chart holds at least one
 /// entry. A file
 /// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
@@ -201,6 +202,9 @@ public struct ChartFileReader: Sendable {
   /// The longest title or artist accepted, in Unicode scalars (a character with combining marks
   /// counts each mark).
   public static let maximumTextLength = 10_000
+  /// The longest image or song URL accepted, in UTF-8 bytes: room for a small picture written in
+  /// the URL (`data:image/…;base64,…`), none for a file's worth of bytes.
+  public static let maximumURLLength = 65_536
 
   /// The format to read, or `nil` to detect it from the content.
   public var format: ChartFormat?
@@ -931,10 +935,16 @@ public struct ChartFileReader: Sendable {
       if raw.tied, let rank { tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
-      if raw.imageURL?.utf8.contains(0) == true {
-        report(keys.imageURL, "contains a NUL character")
+      for (url, field) in [(raw.imageURL, keys.imageURL), (raw.songURL, keys.songURL)] {
+        guard let url else { continue }
+        if url.utf8.count > Self.maximumURLLength {
+          report(
+            field,
+            "\(url.utf8.count) bytes long; at most \(Self.maximumURLLength) are accepted in a URL")
+        } else if url.utf8.contains(0) {
+          report(field, "contains a NUL character")
+        }
       }
-      if raw.songURL?.utf8.contains(0) == true { report(keys.songURL, "contains a NUL character") }
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {

@@ -1,4 +1,5 @@
 import ChartFormats
+import ChartRanking
 import Foundation
 import Testing
 
@@ -58,5 +59,24 @@ struct MalformedCorpusTests {
             message: "10000000 characters long; at most 10000 are accepted")
         ])
     ) { try ChartFileReader().decode(Data(json.utf8), path: "big.json") }
+  }
+
+  @Test func aURLLongerThan64KiBIsRefused() throws {
+    // A 60 MB song URL was stored. One of 65,536 bytes is kept.
+    func feed(_ length: Int) -> Data {
+      let url = "https://m.example/" + String(repeating: "a", count: length - 18)
+      return Data(#"[{"title": "A", "artist": "X", "url": "\#(url)"}]"#.utf8)
+    }
+    #expect(
+      throws: ChartFileError(
+        path: "feed-daily/2024-05-06.json",
+        problems: [
+          ChartFileProblem(
+            entry: 1, rank: 1, field: "url",
+            message: "65537 bytes long; at most 65536 are accepted in a URL")
+        ])
+    ) { try ChartFileReader().decode(feed(65_537), path: "feed-daily/2024-05-06.json") }
+    let kept = try ChartFileReader().decode(feed(65_536), path: "feed-daily/2024-05-06.json")
+    #expect(kept.snapshots.first?.entries.first?.songURL?.utf8.count == 65_536)
   }
 }
