@@ -40,7 +40,10 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
   /// - Throws: ``ChartDateError/invalid(_:)`` when the text is not of that shape or names a day or
   ///   time that does not exist (`2023-02-30`, `25:00`); ``ChartDateError/noTimeZone(_:)`` for a
   ///   date and time without a zone when none is given; ``ChartDateError/fractionalSeconds(_:)``
-  ///   for a fraction of a second that is not zero.
+  ///   for a fraction of a second that is not zero;
+  ///   ``ChartDateError/skippedLocalTime(_:zone:)`` and
+  ///   ``ChartDateError/repeatedLocalTime(_:zone:)`` for a local time that `timeZone`'s clocks
+  ///   skipped or showed twice.
   public init(iso8601 text: String, timeZone: TimeZone? = nil) throws(ChartDateError) {
     let bytes = Array(text.utf8)
     guard let parsed = Self.parse(bytes) else { throw .invalid(text) }
@@ -50,14 +53,25 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
       return
     }
     guard let timeZone else { throw .noTimeZone(text) }
-    // The local time's instant: the zone's offset at that instant, looked up twice so that a
-    // time near a change of offset takes the offset in force then.
-    var offset = timeZone.secondsFromGMT(
-      for: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970)))
-    offset = timeZone.secondsFromGMT(
-      for: Date(timeIntervalSince1970: TimeInterval(parsed.secondsSince1970 - Int64(offset))))
-    guard let zoned = Self.make(seconds: parsed.secondsSince1970 - Int64(offset), withTime: true)
-    else { throw .invalid(text) }
+    // The local time's instants: for each offset the zone has within a day of it, the instant
+    // that offset gives, if the zone has that offset then. None when the clocks skipped the time
+    // (a change to summer time), two when they showed it twice (the change back).
+    let local = parsed.secondsSince1970
+    let offsets = Set(
+      [local - 86_400, local + 86_400].map {
+        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval($0))))
+      })
+    let instants = Set(
+      offsets.map { local - $0 }.filter {
+        Int64(timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval($0))))
+          == local - $0
+      })
+    guard instants.count == 1, let instant = instants.first else {
+      throw instants.isEmpty
+        ? .skippedLocalTime(text, zone: timeZone.identifier)
+        : .repeatedLocalTime(text, zone: timeZone.identifier)
+    }
+    guard let zoned = Self.make(seconds: instant, withTime: true) else { throw .invalid(text) }
     self = zoned
   }
 
@@ -352,6 +366,11 @@ public enum ChartDateError: Error, Equatable, Sendable, CustomStringConvertible 
   case noTimeZone(String)
   /// A fraction of a second that is not zero: chart dates are kept to the second.
   case fractionalSeconds(String)
+  /// A local time the zone's clocks skipped (a change to summer time): no instant has it.
+  case skippedLocalTime(String, zone: String)
+  /// A local time the zone's clocks showed twice (the change back from summer time): two
+  /// instants have it.
+  case repeatedLocalTime(String, zone: String)
 
   public var description: String {
     switch self {
@@ -362,6 +381,11 @@ public enum ChartDateError: Error, Equatable, Sendable, CustomStringConvertible 
         + " Asia/Seoul), or write it with Z or an offset"
     case .fractionalSeconds(let text):
       "'\(text)' has a fraction of a second; chart dates are kept to the second"
+    case .skippedLocalTime(let text, let zone):
+      "'\(text)' is no time in \(zone): its clocks skipped it (a change to summer time)"
+    case .repeatedLocalTime(let text, let zone):
+      "'\(text)' happened twice in \(zone), whose clocks went back: write it with its offset"
+        + " (+HH:MM) to say which"
     }
   }
 }

@@ -36,6 +36,42 @@ struct ChartDateTests {
     #expect(throws: ChartDateError.invalid(text)) { try ChartDate(iso8601: text) }
   }
 
+  @Test func aLocalTimeTheClocksSkippedOrShowedTwiceIsRefused() throws {
+    // Both were taken: 02:30 of the day New York's clocks went from 02:00 to 03:00 as 06:30Z,
+    // 01:30 of the day they went back from 02:00 to 01:00 as its first, summer time.
+    let newYork = try #require(TimeZone(identifier: "America/New_York"))
+    #expect(
+      throws: ChartDateError.skippedLocalTime("2024-03-10T02:30:00", zone: "America/New_York")
+    ) {
+      try ChartDate(iso8601: "2024-03-10T02:30:00", timeZone: newYork)
+    }
+    #expect(
+      throws: ChartDateError.repeatedLocalTime("2024-11-03T01:30:00", zone: "America/New_York")
+    ) {
+      try ChartDate(iso8601: "2024-11-03T01:30:00", timeZone: newYork)
+    }
+    #expect(
+      ChartDateError.skippedLocalTime("2024-03-10T02:30:00", zone: "America/New_York").description
+        == "'2024-03-10T02:30:00' is no time in America/New_York: its clocks skipped it (a change"
+        + " to summer time)")
+    #expect(
+      ChartDateError.repeatedLocalTime("2024-11-03T01:30:00", zone: "America/New_York").description
+        == "'2024-11-03T01:30:00' happened twice in America/New_York, whose clocks went back:"
+        + " write it with its offset (+HH:MM) to say which")
+    // The hours around the changes are one instant each; with its offset a repeated one is too.
+    #expect(
+      try [
+        "2024-03-10T01:59:00", "2024-03-10T03:00:00", "2024-11-03T00:59:00", "2024-11-03T02:00:00",
+      ]
+      .map { try ChartDate(iso8601: $0, timeZone: newYork).iso8601 } == [
+        "2024-03-10T06:59:00Z", "2024-03-10T07:00:00Z", "2024-11-03T04:59:00Z",
+        "2024-11-03T07:00:00Z",
+      ])
+    #expect(
+      try ChartDate(iso8601: "2024-11-03T01:30:00-05:00", timeZone: newYork).iso8601
+        == "2024-11-03T06:30:00Z")
+  }
+
   @Test func aDateAndTimeWithoutAZoneNeedsOne() throws {
     // A Korean hourly chart's local time.
     #expect(throws: ChartDateError.noTimeZone("2023-04-09 20:00:00")) {
