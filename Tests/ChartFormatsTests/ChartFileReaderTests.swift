@@ -307,7 +307,7 @@ struct ChartFileProblemTests {
       ])
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "tab\there/2024-01-06.json") == [
-        "tab\there/2024-01-06.json: the folder's name 'tab\\there' is not a valid chart name (1 to"
+        "tab\\there/2024-01-06.json: the folder's name 'tab\\there' is not a valid chart name (1 to"
           + " 200 characters, no control characters); give the chart's name"
       ])
   }
