@@ -6,6 +6,8 @@ public struct HTTPRequest: Sendable {
   public var path: String
   /// The query's parameters, decoded; a name given twice keeps its first value.
   public var query: [String: String]
+  /// The names the query gives more than once, in the order of their second appearance.
+  public var repeatedParameters: [String] = []
   /// The headers, by lower-case name; a name given twice keeps its values joined by `, `.
   public var headers: [String: String]
   /// The body (an upload's file), empty for most requests.
@@ -28,19 +30,25 @@ public struct HTTPRequest: Sendable {
   public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     var query: [String: String] = [:]
+    var repeated: [String] = []
     if parts.count == 2 {
       for pair in parts[1].split(separator: "&") {
         let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
         let name = percentDecoded(field[0], plusIsSpace: true) ?? String(field[0])
         let value =
           field.count == 2 ? percentDecoded(field[1], plusIsSpace: true) ?? String(field[1]) : ""
-        if query[name] == nil { query[name] = value }
+        if query[name] == nil {
+          query[name] = value
+        } else if !repeated.contains(name) {
+          repeated.append(name)
+        }
       }
     }
     self.init(
       method: method, path: String(parts[0]), query: query,
       headers: Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $0 + ", " + $1 },
       body: body)
+    repeatedParameters = repeated
   }
 }
 

@@ -58,7 +58,7 @@ enum OpenAPIDocument {
           },
           "post": {
             "summary": "Import a chart file as the chart's snapshots",
-            "description": "The body is a chart file in any format chart-archive import reads. All or nothing: the same checks as the command line. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
+            "description": "The body is a chart file in any format chart-archive import reads, as it is or gzipped (Content-Encoding: gzip; another coding is a 415). All or nothing: the same checks as the command line. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
             "operationId": "upload",
             "security": [{"bearer": []}],
             "parameters": [
@@ -75,7 +75,8 @@ enum OpenAPIDocument {
               "401": {"$ref": "#/components/responses/Problem"},
               "405": {"$ref": "#/components/responses/Problem"},
               "409": {"$ref": "#/components/responses/Problem"},
-              "413": {"description": "The body is larger than the server takes (libevent's own HTML answer)"},
+              "413": {"description": "The body is larger than the server takes (libevent's own HTML answer), or its gzipped file is, once decompressed (a problem)"},
+              "415": {"$ref": "#/components/responses/Problem"},
               "422": {"$ref": "#/components/responses/Problem"},
               "503": {"$ref": "#/components/responses/Problem"}
             }

@@ -73,6 +73,13 @@ public final class Router: Sendable {
 
   /// The response to a request.
   public func respond(to request: HTTPRequest) -> HTTPResponse {
+    // A parameter given twice is refused, as the command line refuses an option given twice:
+    // which value was meant is not known (before the cache, whose key holds one value).
+    if request.path.hasPrefix("/api/"), let name = request.repeatedParameters.first {
+      return finish(
+        problem(400, "the query gives '\(name)' more than once; give it once"), gzipped: nil,
+        for: request)
+    }
     let format = Self.format(of: request)
     let canCache = (request.method == "GET" || request.method == "HEAD") && format != nil
     let key = canCache ? Self.cacheKey(request, format: format ?? .json) : ""
@@ -311,9 +318,29 @@ public final class Router: Sendable {
       return problem(500, "\(error)")
     }
     let name = "\(chart)/upload" + (request.query["date"].map { "-\($0)" } ?? "")
+    // The file as sent, or gzipped (RFC 9110, section 8.4): any other coding is not read.
+    var file = request.body
+    switch request.headers["content-encoding"]?.lowercased() {
+    case nil, "identity": break
+    case "gzip", "x-gzip":
+      do {
+        file = try Gzip.decompress(request.body, limit: configuration.maximumBodyBytes)
+      } catch {
+        switch error {
+        case .tooLong:
+          return problem(
+            413,
+            "the file is longer than \(configuration.maximumBodyBytes) bytes once decompressed")
+        case .invalid(let reason): return problem(400, "the body is not valid gzip: \(reason)")
+        }
+      }
+    case let other?:
+      return problem(
+        415, "Content-Encoding '\(other)' is not read here; send the file as it is, or gzipped")
+    }
     do {
       let report = try Importer.run(
-        [.bytes(Data(request.body), name: name)], into: uploads, options: options)
+        [.bytes(Data(file), name: name)], into: uploads, options: options)
       let outcome =
         report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"
       let body = JSONValue.object([

@@ -200,6 +200,12 @@ struct ServeTests {
         == "from 'yesterday' is not a chart date (YYYY-MM-DD, latest or previous)")
     #expect(try server.get("/api/charts?format=xml").status == 400)
     #expect(try server.get("/api/charts/hot-100/latest?limit=-1").status == 400)
+    // A parameter given twice, as the command line refuses an option given twice; after the
+    // answer with one is kept, too. (The first was taken.)
+    #expect(try server.get("/api/charts/hot-100/latest?limit=1").status == 200)
+    let twice = try server.get("/api/charts/hot-100/latest?limit=1&date=latest&limit=2")
+    #expect(twice.status == 400)
+    #expect(try problemDetail(twice) == "the query gives 'limit' more than once; give it once")
     #expect(try server.get("/api/songs").status == 400)
     // Blanks are no words (they found every song), as for history.
     #expect(try server.get("/api/songs?q=%20%20").status == 400)
@@ -335,6 +341,48 @@ struct ServeTests {
   /// An answer that takes longer than the connection's timeout (an upload that waited for the
   /// archive's lock) is sent: it was dropped unsent, the client told nothing ("Empty reply from
   /// server"), as libevent timed the timeout from when the request began.
+  /// An upload sent gzipped (Content-Encoding: gzip) is the file it holds; another coding is
+  /// refused. The gzipped bytes were read as the file ("not UTF-8 text (a binary file?)"), and a
+  /// plain file labelled gzip was taken.
+  @Test func aGzippedUploadIsTheFileItHolds() throws {
+    let (folder, archive) = try sampleArchive()
+    let token = "s3cret-token-for-uploads"
+    let server = try ServedArchive(["--db", archive, "--token-file", try folder.write("t", token)])
+    let file = Array(#"[{"title": "One", "artist": "A"}, {"title": "Two", "artist": "B"}]"#.utf8)
+    func upload(_ body: [UInt8], coding: String?, date: String) throws -> HTTPReply {
+      try server.request(
+        "POST", "/api/charts/app-new/snapshots?date=\(date)&format=app-feed",
+        headers: [("Authorization", "Bearer " + token)]
+          + (coding.map { [("Content-Encoding", $0)] } ?? []), body: body)
+    }
+    let zipped = try gzipTool(file, decompressing: false)
+    #expect(try upload(zipped, coding: "gzip", date: "2024-06-01").status == 201)
+    let snapshot = try #require(
+      try server.get("/api/charts/app-new/latest").json() as? [String: Any])
+    #expect(
+      (snapshot["entries"] as? [[String: Any]])?.compactMap { $0["title"] as? String }
+        == ["One", "Two"])
+    let plain = try upload(file, coding: "gzip", date: "2024-06-02")
+    #expect(plain.status == 400)
+    #expect(try problemDetail(plain).hasPrefix("the body is not valid gzip: "))
+    let cut = try upload(Array(zipped.dropLast(12)), coding: "gzip", date: "2024-06-02")
+    #expect(try problemDetail(cut) == "the body is not valid gzip: the gzip stream is cut short")
+    let other = try upload(file, coding: "br", date: "2024-06-02")
+    #expect(other.status == 415)
+    #expect(
+      try problemDetail(other)
+        == "Content-Encoding 'br' is not read here; send the file as it is, or gzipped")
+    // 33 MB of spaces, 32 KB gzipped: past the limit once decompressed.
+    let bomb = try gzipTool(
+      Array(repeating: UInt8(ascii: " "), count: 33 * 1024 * 1024), decompressing: false)
+    let tooLong = try upload(bomb, coding: "gzip", date: "2024-06-02")
+    #expect(tooLong.status == 413)
+    #expect(
+      try problemDetail(tooLong)
+        == "the file is longer than 33554432 bytes once decompressed")
+    #expect(try server.get("/api/charts/app-new/snapshots").text.contains("2024-06-02") == false)
+  }
+
   @Test func anUploadThatWaitedLongerThanTheTimeoutIsAnswered() throws {
     let (folder, archive) = try sampleArchive()
     let token = "s3cret-token-for-uploads"
@@ -619,7 +667,7 @@ struct ServeTests {
     // The upload is documented with its security and every status it gives.
     let post = try #require(paths["/api/charts/{chart}/snapshots"]?["post"] as? [String: Any])
     let statuses = try #require(post["responses"] as? [String: Any]).keys
-    #expect(Set(statuses) == ["200", "201", "400", "401", "405", "409", "413", "422", "503"])
+    #expect(Set(statuses) == ["200", "201", "400", "401", "405", "409", "413", "415", "422", "503"])
     #expect(server.stop() == 0)
     _ = folder
   }
@@ -643,12 +691,17 @@ private func songID(of query: String, in archive: String) throws -> Int {
 
 /// gzip data decompressed by the system's `gzip`.
 private func gunzip(_ bytes: [UInt8]) throws -> [UInt8] {
+  try gzipTool(bytes, decompressing: true)
+}
+
+/// `bytes` through `/bin/gzip`: compressed, or decompressed.
+private func gzipTool(_ bytes: [UInt8], decompressing: Bool) throws -> [UInt8] {
   let folder = try TemporaryFolder()
   let file = folder.url.appendingPathComponent("body.gz")
   try Data(bytes).write(to: file)
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/bin/gzip")
-  process.arguments = ["-dc", file.path]
+  process.arguments = [decompressing ? "-dc" : "-c", file.path]
   let pipe = Pipe()
   process.standardOutput = pipe
   try process.run()
