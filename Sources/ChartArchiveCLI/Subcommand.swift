@@ -113,7 +113,9 @@ enum SharedOptions {
   {
     guard let text else { return nil }
     do { return try ChartDate(iso8601: text, timeZone: timeZone) } catch {
-      throw UsageError("<\(argument)>: \(error.description)")
+      // An option by its name (`--date`), an argument as the usage line shows it (`<date>`).
+      throw UsageError(
+        (argument.hasPrefix("--") ? argument : "<\(argument)>") + ": \(error.description)")
     }
   }
 

@@ -129,6 +129,15 @@ struct HelpAndUsageTests {
         + " [--db <path>]\n  See 'chart-archive report --help' for more information.\n"
     ),
     (
+      // An option's value is named by the option ("<date>:" named the --date of import).
+      ["audit", "hot-100", "--from", "2024-02-30", "--db", "/nonexistent"],
+      "Error: --from: '2024-02-30' is"
+        + " not a valid ISO 8601 date (YYYY-MM-DD) or date and time (YYYY-MM-DDTHH:MM:SSZ)\n"
+        + "Usage: chart-archive audit <chart> [--from <date>] [--to <date>] [--summary]"
+        + " [--format <format>] [--db <path>]\n  See 'chart-archive audit --help' for more"
+        + " information.\n"
+    ),
+    (
       ["history", " ", "--db", "/nonexistent"],
       "Error: <query> is empty: give a title, or part of a title or artist credit\n"
         + "Usage: chart-archive history [<query>] [--artist <artist>] [--chart <name>]"

@@ -667,7 +667,8 @@ struct ServeTests {
     // The upload is documented with its security and every status it gives.
     let post = try #require(paths["/api/charts/{chart}/snapshots"]?["post"] as? [String: Any])
     let statuses = try #require(post["responses"] as? [String: Any]).keys
-    #expect(Set(statuses) == ["200", "201", "400", "401", "405", "409", "413", "415", "422", "503"])
+    #expect(
+      Set(statuses) == ["200", "201", "400", "401", "405", "409", "413", "415", "422", "503"])
     #expect(server.stop() == 0)
     _ = folder
   }

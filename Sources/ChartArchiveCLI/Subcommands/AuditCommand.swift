@@ -40,8 +40,8 @@ enum AuditCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let from = try SharedOptions.chartDate(arguments.option("--from"), argument: "from")
-    let to = try SharedOptions.chartDate(arguments.option("--to"), argument: "to")
+    let from = try SharedOptions.chartDate(arguments.option("--from"), argument: "--from")
+    let to = try SharedOptions.chartDate(arguments.option("--to"), argument: "--to")
     if let from, let to, from > to {
       throw UsageError("--from \(from) is after --to \(to): give the earlier chart date first")
     }

@@ -107,7 +107,7 @@ enum ImportCommand: Subcommand {
       options.timeZone = timeZone
     }
     options.chartDate = try SharedOptions.chartDate(
-      arguments.option("--date"), argument: "date", timeZone: options.timeZone)
+      arguments.option("--date"), argument: "--date", timeZone: options.timeZone)
     options.format = try SharedOptions.choice(
       arguments, "--format", of: ChartFormat.self, named: "format")
     options.frequency = try SharedOptions.choice(
