@@ -21,6 +21,9 @@ public final class Console {
   public let outputIsTerminal: Bool
   /// Whether standard error is a terminal (progress bars).
   public let errorIsTerminal: Bool
+  /// What the command changed before it wrote its output (`the import is stored in PATH`), for
+  /// the error that says the output could not be written: that error does not undo it.
+  var doneBeforeOutput: String?
   private let outputSink: (String) -> Void
   private let errorSink: (String) -> Void
   /// Flushes standard output and returns the first error writing it met (an `errno`), if any.

@@ -61,7 +61,7 @@ public enum ChartArchiveTool {
     case let error?:
       console.printError(
         "Error: could not write to standard output (\(String(cString: strerror(error)))); what"
-          + " was written is incomplete")
+          + " was written is incomplete" + (console.doneBeforeOutput.map { ", but \($0)" } ?? ""))
       return .ioError
     }
   }

@@ -93,6 +93,27 @@ struct OutputFailureTests {
         + " is incomplete\n")
   }
 
+  @Test func anImportWhoseOutputFailsSaysItIsStored() throws {
+    // The import is committed before its report is written: the error said only that the output
+    // was incomplete, and a script took the import for failed.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let run = try bash(#""$TOOL" import Sample-data/hot-100 --db "\#(archive)" > /dev/full"#)
+    #expect(run.status == 74)
+    #expect(
+      run.error
+        == "Error: could not write to standard output (No space left on device); what was written"
+        + " is incomplete, but the import is stored in \(archive) (4 new, 0 replaced)\n")
+    #expect(
+      try chartArchive(["snapshots", "hot-100", "--db", archive]).output.contains("2024-01-13"))
+    // Nothing new: nothing to say stored.
+    let again = try bash(#""$TOOL" import Sample-data/hot-100 --db "\#(archive)" > /dev/full"#)
+    #expect(
+      again.error
+        == "Error: could not write to standard output (No space left on device); what was written"
+        + " is incomplete\n")
+  }
+
   @Test func aReaderThatGoesAwayEndsTheCommandQuietly() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

@@ -150,6 +150,10 @@ enum ImportCommand: Subcommand {
         + " \(objects[0].type.uppercased()) \(objects[0].name))"
       throw failure
     }
+    if report.imported + report.replaced > 0 {
+      console.doneBeforeOutput =
+        "the import is stored in \(path) (\(report.imported) new, \(report.replaced) replaced)"
+    }
     printReport(report, of: sources, into: path, console: console)
     return .success
   }
