@@ -36,9 +36,11 @@ public enum ImportSource: Hashable, Sendable {
     for path in paths {
       var status = stat()
       guard stat(path, &status) == 0 else {
+        let looped = errno == ELOOP
         var link = stat()
         let dangling = lstat(path, &link) == 0 && link.st_mode & S_IFMT == S_IFLNK
-        walk.problems.append(.init(path: path, kind: dangling ? .linkToNothing : .missing))
+        walk.problems.append(
+          .init(path: path, kind: looped ? .linkLoop : dangling ? .linkToNothing : .missing))
         continue
       }
       if status.st_mode & S_IFMT == S_IFDIR {
@@ -106,10 +108,12 @@ private struct FolderWalk {
       let path = base + name
       var status = stat()
       guard stat(path, &status) == 0 else {
-        // A link to nothing is a problem only when it would be a chart file's.
+        // A link to nothing, or a loop of links, is a problem only when it would be a chart
+        // file's.
+        let looped = errno == ELOOP
         var link = stat()
         if lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK, Self.isChartFile(name) {
-          problems.append(.init(path: path, kind: .linkToNothing))
+          problems.append(.init(path: path, kind: looped ? .linkLoop : .linkToNothing))
         }
         continue
       }
@@ -146,6 +150,8 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
       case unreadable(String)
       /// A symbolic link whose target does not exist.
       case linkToNothing
+      /// A symbolic link that leads back to itself, through other links or none.
+      case linkLoop
       /// A chart file or a folder whose name is not UTF-8 text (shown with U+FFFD for the bytes
       /// that are not).
       case nameNotUTF8
@@ -159,6 +165,7 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
       case .missing: "\(path): no such file or folder"
       case .unreadable(let reason): "\(path): cannot be read (\(reason))"
       case .linkToNothing: "\(path): a link to nothing"
+      case .linkLoop: "\(path): a link that leads back to itself (a loop of links)"
       case .nameNotUTF8: "\(path): its name is not UTF-8 text (rename it to import it)"
       }
     }

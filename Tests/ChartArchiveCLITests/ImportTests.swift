@@ -503,6 +503,16 @@ struct ImportTests {
     #expect(run.status == 66)
     #expect(run.error == "Error: \(folder.path)/c/2024-01-20.json: a link to nothing\n")
     #expect(!FileManager.default.fileExists(atPath: archive))
+    // A link to itself was called a link to nothing.
+    try FileManager.default.removeItem(atPath: link)
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "2024-01-20.json")
+    for path in [folder.url.appendingPathComponent("c").path, link] {
+      let loop = try chartArchive(["import", path, "--db", archive])
+      #expect(loop.status == 66)
+      #expect(
+        loop.error
+          == "Error: \(link): a link that leads back to itself (a loop of links)\n")
+    }
   }
 
   @Test func concurrentFirstImportsQueueInsteadOfFailing() throws {
