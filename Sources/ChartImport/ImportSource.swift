@@ -46,7 +46,7 @@ public enum ImportSource: Hashable, Sendable {
       if status.st_mode & S_IFMT == S_IFDIR {
         walk.read(folder: path, status: status)
       } else {
-        walk.files.append(path)
+        walk.add(file: path)
       }
     }
     if !walk.problems.isEmpty { throw ImportSourceError(problems: walk.problems) }
@@ -119,9 +119,19 @@ private struct FolderWalk {
       }
       switch status.st_mode & S_IFMT {
       case S_IFDIR: read(folder: path, status: status)
-      case S_IFREG where Self.isChartFile(name): files.append(path)
+      case S_IFREG where Self.isChartFile(name): add(file: path)
       default: continue
       }
+    }
+  }
+
+  /// Adds a chart file, or the problem that this process may not read it: told with the
+  /// folders that cannot be read, before anything is read.
+  mutating func add(file path: String) {
+    if access(path, R_OK) == 0 {
+      files.append(path)
+    } else {
+      problems.append(.init(path: path, kind: .unreadable(String(cString: strerror(errno)))))
     }
   }
 
@@ -146,7 +156,7 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
     public enum Kind: Hashable, Sendable {
       /// Nothing is there.
       case missing
-      /// A folder that cannot be listed, with the system's reason.
+      /// A folder that cannot be listed, or a file that cannot be read, with the system's reason.
       case unreadable(String)
       /// A symbolic link whose target does not exist.
       case linkToNothing

@@ -491,6 +491,33 @@ struct ImportTests {
     #expect(!run.output.contains("\u{1B}") && !run.error.contains("\u{1B}"))
   }
 
+  @Test(
+    .enabled(
+      if: getuid() != 0 || isInstalled("/usr/bin/setpriv"),
+      "root reads every file, and setpriv is not installed to run as another user: skipped"))
+  func aFileThatCannotBeReadIsReportedBeforeAnythingIsRead() throws {
+    // It was refused as invalid data (65) after the files before it were read, while a folder
+    // that cannot be read was reported first (66).
+    let folder = try TemporaryFolder()
+    chmod(folder.path, 0o777)
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write("c/2024-01-13.json", validWeek)
+    let locked = try folder.write(
+      "c/2024-01-20.json", validWeek.replacing("2024-01-13", with: "2024-01-20"))
+    chmod(locked, 0o000)
+    let arguments = ["import", folder.url.appendingPathComponent("c").path, "--db", archive]
+    // Root reads any file: the command runs as nobody.
+    let run =
+      getuid() == 0
+      ? try runProgram(
+        "/usr/bin/setpriv",
+        ["--reuid=65534", "--regid=65534", "--clear-groups", toolURL.path] + arguments)
+      : try chartArchive(arguments)
+    #expect(run.status == 66)
+    #expect(run.error == "Error: \(locked): cannot be read (Permission denied)\n")
+    #expect(!FileManager.default.fileExists(atPath: archive))
+  }
+
   @Test func aLinkToNothingIsReportedAndNothingIsStored() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
