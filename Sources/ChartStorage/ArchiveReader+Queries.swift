@@ -473,14 +473,21 @@ extension ArchiveReader {
     var charted: Set<SongID> = []
     try reading {
       for arrival in arrivals {
+        // On the chart by the older date: an entry then, or one up to the newer date whose run
+        // the archive holds only in part (figure_flags bit 4: the source counts weeks from before
+        // the archive's first of the song, as `show` marks it a re-entry).
         let found = try database.row(
           """
           SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE e.song_id = ?1 AND s.chart_time <= ?3
+          WHERE e.song_id = ?1
+            AND (s.chart_time <= ?3 OR s.chart_time <= ?4 AND e.figure_flags & 4 != 0)
             AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2)
           LIMIT 1
-          """, [arrival.song.rawValue, older.id.rawValue, older.chartDate.secondsSince1970],
-          { _ in true })
+          """,
+          [
+            arrival.song.rawValue, older.id.rawValue, older.chartDate.secondsSince1970,
+            newer.chartDate.secondsSince1970,
+          ], { _ in true })
         if found != nil { charted.insert(arrival.song) }
       }
     }

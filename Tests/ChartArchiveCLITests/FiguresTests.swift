@@ -539,8 +539,11 @@ struct ArchiveEdgeTests {
     try folder.write("c/1.json", native("c", "2024-05-01", [("A", "X", nil, nil)]))
     try folder.write("c/2.json", native("c", "2024-05-02", [("B", "Y", nil, nil)]))
     try folder.write("c/3.json", native("c", "2024-05-03", [("C", "Z", nil, nil)]))
+    // D's source counts 9 days: it charted before the archive's first of it, as `show`'s RE
+    // says (the diff called it new).
     try folder.write(
-      "c/4.json", native("c", "2024-05-04", [("A", "X", nil, nil), ("C", "Z", nil, nil)]))
+      "c/4.json",
+      native("c", "2024-05-04", [("A", "X", nil, nil), ("C", "Z", nil, nil), ("D", "W", nil, 9)]))
     #expect(
       try chartArchive(["import", folder.url.appendingPathComponent("c").path, "--db", archive])
         .status == 0)
@@ -549,8 +552,11 @@ struct ArchiveEdgeTests {
         .output)
     let arrivals = try #require(diff["arrivals"] as? [[String: Any]])
     // A charted on 2024-05-01, before the older date: back; C first charted after it: new.
-    #expect(arrivals.compactMap { $0["title"] as? String } == ["A", "C"])
-    #expect(arrivals.compactMap { $0["movement"] as? String } == ["re-entry", "new"])
+    #expect(arrivals.compactMap { $0["title"] as? String } == ["A", "C", "D"])
+    #expect(arrivals.compactMap { $0["movement"] as? String } == ["re-entry", "new", "re-entry"])
+    #expect(
+      try OneMovementTests.shownMovements("c", "2024-05-04", archive: archive)
+        == ["1 re-entry -", "2 down 1", "3 re-entry -"])
   }
 }
 
