@@ -23,11 +23,16 @@ public enum ImportWords {
       return
         "\(snapshot): the source gives no previous rank, peak or weeks on chart for any entry,"
         + " after snapshots that had them; its movements are derived from the archive"
-    case .figures(.correctedPreviousRank(let rank, let title, let published, let given)):
+    case .figures(.correctedPreviousRank(let rank, let title, let published?, let given)):
       return
         "\(snapshot) rank \(rank) '\(title)': the published previous rank \(published) cannot be"
         + " right (the source says the song is new, or the archive's previous snapshot has another"
         + " song there); the archive gives \(given.map { "\($0)" } ?? "none (not on it)")"
+    case .figures(.correctedPreviousRank(let rank, let title, nil, let given)):
+      return
+        "\(snapshot) rank \(rank) '\(title)': the source says the song was not on the previous"
+        + " chart, and the archive's previous snapshot has it"
+        + (given.map { " at \($0); the archive gives \($0)" } ?? "")
     case .offRhythm(let previous, let frequency):
       let seconds = note.chartDate.secondsSince1970 - previous.secondsSince1970
       let apart =

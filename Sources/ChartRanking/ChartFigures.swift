@@ -258,8 +258,9 @@ public enum ChartFigures {
     /// The source publishes previous ranks but gave none, nor a peak or weeks on chart, for any
     /// entry, after snapshots that had them: the movements are derived.
     case lostPublishedFigures
-    /// An entry's published previous rank cannot be right and the archive's is given instead.
-    case correctedPreviousRank(rank: Int, title: String, published: Int, given: Int?)
+    /// An entry's published previous rank cannot be right and the archive's is given instead;
+    /// `published` is `nil` when the source said the song was not on the previous chart.
+    case correctedPreviousRank(rank: Int, title: String, published: Int?, given: Int?)
   }
 
   /// Decides a snapshot's figures.
@@ -677,14 +678,18 @@ private struct Decider {
       // The previous rank given.
       var previousRank = publishes ? publishedPrevious : derivedPreviousRank
       var source: PreviousRankSource = publishes ? .published : .derived
-      if publishes, let published = publishedPrevious, let previousVerdict,
-        entries[index].saysFirstWeek || previousVerdict.cause == .unexplained
+      // A previous rank the source says the song had though it is new, or that nothing
+      // explains: a rank where another song was, or none (the song not on the previous chart)
+      // where it was.
+      if publishes, let previousVerdict,
+        publishedPrevious != nil && entries[index].saysFirstWeek
+          || previousVerdict.cause == .unexplained
       {
         previousRank = derivedPreviousRank
         source = .corrected
         notes.append(
           .correctedPreviousRank(
-            rank: rank, title: entries[index].title, published: published,
+            rank: rank, title: entries[index].title, published: publishedPrevious,
             given: derivedPreviousRank))
       }
       // The source's peak and weeks where the archive lacks the start of the run.
