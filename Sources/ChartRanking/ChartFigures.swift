@@ -891,6 +891,14 @@ private struct CauseFinder {
       }
     }
     if figure == .peakPosition, let peak = entry.publishedPeakPosition {
+      // The song's first entry in the archive, which the source says charted before, with a
+      // better peak than its rank: reached on a chart the archive lacks, whatever the offset
+      // (a chart app's first imported week, several songs two places above their peaks).
+      if since == nil, entry.saysChartedBefore, peak < trueRank,
+        songs(withTitleOf: entry).count <= 1
+      {
+        return .sourceGap
+      }
       if shiftedPeakOffsets.contains(peak - trueRank) { return .rankShift }
       // One entry misranked: the source's own peak and its next previous rank agree on a rank
       // one or two away from the file's.

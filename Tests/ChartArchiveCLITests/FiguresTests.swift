@@ -274,6 +274,36 @@ struct ContradictingSourceTests {
       try shown("hot", "2024-01-13", archive: archive) == ["1 unchanged 1 1 2", "2 re-entry - 2 5"])
   }
 
+  @Test func peaksFromBeforeAChartsFirstWeekAreTheSourcesThoughSeveralShareAnOffset() throws {
+    // C, D and E charted before the archive's first week, each two places above its rank: taken
+    // for shifted ranks, their peaks were the archive's (3, 4, 5) beside the source's weeks.
+    let (folder, archive, run) = try imported(
+      [
+        (
+          "2024-01-06.json",
+          week(
+            "2024-01-06",
+            [
+              ("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1), ("C", "Z", nil, 1, 9),
+              ("D", "W", nil, 2, 9), ("E", "V", nil, 3, 9),
+            ])
+        )
+      ], chart: "hot")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(
+      try shown("hot", "2024-01-06", archive: archive) == [
+        "1 new - 1 1", "2 new - 2 1", "3 re-entry - 1 9", "4 re-entry - 2 9", "5 re-entry - 3 9",
+      ])
+    let audit = try json(
+      chartArchive(["audit", "hot", "--db", archive, "--format", "json"]).output)
+    #expect(
+      Set(
+        (audit["disagreements"] as? [[String: Any]])?.map {
+          "\($0["figure"] as? String ?? "") \($0["cause"] as? String ?? "")"
+        } ?? []) == ["peak_position source gap", "weeks_on_chart source gap"])
+  }
+
   @Test func aSongSaidNotToBeOnThePreviousChartThoughItWasIsCorrected() throws {
     // A at 1 on both weeks, its second without a previous rank: it was a re-entry, and the
     // history counted two runs with no week between them.
