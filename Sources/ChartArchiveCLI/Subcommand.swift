@@ -114,8 +114,14 @@ enum SharedOptions {
     guard let text else { return nil }
     do { return try ChartDate(iso8601: text, timeZone: timeZone) } catch {
       // An option by its name (`--date`), an argument as the usage line shows it (`<date>`).
-      throw UsageError(
-        (argument.hasPrefix("--") ? argument : "<\(argument)>") + ": \(error.description)")
+      let name = argument.hasPrefix("--") ? argument : "<\(argument)>"
+      if case .noTimeZone = error, argument == "--date" {
+        // import's: its --timezone gives the zone.
+        throw UsageError(
+          "\(name): '\(text)' is a date and time without a time zone: pass --timezone ZONE (an"
+            + " IANA name such as Asia/Seoul), or write it with Z or an offset")
+      }
+      throw UsageError(name + ": \(error.description)")
     }
   }
 

@@ -138,6 +138,16 @@ struct HelpAndUsageTests {
         + " information.\n"
     ),
     (
+      // A date and time without a zone names the option that gives one.
+      ["import", "x.json", "--date", "2024-05-01 20:00:00", "--db", "/nonexistent"],
+      "Error: --date: '2024-05-01 20:00:00' is a date and time without a time zone: pass"
+        + " --timezone ZONE (an IANA name such as Asia/Seoul), or write it with Z or an offset\n"
+        + "Usage: chart-archive import <path> ... [--chart <name>] [--date <date>]"
+        + " [--timezone <zone>] [--format <format>] [--frequency <frequency>] [--replace]"
+        + " [--allow-ties] [--skip-invalid] [--quiet] [--db <path>]\n  See 'chart-archive import"
+        + " --help' for more information.\n"
+    ),
+    (
       ["history", " ", "--db", "/nonexistent"],
       "Error: <query> is empty: give a title, or part of a title or artist credit\n"
         + "Usage: chart-archive history [<query>] [--artist <artist>] [--chart <name>]"
