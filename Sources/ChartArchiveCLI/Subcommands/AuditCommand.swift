@@ -8,14 +8,16 @@ enum AuditCommand: Subcommand {
   static let abstract =
     "Compare the previous ranks, peaks and weeks on chart the archive derives with the published."
   static let discussion = """
-    For every entry whose source published a previous rank, peak position or weeks on chart, the
-    figure the archive derives from its own snapshots is compared with the published one. The
+    For every entry whose source published a previous rank, peak position, weeks on chart or run
+    number, the figure the archive derives from its own snapshots is compared with the published
+    one. The
     summary gives the agreement per figure; then each disagreement is listed with its cause,
     found in the data:
 
       source gap      a snapshot holds fewer entries than the chart's size, or the source's
                       previous chart is missing from the archive
-      rank shift      a run of one snapshot's published previous ranks is off by the same amount
+      rank shift      a run of one snapshot's published previous ranks or peaks is off by the
+                      same amount
       credit change   one title by one lead artist is split over several songs, or a
                       previous rank names an entry with the same title before any parenthesis
       two recordings  several songs share the title and artist (a reissue and a remake)

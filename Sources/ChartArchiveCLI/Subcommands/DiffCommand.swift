@@ -9,9 +9,10 @@ enum DiffCommand: Subcommand {
   static let discussion = """
     Without dates, compares the chart's last two snapshots; with one date, the snapshot of that
     date against the one before it; with two, those two, in either order (they need not be
-    consecutive). Movements are the difference between the two ranks; arrivals are debuts (NEW)
-    or re-entries (RE, the song was on an earlier snapshot of the chart); drop-outs were on the
-    older snapshot only.
+    consecutive). Between a snapshot and the one before it, each entry moves as show says (WAS is
+    the previous rank the archive gives); between snapshots further apart, by the difference of
+    the two ranks. Arrivals are debuts (NEW) or re-entries (RE, the song was on the chart by the
+    older date); drop-outs were on the older snapshot only.
     """
   static let examples = [
     "chart-archive diff hot-100 2023-12-30 2024-01-06"

@@ -53,7 +53,8 @@ enum ImportCommand: Subcommand {
 
   static let arguments = [
     ArgumentSpec(
-      name: "path", help: "Chart files, or folders to walk for *.json, *.csv and *.html files.",
+      name: "path",
+      help: "Chart files, or folders to walk for *.json, *.csv, *.html and *.htm files.",
       repeats: true, values: .fileOrFolder)
   ]
   static let options = [

@@ -9,7 +9,8 @@ enum ReportCommand: Subcommand {
     "Report a snapshot's changes: number one, debuts, re-entries, climbers, fallers, drop-outs."
   static let discussion = """
     Compares the snapshot (the latest by default) with the chart's previous one. Previous ranks are
-    the source's own when it publishes them, else derived from the archive.
+    the source's own when it publishes them (but where they cannot be right: the archive's,
+    corrected), else derived from the archive.
 
     --format html writes the report as one web page, self-contained (its style sheet inside, no
     script; covers load from the sources' addresses): what chart-archive serve shows at

@@ -9,8 +9,10 @@ enum ShowCommand: Subcommand {
   static let discussion = """
     MOVE is ▲n (up n places), ▼n (down n), – (unchanged), NEW (debut) or RE (re-entry), against
     the chart's previous snapshot; LAST is the previous rank as published, or as derived from the
-    archive when the source publishes none. PEAK and WKS are derived from the archive up to this
-    chart date.
+    archive when the source publishes none; marked ! when the published one cannot be right and
+    the archive's is given. PEAK and WKS (days, hours, months or snapshots for other charts) are
+    the archive's up to this chart date; marked * when they are the source's, the archive not
+    holding the start of the song's run. The figures were decided when the snapshot was stored.
     """
   static let arguments = [SharedOptions.chart, SharedOptions.latestDate]
   static let options = [
