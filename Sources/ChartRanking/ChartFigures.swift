@@ -490,6 +490,8 @@ private struct Decider {
     // Each entry's song on the previous snapshot, and its rank there as the source meant it.
     var previousIndices = [Int?](repeating: nil, count: entries.count)
     var missing = false
+    // A repeat of the previous snapshot: its one note tells why its previous ranks disagree.
+    var repeats = false
     if let previous {
       if publishes, !previous.snapshot.entries.isEmpty,
         !entries.contains(where: \.publishesAnyFigure),
@@ -499,6 +501,7 @@ private struct Decider {
         notes.append(.lostPublishedFigures)
       }
       if ChartFigures.isRepeat(snapshot, of: previous.snapshot) {
+        repeats = true
         let countsNoNewWeek = entries.contains {
           $0.publishedWeeksOnChart != nil || $0.streams != nil
         }
@@ -687,10 +690,12 @@ private struct Decider {
       {
         previousRank = derivedPreviousRank
         source = .corrected
-        notes.append(
-          .correctedPreviousRank(
-            rank: rank, title: entries[index].title, published: publishedPrevious,
-            given: derivedPreviousRank))
+        if !repeats {
+          notes.append(
+            .correctedPreviousRank(
+              rank: rank, title: entries[index].title, published: publishedPrevious,
+              given: derivedPreviousRank))
+        }
       }
       // The source's peak and weeks where the archive lacks the start of the run.
       var peak = derivedPeak
