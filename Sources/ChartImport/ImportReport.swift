@@ -171,7 +171,7 @@ public struct ImportReport: Sendable {
   /// the log holds it and must be kept with the archive.
   public var logNotCopied: ArchiveError?
   /// What a new archive found at its path and renamed aside (see ``NewArchive/setAside``).
-  public var setAside: [String] = []
+  public var setAside: [SetAsideFile] = []
 
   /// Whether the import stored or replaced anything.
   public var changedTheArchive: Bool { imported + replaced > 0 }

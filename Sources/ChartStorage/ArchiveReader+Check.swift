@@ -9,11 +9,27 @@ public struct ArchiveCheck: Hashable, Sendable {
 
   /// Whether the check passed.
   public var passed: Bool { problems.isEmpty }
+}
 
-  /// A check's result: what was checked and what is wrong (none when it passed).
-  public init(name: String, problems: [String]) {
-    self.name = name
-    self.problems = problems
+extension Archive {
+  /// Opens the archive at `path` for reading and checks it (see ``ArchiveReader/check()``). A
+  /// file so damaged that its schema cannot be read (`SQLITE_CORRUPT`, `SQLITE_NOTADB` once it
+  /// is known to be a database) fails the first check, with SQLite's words, and no other runs.
+  ///
+  /// - Returns: one result per check, in ``ArchiveReader/check()``'s order.
+  /// - Throws: what ``Archive/init(path:access:maximumReaders:)`` throws for a file that is no
+  ///   archive, or not there; ``ArchiveError/database(path:_:)`` when a check cannot run for
+  ///   another reason.
+  public static func check(path: String) throws(ArchiveError) -> [ArchiveCheck] {
+    do {
+      let archive = try Archive(path: path, access: .read)
+      return try ArchiveError.mapping(path: path) { try archive.read { try $0.check() } }
+    } catch .database(_, let failure) where failure.isDamage {
+      return [
+        ArchiveCheck(
+          name: "SQLite integrity", problems: ["the schema cannot be read: \(failure.message)"])
+      ]
+    }
   }
 }
 

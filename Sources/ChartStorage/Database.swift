@@ -128,13 +128,6 @@ final class Database {
     if isOpen { sqlite3_close_v2(handle) }
   }
 
-  /// Closes the connection now; nothing may use it afterwards. Closing the last connection to a
-  /// file in write-ahead logging mode copies the log into the file and deletes it
-  /// (<https://www.sqlite.org/c3ref/close.html>).
-  ///
-  /// - Throws: ``DatabaseError`` when SQLite cannot close the connection (`SQLITE_BUSY` while a
-  ///   statement prepared elsewhere is still open); the connection is then closed when that
-  ///   statement is finalized.
   /// The URI that opens the file at `path` as immutable: `%`, `?` and `#` escaped, a relative path
   /// kept relative (<https://www.sqlite.org/uri.html>).
   static func immutableURI(_ path: String) -> String {
@@ -144,6 +137,13 @@ final class Database {
     return "file:" + escaped + "?immutable=1"
   }
 
+  /// Closes the connection now; nothing may use it afterwards. Closing the last connection to a
+  /// file in write-ahead logging mode copies the log into the file and deletes it
+  /// (<https://www.sqlite.org/c3ref/close.html>).
+  ///
+  /// - Throws: ``DatabaseError`` when SQLite cannot close the connection (`SQLITE_BUSY` while a
+  ///   statement prepared elsewhere is still open); the connection is then closed when that
+  ///   statement is finalized.
   func close() throws(DatabaseError) {
     precondition(isOpen, "the connection is already closed")
     cache.removeAll()

@@ -47,7 +47,7 @@ public final class NewArchive {
   /// archive there, holding data, and renamed to `NAME-wal.orphaned-SECONDS` (seconds since 1970):
   /// they belong to an archive deleted or moved without them, and may hold its last imports. Empty
   /// ones are deleted.
-  public private(set) var setAside: [String] = []
+  public private(set) var setAside: [SetAsideFile] = []
 
   /// The start of every build file's name; the rest is `PID-XXXXXXXX` (8 hexadecimal digits),
   /// short whatever the archive's name, which may use the whole 255 bytes a name can have.
@@ -183,7 +183,10 @@ public final class NewArchive {
         let holdsData =
           suffix == "-wal" ? status.st_size > 32 : suffix == "-journal" && status.st_size > 0
         if holdsData, rename(target + suffix, target + suffix + ".orphaned-\(seconds)") == 0 {
-          setAside.append(destination + suffix + ".orphaned-\(seconds)")
+          setAside.append(
+            SetAsideFile(
+              original: destination + suffix, renamed: destination + suffix + ".orphaned-\(seconds)"
+            ))
         } else {
           unlink(target + suffix)
         }
@@ -291,4 +294,12 @@ extension String {
 extension Character {
   fileprivate var isASCIIDigit: Bool { isASCII && isWholeNumber }
   fileprivate var isASCIIHexDigit: Bool { isASCII && isHexDigit }
+}
+
+/// A file a new archive found at its path and renamed aside (see ``NewArchive/setAside``).
+public struct SetAsideFile: Hashable, Sendable {
+  /// Its path before: the archive's path with `-wal` or `-journal` after it.
+  public var original: String
+  /// Its path now: the original with `.orphaned-SECONDS` after it (seconds since 1970).
+  public var renamed: String
 }

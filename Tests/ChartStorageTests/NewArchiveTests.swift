@@ -62,7 +62,9 @@ struct NewArchiveTests {
     #expect(try archive.snapshots(of: "c").map(\.chartDate.iso8601) == ["2024-02-03"])
     // The log is renamed aside whole, not deleted: it may hold the last imports of its archive.
     #expect(new.setAside.count == 1)
-    let log = try #require(new.setAside.first)
+    let aside = try #require(new.setAside.first)
+    #expect(aside.original == file.path + "-wal")
+    let log = aside.renamed
     #expect(log.hasPrefix(file.path + "-wal.orphaned-"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == leftLog)
   }

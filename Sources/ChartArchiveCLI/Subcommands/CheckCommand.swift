@@ -18,20 +18,7 @@ enum CheckCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
-    var checks: [ArchiveCheck]
-    do {
-      let archive = try Archive(path: path, access: .read)
-      checks = try query { try archive.read { try $0.check() } }
-    } catch let error as ArchiveError {
-      // So damaged that its schema cannot be read: the first check fails, and none other runs.
-      guard case .database(_, let failure) = error, failure.isDamage else {
-        throw CommandError(error)
-      }
-      checks = [
-        ArchiveCheck(
-          name: "SQLite integrity", problems: ["the schema cannot be read: \(failure.message)"])
-      ]
-    }
+    let checks = try query { try Archive.check(path: path) }
     console.show(ChecksView(path: path, checks: checks), as: format)
     return checks.allSatisfy(\.passed) ? .success : .failure
   }

@@ -200,13 +200,9 @@ enum ImportCommand: Subcommand {
       console.printError("warning: " + ImportWords.unfinished(chart, sourceNames: names))
     }
     for file in report.setAside {
-      // `…-wal.orphaned-TIME`: the name it had is before the suffix.
-      let had = file.range(of: ".orphaned-", options: .backwards).map {
-        String(file[..<$0.lowerBound])
-      }
       console.printError(
-        "warning: renamed \(had.map { ChartFileError.printable($0) + " to " } ?? "")"
-          + "\(ChartFileError.printable(file)): it was beside no archive, left by one deleted or"
+        "warning: renamed \(ChartFileError.printable(file.original)) to"
+          + " \(ChartFileError.printable(file.renamed)): it was beside no archive, left by one deleted or"
           + " moved without it, and may hold that archive's last imports; put it back beside that"
           + " archive, named as the archive with -wal (or -journal) after it, before opening it")
     }
