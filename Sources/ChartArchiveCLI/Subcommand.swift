@@ -108,17 +108,25 @@ enum SharedOptions {
     return value
   }
 
-  static func chartDate(_ text: String?, argument: String, timeZone: TimeZone? = nil)
-    throws(UsageError) -> ChartDate?
-  {
+  /// A chart date the user gave, or `nil` when none was given.
+  ///
+  /// - Parameters:
+  ///   - argument: the option (`--date`) or argument (`date`) that gave it, for the message.
+  ///   - timeZone: the zone of a date and time without one.
+  ///   - zoneOption: the command's option that gives that zone (`--timezone`), which the message
+  ///     of a date and time without a zone then names.
+  /// - Throws: ``UsageError`` naming `argument` and what is wrong with the date.
+  static func chartDate(
+    _ text: String?, argument: String, timeZone: TimeZone? = nil, zoneOption: String? = nil
+  ) throws(UsageError) -> ChartDate? {
     guard let text else { return nil }
     do { return try ChartDate(iso8601: text, timeZone: timeZone) } catch {
       // An option by its name (`--date`), an argument as the usage line shows it (`<date>`).
       let name = argument.hasPrefix("--") ? argument : "<\(argument)>"
-      if case .noTimeZone = error, argument == "--date" {
-        // import's: its --timezone gives the zone.
+      if case .noTimeZone = error, let zoneOption {
+        // The command's option that gives the zone.
         throw UsageError(
-          "\(name): '\(text)' is a date and time without a time zone: pass --timezone ZONE (an"
+          "\(name): '\(text)' is a date and time without a time zone: pass \(zoneOption) ZONE (an"
             + " IANA name such as Asia/Seoul), or write it with Z or an offset")
       }
       throw UsageError(name + ": \(error.description)")

@@ -6,6 +6,12 @@ public import ChartStorage
 /// What an import found, in the words every front end gives it (the command line prefixes each
 /// line with `warning: `; the service lists them in its answer to an upload).
 public enum ImportWords {
+  /// "a", or "an" before a word that starts with a vowel sound, a format's or a frequency's name
+  /// (`an apple-music-charts file`, `an hourly chart`, but `a uk-chart-csv file`).
+  public static func article(_ word: String) -> String {
+    word.hasPrefix("hour") || word.first.map { "aeio".contains($0) } == true ? "an" : "a"
+  }
+
   /// What storing found, in a line: `hot-100 2024-01-13 holds the same entries as 2024-01-06: …`.
   public static func describe(_ note: SnapshotNote) -> String {
     let snapshot = "\(note.chart) \(note.chartDate)"
@@ -49,7 +55,7 @@ public enum ImportWords {
         }
       return
         "\(snapshot) is \(apart) after the chart's previous snapshot (\(previous));"
-        + " \(frequency == .hourly ? "an" : "a") \(frequency.rawValue) chart's snapshots are"
+        + " \(article(frequency.rawValue)) \(frequency.rawValue) chart's snapshots are"
         + " \(expected) apart: a snapshot missing, or"
         + " a date that is not the chart's?"
     case .sameSongURLTwice(let url, let ranks):

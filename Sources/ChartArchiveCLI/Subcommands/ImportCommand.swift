@@ -108,7 +108,8 @@ enum ImportCommand: Subcommand {
       options.timeZone = timeZone
     }
     options.chartDate = try SharedOptions.chartDate(
-      arguments.option("--date"), argument: "--date", timeZone: options.timeZone)
+      arguments.option("--date"), argument: "--date", timeZone: options.timeZone,
+      zoneOption: "--timezone")
     options.format = try SharedOptions.choice(
       arguments, "--format", of: ChartFormat.self, named: "format")
     options.frequency = try SharedOptions.choice(
@@ -166,18 +167,12 @@ enum ImportCommand: Subcommand {
     case .conflict(let error):
       "\(ChartFileError.printable(source.name)): \(CommandError(error).message)"
     case .otherFormatInFolder(let chart, let format, let other, let otherFormat):
-      "\(ChartFileError.printable(source.name)): \(article(format.rawValue)) \(format.rawValue)"
+      "\(ChartFileError.printable(source.name)): \(ImportWords.article(format.rawValue)) \(format.rawValue)"
         + " file, and \(ChartFileError.printable(other)) is"
-        + " \(article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
+        + " \(ImportWords.article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
         + " both would go to chart '\(chart)', named after their folder (import them one format"
         + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
     }
-  }
-
-  /// "a", or "an" before a format's name that starts with a vowel sound (`an apple-music-charts
-  /// file`, but `a uk-chart-csv file`).
-  private static func article(_ word: String) -> String {
-    word.first.map { "aeio".contains($0) } == true ? "an" : "a"
   }
 
   /// Prints what an import did: a line per snapshot (unless --quiet), warnings and skipped files
