@@ -147,6 +147,9 @@ struct RowGroups {
 
 /// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
 func escaped(_ text: String) -> String {
+  // Most names are printable ASCII, given back as they are: building the string again scalar by
+  // scalar cost the report of a whole history's files some 40,000 instructions a name.
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
   var output = ""
   for scalar in text.unicodeScalars {
     switch scalar {

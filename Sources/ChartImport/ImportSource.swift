@@ -50,10 +50,14 @@ public enum ImportSource: Hashable, Sendable {
       }
     }
     if !walk.problems.isEmpty { throw ImportSourceError(problems: walk.problems) }
-    // The name after the last slash: NSString's lastPathComponent costs some 20,000 instructions
-    // a file, which a whole history's thousands of files wait for before the first is read.
+    // The name after the last slash, found among the path's bytes: NSString's lastPathComponent
+    // and splitting the path into characters cost some 20,000 instructions a file, which a whole
+    // history's thousands of files wait for before the first is read.
     let dated = walk.files.map { path in
-      (path: path, date: ChartDate.inFileName(String(path.split(separator: "/").last ?? "")))
+      let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
+        String(path[path.utf8.index(after: $0)...])
+      }
+      return (path: path, date: ChartDate.inFileName(name ?? path))
     }
     return dated.enumerated().sorted { lhs, rhs in
       switch (lhs.element.date, rhs.element.date) {
