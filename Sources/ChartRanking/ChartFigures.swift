@@ -470,8 +470,9 @@ private struct Decider {
     var standingPublishedPeak: Int?
     var standingPublishedWeeks: Int?
     var standingPublishedRun: Int?
-    /// The song's last entry before this snapshot when it is not on the previous one.
-    var standing: SongStanding?
+    /// The index in `standings` of the song's last entry before this snapshot when it is not on
+    /// the previous one: an item stays free of the entry's texts, which each copy would retain.
+    var standing: Int?
     /// The index in `previous` of the song's entry paired with this one.
     var previousIndex: Int?
     var trueRank: Int
@@ -541,6 +542,7 @@ private struct Decider {
       entries.count)
     var derived: [Derived] = []
     derived.reserveCapacity(entries.count)
+    var standings: [SongStanding] = []
     var seen = SongLinking.SongSet(capacity: entries.count)
     for index in entries.indices {
       let song = songs[index]
@@ -582,7 +584,8 @@ private struct Decider {
         item.standingPublishedPeak = standing.publishedPeakPosition
         item.standingPublishedWeeks = standing.publishedWeeksOnChart
         item.standingPublishedRun = standing.publishedRun
-        item.standing = standing
+        item.standing = standings.count
+        standings.append(standing)
       }
       // A chart missing from the archive since the song's last entry counts as a week when the
       // source says the song was on it: a previous rank right after it, or a count of weeks one
@@ -659,7 +662,7 @@ private struct Decider {
               ? nil
               : previousIndex.map {
                 (previous!.snapshot.entries[$0].title, previous!.snapshot.entries[$0].artist)
-              } ?? derived[index].standing.map { ($0.title, $0.artist) },
+              } ?? derived[index].standing.map { (standings[$0].title, standings[$0].artist) },
             previousIndex: previousIndex, figure: figure))
       }
       // The entry's fields are read in place: a copy of the entry would retain all its texts.
