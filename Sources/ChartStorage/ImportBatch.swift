@@ -490,18 +490,35 @@ public final class ImportBatch {
       (state.referencedCharts, "charts", "snapshots", "chart_id", "a snapshot", "chart"),
     ]
     for (references, table, referrer, column, row, noun) in checks {
+      // By runs of consecutive IDs (the songs a batch creates are one run): a run whose rows are
+      // all there is counted along the table's row IDs, not looked up ID by ID.
+      let count = try database.statement("SELECT count(*) FROM \(table) WHERE id BETWEEN ? AND ?")
       let exists = try database.statement("SELECT 1 FROM \(table) WHERE id = ?")
-      for id in references.members {
-        exists.bind(id, at: 1)
-        defer { exists.reset() }
-        guard try !exists.step() else { continue }
-        guard
-          try database.row(
-            "SELECT 1 FROM \(referrer) WHERE \(column) = ? LIMIT 1", [id], { _ in true }) != nil
-        else { continue }
-        throw DatabaseError.foreignKeyFailure(
-          "\(row) refers to \(noun) \(id), which is not in the archive")
+      for run in SongLinker.runs(of: references.members) {
+        count.bind([run.lowerBound, run.upperBound])
+        defer { count.reset() }
+        guard try count.step(), count.int64(at: 0) != Int64(run.count) else { continue }
+        try checkEach(
+          run, exists: exists, referrer: referrer, column: column, row: row, noun: noun)
       }
+    }
+  }
+
+  /// ``checkReferences()`` of each ID of a run in which some row is missing.
+  private func checkEach(
+    _ run: ClosedRange<Int64>, exists: Statement, referrer: String, column: String, row: String,
+    noun: String
+  ) throws(DatabaseError) {
+    for id in run {
+      exists.bind(id, at: 1)
+      defer { exists.reset() }
+      guard try !exists.step() else { continue }
+      guard
+        try database.row(
+          "SELECT 1 FROM \(referrer) WHERE \(column) = ? LIMIT 1", [id], { _ in true }) != nil
+      else { continue }
+      throw DatabaseError.foreignKeyFailure(
+        "\(row) refers to \(noun) \(id), which is not in the archive")
     }
   }
 

@@ -314,6 +314,7 @@ struct ArchiveTests {
   @Test func songIDsAreGroupedInRunsOfConsecutiveIDs() {
     #expect(SongLinker.runs(of: [8, 1, 3, 2, 7, 10]) == [1...3, 7...8, 10...10])
     #expect(SongLinker.runs(of: []) == [])
+    #expect(SongLinker.runs(of: [2, 1, 2, 4]) == [1...2, 4...4])
   }
 
   @Test func textIsStoredWholeEvenWithANULInside() throws {
@@ -378,15 +379,7 @@ struct ArchiveTests {
     let archive = try Archive(path: ":memory:", access: .create)
     try archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])) }
     // A song deleted under the batch's entries: what a fault in linking could do.
-    #expect(
-      throws: ArchiveError.database(
-        path: ":memory:",
-        DatabaseError(
-          extendedResultCode: DatabaseError.constraintForeignKey,
-          message:
-            "FOREIGN KEY constraint failed: an entry refers to song 3, which is not in the archive")
-      )
-    ) {
+    #expect(throws: Self.missingSong(3)) {
       try archive.write { batch in
         try batch.store(snapshot("2024-01-13", [(1, "C", "Z"), (2, "A", "X")]))
         try archive.database.run("DELETE FROM songs WHERE id = 3")
@@ -403,6 +396,24 @@ struct ArchiveTests {
       try archive.database.run("DELETE FROM songs WHERE id = 3")
     }
     #expect(try archive.database.row("SELECT count(*) FROM entries", [], { $0.int(at: 0) }) == 3)
+    // A song missing inside a run of new songs (checked by runs of consecutive IDs) is found.
+    #expect(throws: Self.missingSong(5)) {
+      try archive.write { batch in
+        try batch.store(snapshot("2024-01-20", [(1, "D", "Z"), (2, "E", "Z"), (3, "F", "Z")]))
+        try archive.database.run("DELETE FROM songs WHERE id = 5")
+      }
+    }
+  }
+
+  /// The error of a batch whose entry refers to a song that is not in an in-memory archive.
+  private static func missingSong(_ id: Int) -> ArchiveError {
+    .database(
+      path: ":memory:",
+      DatabaseError(
+        extendedResultCode: DatabaseError.constraintForeignKey,
+        message:
+          "FOREIGN KEY constraint failed: an entry refers to song \(id), which is not in the archive"
+      ))
   }
 
   @Test func referencesKeepEachIDOnceAndForgetAnUndoneSavepoint() {
