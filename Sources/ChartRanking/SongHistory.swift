@@ -71,10 +71,13 @@ public struct SongHistory: Sendable {
     }
   }
 
-  /// The number of snapshots on which the song held its peak position (none the archive holds
-  /// when the peak is the source's, from before them).
+  /// The number of snapshots on which the song held its peak position and that counted as a week
+  /// on the chart (none the archive holds when the peak is the source's, from before them): a
+  /// snapshot that repeats the previous one and counts no new week (see
+  /// ``ChartFigures/Note/identicalToPrevious(previous:countsNoNewWeek:)``) has the weeks on chart
+  /// of the one before it, and is not counted again; nor is a song's second entry in a snapshot.
   public var weeksAtPeak: Int {
     guard let peak = peakPosition else { return 0 }
-    return Set(placements.filter { $0.rank == peak }.map(\.snapshot)).count
+    return Set(placements.filter { $0.rank == peak }.map(\.weeksOnChart)).count
   }
 }

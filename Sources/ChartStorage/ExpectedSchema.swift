@@ -264,7 +264,7 @@ extension Migrations {
           first_entry.rank AS debut_rank,
           last_entry.peak_position,
           (
-            SELECT count(DISTINCT p.snapshot_id)
+            SELECT count(DISTINCT p.weeks_on_chart)
             FROM entries p JOIN snapshots ps ON ps.id = p.snapshot_id
             WHERE p.song_id = k.song_id AND ps.chart_id = k.chart_id AND p.rank = last_entry.peak_position
           ) AS weeks_at_peak,
@@ -301,6 +301,6 @@ extension Migrations {
         JOIN snapshots last_snapshot ON last_snapshot.id = last_entry.snapshot_id
         JOIN songs g ON g.id = k.song_id
         JOIN charts c ON c.id = k.chart_id
-        """#, migration: "0003_views_and_search"),
+        """#, migration: "0007_weeks_at_peak_as_weeks_on_chart"),
   ]
 }

@@ -38,6 +38,9 @@ enum Migrations {
     Migration("0005_search_filled_by_import", PackageResources._005_search_filled_by_import_sql),
     Migration(
       "0006_search_without_column_sizes", PackageResources._006_search_without_column_sizes_sql),
+    Migration(
+      "0007_weeks_at_peak_as_weeks_on_chart",
+      PackageResources._007_weeks_at_peak_as_weeks_on_chart_sql),
   ]
 
   /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry

@@ -126,6 +126,12 @@ struct ContradictingSourceTests {
         + " two dates? It counts no new week on chart.\n")
     // Two weeks on chart, as the source says, not three.
     #expect(try shown("hot", "2024-01-13", archive: archive) == ["1 up 2 1 2", "2 down 1 1 2"])
+    // One week at number one for B, as weeks on chart count them: history and the SQL view alike.
+    let history = try chartArchive(["history", "B", "--db", archive])
+    #expect(history.output.contains("Peak position:  1 (1 week at peak)\nWeeks on chart: 2\n"))
+    #expect(
+      try rows(archive, "SELECT title, weeks_at_peak, weeks_on_chart FROM song_runs ORDER BY title")
+        == ["A|1|2", "B|1|2"])
     let audit = try chartArchive(["audit", "hot", "--db", archive, "--summary", "--format", "json"])
     let causes = try #require(try json(audit.output)["causes"] as? [[String: Any]])
     #expect(causes.allSatisfy { $0["disagreements"] as? Int == 0 })

@@ -46,7 +46,7 @@ struct ArchiveTests {
     let file = TemporaryArchive()
     let archive = try Archive(path: file.path, access: .create)
     #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
-    #expect(Archive.schemaVersion == 6)
+    #expect(Archive.schemaVersion == 7)
   }
 
   @Test func queriesDoNotCreateAnArchive() {
@@ -63,8 +63,8 @@ struct ArchiveTests {
       let archive = try Archive(path: file.path, access: .create)
       _ = archive
     }
-    try sqlite(file.path, "PRAGMA user_version = 7")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 7, supported: 6)) {
+    try sqlite(file.path, "PRAGMA user_version = 8")
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 8, supported: 7)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -89,7 +89,7 @@ struct ArchiveTests {
     defer { ReadOnlyFile.undo(file.path) }
     #expect(
       throws: ArchiveError.upgradeNotWritable(
-        path: file.path, version: 1, supported: 6, reason: "attempt to write a readonly database")
+        path: file.path, version: 1, supported: 7, reason: "attempt to write a readonly database")
     ) {
       try Archive(path: file.path, access: .read)
     }
@@ -97,10 +97,10 @@ struct ArchiveTests {
     #expect(try Migrations.userVersion(unchanged) == 1)
     #expect(
       ArchiveError.upgradeNotWritable(
-        path: "a.sqlite", version: 1, supported: 6, reason: "attempt to write a readonly database"
+        path: "a.sqlite", version: 1, supported: 7, reason: "attempt to write a readonly database"
       ).description
         == "a.sqlite has schema version 1, and this build reads it after upgrading it to version"
-        + " 6, which needs write access to the file and its folder: attempt to write a readonly"
+        + " 7, which needs write access to the file and its folder: attempt to write a readonly"
         + " database")
   }
 
@@ -141,7 +141,7 @@ struct ArchiveTests {
     }
     try sqlite(file.path, "ALTER TABLE charts ADD COLUMN color TEXT")
     let reason =
-      "it says schema version 6, but its table 'charts' was changed (by another program, or by a"
+      "it says schema version 7, but its table 'charts' was changed (by another program, or by a"
       + " development build of ChartArchive): restore the file from a copy"
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .read)
@@ -159,10 +159,10 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 6, but its view 'song_runs' is missing (by another"
+        reason: "it says schema version 7, but its view 'song_runs' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
-          + " statement in Migrations/0003_views_and_search.sql of ChartArchive's source (dropping"
-          + " the changed one first), or restore the file from a copy")
+          + " statement in Migrations/0007_weeks_at_peak_as_weeks_on_chart.sql of ChartArchive's"
+          + " source (dropping the changed one first), or restore the file from a copy")
     ) {
       try Archive(path: other.path, access: .read)
     }
@@ -170,7 +170,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 6, but its index 'entries_by_song' is missing (by another"
+        reason: "it says schema version 7, but its index 'entries_by_song' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0001_initial_schema.sql of ChartArchive's source (dropping"
           + " the changed one first), or restore the file from a copy")
