@@ -392,7 +392,7 @@ enum OpenAPIDocument {
                       "type": "array",
                       "items": {
                         "type": "object",
-                        "required": ["chart", "peak_position", "weeks_at_peak", "weeks_on_chart", "runs", "partial_run", "debut_date", "debut_rank", "credit_changes", "entries"],
+                        "required": ["chart", "peak_position", "weeks_at_peak", "weeks_on_chart", "runs", "partial_run", "debut_date", "debut_rank", "debut_before_archive", "credit_changes", "entries"],
                         "properties": {
                           "chart": {"type": "string"},
                           "peak_position": {"type": "integer", "minimum": 1},
@@ -402,6 +402,7 @@ enum OpenAPIDocument {
                           "partial_run": {"type": "boolean"},
                           "debut_date": {"$ref": "#/components/schemas/ChartDate"},
                           "debut_rank": {"type": "integer", "minimum": 1},
+                          "debut_before_archive": {"type": "boolean", "description": "true when the song charted before the archive's first entry of it: debut_date and debut_rank are then that entry"},
                           "credit_changes": {"type": "array", "items": {"type": "object", "required": ["chart_date", "from", "to"], "properties": {"chart_date": {"type": "string"}, "from": {"type": "string"}, "to": {"type": "string"}}}},
                           "entries": {"type": "array", "items": {"allOf": [{"$ref": "#/components/schemas/Figures"}], "type": "object", "required": ["chart_date", "rank"], "properties": {"chart_date": {"$ref": "#/components/schemas/ChartDate"}}}}
                         }

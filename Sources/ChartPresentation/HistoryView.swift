@@ -149,7 +149,10 @@ public struct HistoryView: Presentation {
             facts.append(("Runs:", "\(history.runs)\(runMark == true ? partialMark : "")"))
           }
           if let debut = history.debutDate, let rank = history.debutRank {
-            facts.append(("Debut:", "\(debut) at \(rank)"))
+            facts.append(
+              history.debutIsBeforeArchive
+                ? ("Debut:", "before \(debut) (archived from \(debut) at \(rank))")
+                : ("Debut:", "\(debut) at \(rank)"))
           }
           for change in history.creditChanges {
             facts.append(
@@ -179,6 +182,7 @@ public struct HistoryView: Presentation {
       ("runs", .int(item.history.runs)), ("partial_run", .bool(item.history.isPartial)),
       ("debut_date", JSONValue(item.history.debutDate?.iso8601)),
       ("debut_rank", JSONValue(item.history.debutRank)),
+      ("debut_before_archive", .bool(item.history.debutIsBeforeArchive)),
       (
         "credit_changes",
         .array(

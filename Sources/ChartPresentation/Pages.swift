@@ -188,9 +188,11 @@ public struct SongPage: HTMLPage {
         output += "<dt>\(capitalized) on chart</dt><dd>\(history.weeksOnChart)\(mark)</dd>"
         if history.runs > 1 { output += "<dt>Runs</dt><dd>\(history.runs)</dd>" }
         if let debut = history.debutDate, let rank = history.debutRank {
-          output += "<dt>Debut</dt><dd>"
-          output += PagePieces.link(PagePath.chart(item.chart, debut), debut.iso8601, setting)
-          output += " at \(rank)</dd>"
+          let link = PagePieces.link(PagePath.chart(item.chart, debut), debut.iso8601, setting)
+          output +=
+            history.debutIsBeforeArchive
+            ? "<dt>Debut</dt><dd>before \(debut) (archived from \(link) at \(rank))</dd>"
+            : "<dt>Debut</dt><dd>\(link) at \(rank)</dd>"
         }
         output += "</dl>\n"
         output += PagePieces.table(

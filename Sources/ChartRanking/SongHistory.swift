@@ -62,6 +62,10 @@ public struct SongHistory: Sendable {
   public var debutDate: ChartDate? { placements.first?.chartDate }
   /// The rank of the first entry, or `nil` when the history is empty.
   public var debutRank: Int? { placements.first?.rank }
+  /// Whether the song charted before its first entry the archive holds (that entry's run is
+  /// partial: the source counts weeks or a peak from before it): ``debutDate`` and ``debutRank``
+  /// are then the archive's first entry, not the song's debut.
+  public var debutIsBeforeArchive: Bool { placements.first?.figures.isPartialRun ?? false }
   /// Where the artist credit changed during the history, in chart-date order: the runs the
   /// archive joined into one song across credit changes (see ``SongLinking``).
   public var creditChanges: [(chartDate: ChartDate, from: String, to: String)] {

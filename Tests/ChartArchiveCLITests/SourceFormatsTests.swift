@@ -413,7 +413,15 @@ struct SourceFormatsTests {
         Peak position:  1* (1 week at peak)
         Weeks on chart: 7*
         Runs:           3*
+        Debut:          before 2020-02-22 (archived from 2020-02-22 at 1)
         """))
+    // The same in JSON: the debut given is the archive's first entry, and said to be.
+    let historyJSON = try json(
+      try chartArchive(["history", "slow train", "--db", archive, "--format", "json"]).output)
+    let recording = try #require((historyJSON["recordings"] as? [[String: Any]])?.first)
+    let chart = try #require((recording["charts"] as? [[String: Any]])?.first)
+    #expect(chart["debut_date"] as? String == "2020-02-22")
+    #expect(chart["debut_before_archive"] as? Bool == true)
   }
 
   @Test func kaggleHot100ChartsImportExactly() throws {
