@@ -396,7 +396,7 @@ enum OpenAPIDocument {
                         "properties": {
                           "chart": {"type": "string"},
                           "peak_position": {"type": "integer", "minimum": 1},
-                          "weeks_at_peak": {"type": "integer", "minimum": 1},
+                          "weeks_at_peak": {"type": "integer", "minimum": 0, "description": "0 when the peak is the source's, reached before the archive's first entry of the song"},
                           "weeks_on_chart": {"type": "integer", "minimum": 1},
                           "runs": {"type": "integer", "minimum": 1},
                           "partial_run": {"type": "boolean"},

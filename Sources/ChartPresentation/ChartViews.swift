@@ -26,6 +26,13 @@ struct Periods {
 
   /// `1 week`, `2 weeks`.
   func count(_ number: Int) -> String { "\(number) \(number == 1 ? singular : plural)" }
+
+  /// How long a song held its peak, in words: "2 weeks at peak", or, when the peak is the
+  /// source's from before the archive's first entry of the song (no entry held there holds it),
+  /// "reached before the archive's entries".
+  func atPeak(_ number: Int) -> String {
+    number == 0 ? "reached before the archive's entries" : "\(count(number)) at peak"
+  }
 }
 
 /// The mark of a figure that is the source's because the archive lacks the start of the song's

@@ -139,7 +139,7 @@ public struct HistoryView: Presentation {
             (
               "Peak position:",
               "\(history.peakPosition.map(String.init) ?? "–")\(mark)"
-                + " (\(periods.count(history.weeksAtPeak)) at peak)"
+                + " (\(periods.atPeak(history.weeksAtPeak)))"
             ),
             ("\(capitalized) on chart:", "\(history.weeksOnChart)\(mark)"),
           ]

@@ -184,7 +184,7 @@ public struct SongPage: HTMLPage {
         let mark = history.isPartial ? partialMark : ""
         output += "<dl class=\"facts\"><dt>Peak position</dt><dd>"
         output += "\(history.peakPosition.map(String.init) ?? "–")\(mark)"
-        output += " (\(periods.count(history.weeksAtPeak)) at peak)</dd>"
+        output += " (\(periods.atPeak(history.weeksAtPeak)))</dd>"
         output += "<dt>\(capitalized) on chart</dt><dd>\(history.weeksOnChart)\(mark)</dd>"
         if history.runs > 1 { output += "<dt>Runs</dt><dd>\(history.runs)</dd>" }
         if let debut = history.debutDate, let rank = history.debutRank {

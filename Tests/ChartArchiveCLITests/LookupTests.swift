@@ -65,6 +65,25 @@ struct LookupTests {
     #expect(run.output.contains("CHART DATE  RANK  MOVE  LAST  PEAK  SNAPS\n"))
   }
 
+  @Test func aPeakAndDebutFromBeforeTheArchiveAreSaidToBe() throws {
+    // Snooze's source counts 55 weeks and a peak of 2 by its third entry in the archive: it read
+    // "2* (0 weeks at peak)" and "Debut: 2023-12-23 at 16", the archive's first entry.
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["history", "Snooze", "--db", archive])
+    #expect(
+      run.output.hasSuffix(
+        """
+        Peak position:  2* (reached before the archive's entries)
+        Weeks on chart: 55*
+        Runs:           2
+        Debut:          before 2023-12-23 (archived from 2023-12-23 at 16)
+
+        * the source's figure: the archive does not hold the start of the song's run
+
+        """))
+  }
+
   @Test func aMisspeltSearchGetsWhatItMayHaveMeant() throws {
     let (folder, archive) = try Self.archive()
     _ = folder

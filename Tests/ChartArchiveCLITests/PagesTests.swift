@@ -120,6 +120,9 @@ struct PagesTests {
     .map { String($0.1) }
     #expect(tooltips == ["2023-12-23: rank 16", "2023-12-30: rank 20", "2024-01-13: rank 6"])
     #expect(page.contains("peak position 2*"))
+    // Its peak and debut are the source's, from before the archive's first entry of it.
+    #expect(page.contains("<dd>2* (reached before the archive's entries)</dd>"))
+    #expect(page.contains("<dt>Debut</dt><dd>before 2023-12-23 (archived from <a "))
     // A song of the hostile chart: its title escaped in the picture too.
     let hostile = try server.request("/songs/\(try PageFixture.songID(["alert(1)"]))").body
     #expect(hostile.contains("<title id=\"rc-t\">&lt;script&gt;alert(1)&lt;/script&gt; — "))
