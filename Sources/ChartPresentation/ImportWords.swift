@@ -62,6 +62,11 @@ public enum ImportWords {
       return
         "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
         + " (\(url)), which names one recording"
+    case .newChartNamedLike(let names):
+      return
+        "\(snapshot) starts a new chart, named like the archive's"
+        + " \(names.joined(separator: ", ")): a misspelled chart name? (chart-archive charts lists"
+        + " them)"
     }
   }
 

@@ -73,6 +73,9 @@ public final class ImportBatch {
     var redecideFrom: [Int64: Int64] = [:]
     /// What storing found that the import should report, in the order found.
     var notes: [SnapshotNote] = []
+    /// The charts this batch created whose names are close to charts the archive held, with
+    /// those names, until their first snapshot is stored and noted.
+    var newChartsNamedLike: [Int64: [String]] = [:]
   }
 
   /// A chart's last snapshot decided without its next one, and the one before it.
@@ -194,6 +197,10 @@ public final class ImportBatch {
   ) throws -> ImportOutcome {
     let chartID = try chartID(named: snapshot.chart, frequency: frequency)
     let chartTime = snapshot.chartDate.secondsSince1970
+    if let similar = state.newChartsNamedLike.removeValue(forKey: chartID) {
+      try addNote(
+        .newChartNamedLike(names: similar), chartID: chartID, chartDate: snapshot.chartDate)
+    }
     let key = StoredKey(chartID: chartID, chartTime: chartTime)
     // Stored snapshots before this one that wait to be linked again, of any chart, first:
     // linking looks songs up across the archive.
@@ -316,10 +323,13 @@ public final class ImportBatch {
         id = stored
         frequencies[id] = .some(storedFrequency)
       } else {
+        let others = try database.rows("SELECT name FROM charts", [], { $0.string(at: 0) })
         try database.run(
           "INSERT INTO charts (name, frequency) VALUES (?, ?)", name, frequency?.rawValue)
         id = database.lastInsertedRowID
         frequencies[id] = .some(frequency)
+        let similar = Suggestions.closest(to: name, among: others)
+        if !similar.isEmpty { state.newChartsNamedLike[id] = similar }
       }
       state.chartIDs[name] = id
     }

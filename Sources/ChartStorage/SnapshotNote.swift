@@ -21,5 +21,9 @@ public struct SnapshotNote: Hashable, Sendable {
     /// Two or more of its entries (at `ranks`) have the same song URL, which names one recording:
     /// a scraper's repeated row.
     case sameSongURLTwice(url: String, ranks: [Int])
+    /// It is the first snapshot of a chart the import created, whose name is close to those of
+    /// charts the archive held (`names`, closest first; see ``Suggestions/closest(to:among:)``):
+    /// a misspelled chart name makes a second chart of the same snapshots.
+    case newChartNamedLike(names: [String])
   }
 }

@@ -490,6 +490,29 @@ struct SongIdentityCLITests {
         + " recording\n")
   }
 
+  @Test func aNewChartNamedLikeAnotherIsAWarning() throws {
+    // `--chart hot100` for hot-100 made a second chart of the same weeks without a word.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let first = try folder.write(
+      "1.json", native("hot-100", "2024-05-04", [("A", "X", nil, nil)]))
+    let second = try folder.write(
+      "2.json", native("hot-100", "2024-05-11", [("A", "X", nil, nil)]))
+    #expect(try chartArchive(["import", first, "--db", archive, "--quiet"]).error == "")
+    let run = try chartArchive(["import", second, "--chart", "hot100", "--db", archive, "--quiet"])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot100 2024-05-11 starts a new chart, named like the archive's hot-100: a"
+        + " misspelled chart name? (chart-archive charts lists them)\n")
+    // A chart named unlike the others is no warning.
+    let third = try chartArchive([
+      "import", second, "--chart", "hot-100-airplay", "--db", archive, "--quiet",
+    ])
+    #expect(third.status == 0)
+    #expect(third.error == "")
+  }
+
   @Test func aFirstWeekOnASecondChartIsTheSameSong() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
