@@ -827,8 +827,9 @@ public struct ChartFileReader: Sendable {
                 + ", found '\(escaped(text))'"))
         }
       }
+      // A format that holds weekly charts only says more than the last word of a name.
       frequency =
-        frequency ?? ChartFrequency.guessed(fromChartName: group.chart) ?? format.impliedFrequency
+        frequency ?? format.impliedFrequency ?? ChartFrequency.guessed(fromChartName: group.chart)
       // Entries.
       let (entries, entryTrends, entryProblems, publishes) = checkEntries(
         group.entries, format: format, keys: keys,

@@ -449,6 +449,18 @@ struct ContradictingSourceTests {
         + " it is this chart)\nError: 1 of 1 file could not be imported; nothing was stored\n")
     #expect(
       try chartArchive(["import", weekly, "--db", archive, "--frequency", "daily"]).status == 0)
+    // A file of a format of weekly charts alone is weekly, whatever the chart's name says: a week
+    // of the Hot 100 given --chart app-daily went into the daily chart, and made a new archive's
+    // app-daily daily.
+    let hot100 = "Sample-data/hot-100/2024-01-13.json"
+    let refused = try chartArchive(["import", hot100, "--chart", "app-daily", "--db", archive])
+    #expect(refused.status == 65)
+    #expect(refused.error.contains("chart 'app-daily' is daily in the archive, and this snapshot"))
+    let other = folder.url.appendingPathComponent("b.sqlite").path
+    #expect(
+      try chartArchive(["import", hot100, "--chart", "app-daily", "--db", other, "--quiet"]).status
+        == 0)
+    #expect(try chartArchive(["charts", "--db", other]).output.contains("app-daily  weekly"))
   }
 }
 
