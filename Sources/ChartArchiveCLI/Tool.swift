@@ -114,12 +114,9 @@ public enum ChartArchiveTool {
     } catch let error as UsageError {
       return usageError(error.message, command: command, console: console)
     } catch let error as CommandError {
-      console.printError("Error: \(error.message)")
-      return error.exitCode
+      return failure(error, command: command, console: console)
     } catch let error as ArchiveError {
-      let error = CommandError(error)
-      console.printError("Error: \(error.message)")
-      return error.exitCode
+      return failure(CommandError(error), command: command, console: console)
     } catch {
       console.printError("Error: \(error)")
       return .software
@@ -146,6 +143,18 @@ public enum ChartArchiveTool {
       console.print("git commit: \(buildCommit)")
     }
     return .success
+  }
+
+  /// A command's error on standard error, with the usage line when it is a usage error (two
+  /// dates that name one snapshot, say, found once the archive is read).
+  private static func failure(
+    _ error: CommandError, command: any Subcommand.Type, console: Console
+  ) -> ExitCode {
+    guard error.exitCode != .usage else {
+      return usageError(error.message, command: command, console: console)
+    }
+    console.printError("Error: \(error.message)")
+    return error.exitCode
   }
 
   private static func usageError(

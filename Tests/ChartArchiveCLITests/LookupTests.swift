@@ -129,6 +129,19 @@ struct LookupTests {
     #expect(run.error == "Error: chart 'hot-100' has no snapshot dated \(date) (\(hint))\n")
   }
 
+  @Test func twoDatesOfOneSnapshotAreAUsageErrorWithItsUsageLine() throws {
+    // Found once the archive is read: the usage line was missing, which exit status 64 promises.
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive(["diff", "hot-100", "latest", "2024-01-13", "--db", archive])
+    #expect(run.status == 64)
+    #expect(
+      run.error
+        == "Error: both dates name the snapshot of hot-100 on 2024-01-13: give two different chart"
+        + " dates\nUsage: chart-archive diff <chart> [<older>] [<newer>] [--format <format>]"
+        + " [--db <path>]\n  See 'chart-archive diff --help' for more information.\n")
+  }
+
   @Test func latestAndPreviousStandForDates() throws {
     let (folder, archive) = try Self.archive()
     _ = folder
