@@ -72,9 +72,10 @@ public struct AuditView: Presentation {
     }
     var document = Document()
     if format == .csv {
-      // One table for machines: the disagreements (the summary is in JSON and in the table).
+      // One table for machines: the disagreements, or with the summary only, the agreement per
+      // figure (the whole summary is in JSON and in the table).
       document.fields = [("chart", .text(chart))]
-      document.sections = [("disagreements", "", list)]
+      document.sections = [summaryOnly ? ("agreement", "", summary) : ("disagreements", "", list)]
       return document.rendered(as: format, style: style)
     }
     document.fields = [

@@ -142,6 +142,22 @@ struct LookupTests {
         + " [--db <path>]\n  See 'chart-archive diff --help' for more information.\n")
   }
 
+  @Test func anAuditSummaryInCSVGivesTheAgreementPerFigure() throws {
+    // It gave the header of the disagreements alone.
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let run = try chartArchive([
+      "audit", "hot-100", "--summary", "--format", "csv", "--db", archive,
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.output.split(separator: "\r\n") == [
+        "chart,figure,compared,agreeing,percentage", "hot-100,previous_rank,400,318,79.500",
+        "hot-100,peak_position,400,143,35.750", "hot-100,weeks_on_chart,400,63,15.750",
+        "hot-100,run,0,0,",
+      ])
+  }
+
   @Test func latestAndPreviousStandForDates() throws {
     let (folder, archive) = try Self.archive()
     _ = folder

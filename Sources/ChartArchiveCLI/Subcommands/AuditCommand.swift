@@ -10,9 +10,8 @@ enum AuditCommand: Subcommand {
   static let discussion = """
     For every entry whose source published a previous rank, peak position, weeks on chart or run
     number, the figure the archive derives from its own snapshots is compared with the published
-    one. The
-    summary gives the agreement per figure; then each disagreement is listed with its cause,
-    found in the data:
+    one. The summary gives the agreement per figure; then each disagreement is listed with its
+    cause, found in the data:
 
       source gap      a snapshot holds fewer entries than the chart's size, or the source's
                       previous chart is missing from the archive
@@ -36,7 +35,8 @@ enum AuditCommand: Subcommand {
     OptionSpec(name: "--from", valueName: "date", help: "The first chart date audited."),
     OptionSpec(name: "--to", valueName: "date", help: "The last chart date audited."),
     OptionSpec(
-      name: "--summary", valueName: nil, help: "Print the summary only, not each disagreement."),
+      name: "--summary", valueName: nil,
+      help: "Print the summary only, not each disagreement (in CSV, the agreement per figure)."),
     SharedOptions.format, SharedOptions.database,
   ]
 
