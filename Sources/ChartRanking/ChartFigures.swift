@@ -636,13 +636,18 @@ private struct Decider {
         // The same disagreement goes on: weeks on chart or a run number off by as much as
         // before, or a peak the source still gives as before while the archive's climbs towards
         // it.
+        // The earlier entry's figure is its published one, or the one given where the source
+        // published none (see below: a partial run goes on from the figures given before).
         if let standing = standingFigures, figure != .previousRank,
           let earlier = standing.verdict(on: figure),
           figure == .weeksOnChart
-            && (derived[index].standingPublishedWeeks ?? 0) - (earlier.derived ?? 0) == difference
+            && (derived[index].standingPublishedWeeks ?? standing.weeksOnChart)
+              - (earlier.derived ?? 0) == difference
             || figure == .run
-              && (derived[index].standingPublishedRun ?? 0) - (earlier.derived ?? 0) == difference
-            || figure == .peakPosition && derived[index].standingPublishedPeak == published
+              && (derived[index].standingPublishedRun ?? standing.run) - (earlier.derived ?? 0)
+                == difference
+            || figure == .peakPosition
+              && (derived[index].standingPublishedPeak ?? standing.peakPosition) == published
         {
           return FigureVerdict(derived: value, cause: earlier.cause)
         }
@@ -727,12 +732,35 @@ private struct Decider {
         run = published
         partial = true
       }
+      // A song whose run the archive lacks the start of goes on from the figures given before
+      // where the source publishes none this time: a peak does not worsen, nor weeks on chart
+      // shrink, because one file lacks them. The archive's own count is kept beside the given
+      // one, as for a published figure, in a verdict of its cause (which the audit leaves out:
+      // nothing published was compared).
+      var (peakGiven, weeksGiven, runGiven) = (peakVerdict, weeksVerdict, runVerdict)
+      if let standing = standingFigures, standing.isPartialRun {
+        if publishedPeak == nil, standing.peakPosition < peak {
+          peak = standing.peakPosition
+          peakGiven = FigureVerdict(derived: derivedPeak, cause: .sourceGap)
+          partial = true
+        }
+        if publishedWeeks == nil, standing.weeksOnChart > standing.archiveWeeksOnChart {
+          weeks = standing.weeksOnChart + derivedWeeks - standing.archiveWeeksOnChart
+          weeksGiven = FigureVerdict(derived: derivedWeeks, cause: .sourceGap)
+          partial = true
+        }
+        if publishedRun == nil, standing.run > standing.archiveRun {
+          run = standing.run + archiveRun - standing.archiveRun
+          runGiven = FigureVerdict(derived: archiveRun, cause: .sourceGap)
+          partial = true
+        }
+      }
       figures.append(
         EntryFigures(
           previousRank: previousRank, previousRankSource: source, movement: movement,
           peakPosition: peak, weeksOnChart: weeks, run: run, isPartialRun: partial,
-          previousRankVerdict: previousVerdict, peakPositionVerdict: peakVerdict,
-          weeksOnChartVerdict: weeksVerdict, runVerdict: runVerdict))
+          previousRankVerdict: previousVerdict, peakPositionVerdict: peakGiven,
+          weeksOnChartVerdict: weeksGiven, runVerdict: runGiven))
     }
     return DecidedSnapshot(
       snapshot: snapshot, figures: figures, trueRanks: trueRanks, followsMissingSnapshot: missing,

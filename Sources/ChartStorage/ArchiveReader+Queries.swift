@@ -794,6 +794,11 @@ extension ArchiveReader {
         FROM snapshots s CROSS JOIN verdicts v ON v.snapshot_id = s.id
           CROSS JOIN entries e ON e.snapshot_id = v.snapshot_id AND e.position = v.position
         WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
+          -- A peak, weeks or run the source did not publish, given from earlier ones where the
+          -- archive lacks the start of the run, was compared with nothing.
+          AND CASE v.figure WHEN 1 THEN e.published_peak_position IS NOT NULL
+            WHEN 2 THEN e.published_weeks_on_chart IS NOT NULL
+            WHEN 3 THEN e.published_run IS NOT NULL ELSE 1 END
         ORDER BY s.chart_time, e.position, v.figure
         """, range
       ) { row in

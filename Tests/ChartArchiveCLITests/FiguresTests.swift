@@ -137,6 +137,43 @@ struct ContradictingSourceTests {
     #expect(causes.allSatisfy { $0["disagreements"] as? Int == 0 })
   }
 
+  @Test func aPartialRunGoesOnFromItsGivenFiguresThroughAWeekWithoutThem() throws {
+    // The source counts 20 weeks and a peak of 1 before the archive's first week; the second
+    // week's file publishes neither: the peak fell to 3 and the weeks to 2, and the third week's
+    // 1 and 22 were unexplained.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json", week("2024-01-06", [("X1", "Y", nil, 1, 1), ("A", "X", 1, 1, 20)]))
+    try folder.write(
+      "hot/2024-01-13.json",
+      week("2024-01-13", [("X1", "Y", 1, nil, nil), ("A", "X", 2, nil, nil)]))
+    try folder.write(
+      "hot/2024-01-20.json", week("2024-01-20", [("A", "X", 2, 1, 22), ("X1", "Y", 1, 1, 3)]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(try shown("hot", "2024-01-13", archive: archive)[1] == "2 unchanged 2 1 21")
+    #expect(try shown("hot", "2024-01-20", archive: archive)[0] == "1 up 2 1 22")
+    let history = try chartArchive(["history", "A", "--db", archive])
+    #expect(
+      history.output.contains(
+        """
+        2024-01-06     2  ▼1       1    1*  20*
+        2024-01-13     2  –        2    1*  21*
+        2024-01-20     1  ▲1       2     1  22*
+        """))
+    // The weeks without published figures are compared with nothing; the others are source gaps.
+    let audit = try json(
+      chartArchive(["audit", "hot", "--db", archive, "--summary", "--format", "json"]).output)
+    let causes = try #require(audit["causes"] as? [[String: Any]])
+    #expect(
+      causes.compactMap { cause in
+        (cause["disagreements"] as? Int).flatMap { $0 > 0 ? "\(cause["cause"]!) \($0)" : nil }
+      } == ["source gap 4"])
+  }
+
   @Test func aDailyChartSavedTwiceIsSaidSoAndCountsItsDays() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
