@@ -133,15 +133,17 @@ public struct HistoryView: Presentation {
             rows: Self.rows(history)
           )
           .text(style: style)
-          let mark = history.isPartial ? partialMark : ""
+          // Marked as the table marks the last entry's: where the figure is the source's.
+          let peakMark = history.peakIsTheSources ? partialMark : ""
+          let weeksMark = history.weeksOnChartAreTheSources ? partialMark : ""
           let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
           var facts = [
             (
               "Peak position:",
-              "\(history.peakPosition.map(String.init) ?? "–")\(mark)"
+              "\(history.peakPosition.map(String.init) ?? "–")\(peakMark)"
                 + " (\(periods.atPeak(history.weeksAtPeak)))"
             ),
-            ("\(capitalized) on chart:", "\(history.weeksOnChart)\(mark)"),
+            ("\(capitalized) on chart:", "\(history.weeksOnChart)\(weeksMark)"),
           ]
           // The source's count of runs, where the archive lacks the first ones.
           let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }

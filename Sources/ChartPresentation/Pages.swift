@@ -181,11 +181,12 @@ public struct SongPage: HTMLPage {
         let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
         output += PagePieces.heading(
           recordings.count > 1 ? "Recording \(index + 1), \(item.chart)" : item.chart)
-        let mark = history.isPartial ? partialMark : ""
+        let peakMark = history.peakIsTheSources ? partialMark : ""
+        let weeksMark = history.weeksOnChartAreTheSources ? partialMark : ""
         output += "<dl class=\"facts\"><dt>Peak position</dt><dd>"
-        output += "\(history.peakPosition.map(String.init) ?? "–")\(mark)"
+        output += "\(history.peakPosition.map(String.init) ?? "–")\(peakMark)"
         output += " (\(periods.atPeak(history.weeksAtPeak)))</dd>"
-        output += "<dt>\(capitalized) on chart</dt><dd>\(history.weeksOnChart)\(mark)</dd>"
+        output += "<dt>\(capitalized) on chart</dt><dd>\(history.weeksOnChart)\(weeksMark)</dd>"
         if history.runs > 1 { output += "<dt>Runs</dt><dd>\(history.runs)</dd>" }
         if let debut = history.debutDate, let rank = history.debutRank {
           let link = PagePieces.link(PagePath.chart(item.chart, debut), debut.iso8601, setting)

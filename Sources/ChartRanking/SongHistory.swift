@@ -58,6 +58,17 @@ public struct SongHistory: Sendable {
   public var runs: Int { placements.last?.figures.run ?? 0 }
   /// Whether the archive lacks the start of the song's run (the figures are the source's).
   public var isPartial: Bool { placements.contains { $0.figures.isPartialRun } }
+  /// Whether ``peakPosition`` is the source's rather than the archive's own (the archive lacks
+  /// the start of the run, and the source's peak is better than any rank it holds).
+  public var peakIsTheSources: Bool {
+    placements.last.map { $0.figures.peakPosition != $0.figures.archivePeakPosition } ?? false
+  }
+  /// Whether ``weeksOnChart`` is the source's rather than the archive's own count.
+  public var weeksOnChartAreTheSources: Bool {
+    placements.last.map {
+      $0.figures.isPartialRun && $0.figures.weeksOnChart != $0.figures.archiveWeeksOnChart
+    } ?? false
+  }
   /// The chart date of the first entry, or `nil` when the history is empty.
   public var debutDate: ChartDate? { placements.first?.chartDate }
   /// The rank of the first entry, or `nil` when the history is empty.

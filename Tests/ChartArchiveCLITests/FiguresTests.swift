@@ -174,6 +174,24 @@ struct ContradictingSourceTests {
       } == ["source gap 4"])
   }
 
+  @Test func historyMarksTheFiguresThatAreTheSourcesAsTheTableDoes() throws {
+    // Weeks from before the archive, but a published peak worse than the rank: the peak is the
+    // archive's own, unmarked in the table, and was marked 1* under it.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write("hot/2024-01-06.json", week("2024-01-06", [("A", "X", nil, 5, 10)]))
+    #expect(try chartArchive(["import", file, "--db", archive, "--quiet"]).status == 0)
+    let history = try chartArchive(["history", "A", "--db", archive])
+    #expect(
+      history.output.contains(
+        """
+        2024-01-06     1  RE             1  10*
+
+        Peak position:  1 (1 week at peak)
+        Weeks on chart: 10*
+        """))
+  }
+
   @Test func aDailyChartSavedTwiceIsSaidSoAndCountsItsDays() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

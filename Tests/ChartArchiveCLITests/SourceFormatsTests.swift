@@ -410,7 +410,7 @@ struct SourceFormatsTests {
         2020-02-22     1  –        1     1   6*   3*
         2020-02-29     2  ▼1       1     1   7*   3*
 
-        Peak position:  1* (1 week at peak)
+        Peak position:  1 (1 week at peak)
         Weeks on chart: 7*
         Runs:           3*
         Debut:          before 2020-02-22 (archived from 2020-02-22 at 1)
