@@ -844,6 +844,14 @@ private struct CauseFinder {
     shiftedOffsets = shifts
   }
 
+  /// Whether a song the previous snapshot holds at `derivedPrevious` (or lacks, `nil`) can have
+  /// been tied at `rank`: songs tied at a rank are listed next to each other, two or three of
+  /// them (the source numbering the tie by the first or the last of their places), or one of them
+  /// is left out.
+  static func couldBeTied(at rank: Int, _ derivedPrevious: Int?) -> Bool {
+    derivedPrevious.map { abs($0 - rank) <= 2 } ?? true
+  }
+
   static func titleKey(_ entry: ChartEntry) -> String {
     SongIdentity.baseTitle(entry.title) + "\u{1F}" + SongIdentity.primaryArtist(entry.artist)
   }
@@ -959,7 +967,10 @@ private struct CauseFinder {
     if figure == .previousRank, let rank = entry.publishedPreviousRank {
       // A shift first: its last shifted entry also claims a rank another entry claims.
       if let derivedPrevious, shiftedOffsets.contains(rank - derivedPrevious) { return .rankShift }
-      if tiedRanks.contains(rank) { return .tie }
+      // A tie: the song was one of two or three at that rank, which the source listed next to
+      // each other (or left one out). A song the previous snapshot holds further away was not
+      // tied there, whoever else claims the rank.
+      if tiedRanks.contains(rank), Self.couldBeTied(at: rank, derivedPrevious) { return .tie }
       // One entry misranked on the previous snapshot: its published peak there says the same.
       if let derivedPrevious, let previousIndex, abs(rank - derivedPrevious) <= 2,
         previous!.snapshot.entries[previousIndex].publishedPeakPosition == rank
@@ -968,7 +979,9 @@ private struct CauseFinder {
       }
     }
     // A tie at the previous rank the source gives: the dropped one of two tied songs.
-    if let rank = entry.publishedPreviousRank, tiedRanks.contains(rank), derivedPrevious != rank {
+    if let rank = entry.publishedPreviousRank, tiedRanks.contains(rank), derivedPrevious != rank,
+      Self.couldBeTied(at: rank, derivedPrevious)
+    {
       return .tie
     }
     // The song's first entry says it charted before (its weeks on chart, or a run number past

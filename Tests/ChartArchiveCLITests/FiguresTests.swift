@@ -543,6 +543,35 @@ struct SongIdentityCLITests {
     #expect((history["recordings"] as? [Any])?.count == 1)
   }
 
+  @Test func aPreviousRankClaimedTwiceFarFromTheSongsIsCorrectedNotATie() throws {
+    // A was at 1, and its file says 4, where D was and which D claims too: it was called a tie,
+    // and A shown down 3 from 4.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let songs = [("A", "X"), ("B", "Y"), ("C", "Z"), ("D", "W")]
+    func day(_ last: [Int]) -> String {
+      let rows = zip(songs, last).map { song, rank in
+        #"{"title":"\#(song.0)","artist":"\#(song.1)","last":\#(rank)}"#
+      }
+      return "[" + rows.joined(separator: ",") + "]"
+    }
+    try folder.write("feed/2024-05-01.json", day([0, 0, 0, 0]))
+    try folder.write("feed/2024-05-02.json", day([4, 2, 3, 4]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("feed").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: feed 2024-05-02 rank 1 'A': the published previous rank 4 cannot be right (the"
+        + " source says the song is new, or the archive's previous snapshot has another song"
+        + " there); the archive gives 1\n")
+    #expect(
+      try shown("feed", "2024-05-02", archive: archive) == [
+        "1 unchanged 1 1 2", "2 unchanged 2 2 2", "3 unchanged 3 3 2", "4 unchanged 4 4 2",
+      ])
+  }
+
   @Test func twoEntriesWithOneSongURLAreAWarning() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
