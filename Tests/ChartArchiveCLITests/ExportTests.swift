@@ -21,6 +21,25 @@ struct ExportTests {
     }
   }
 
+  @Test func datesGivenTwiceOrOutOfOrderExportEachSnapshotOnceOldestFirst() throws {
+    // 2024-05-01 twice made a file that could not be imported again, and latest came before
+    // previous though the help says oldest first.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data/app-daily", "--db", archive]).status == 0)
+    let run = try chartArchive([
+      "export", "app-daily", "latest", "2024-05-01", "previous", "2024-05-01", "--format", "csv",
+      "--db", archive,
+    ])
+    #expect(run.status == 0)
+    let dates = run.output.split(separator: "\r\n").dropFirst().map {
+      String($0.split(separator: ",")[1])
+    }
+    #expect(
+      dates == Array(repeating: "2024-05-01", count: 10) + Array(repeating: "2024-05-04", count: 10)
+        + Array(repeating: "2024-05-05", count: 10))
+  }
+
   @Test func titlesRoundTripExactlyAndAreFound() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path

@@ -7,8 +7,8 @@ enum ExportCommand: Subcommand {
   static let name = "export"
   static let abstract = "Write a chart's snapshots in ChartArchive's JSON or CSV, for import."
   static let discussion = """
-    Writes every snapshot of the chart (or those of the dates given) to standard output, oldest
-    first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
+    Writes every snapshot of the chart (or those of the dates given, each once) to standard
+    output, oldest first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
     format). Importing an export into an empty archive gives back the same snapshots, entry for
     entry: ranks, published previous ranks, peaks, weeks on chart and run numbers, titles, artists,
     URLs and streams (the CSV has a last column, run, for a chart whose source numbers runs). The
@@ -49,10 +49,17 @@ enum ExportCommand: Subcommand {
     // One read: every snapshot exported is of one state of the archive.
     try query {
       try archive.read { reader in
-        let summaries =
+        // Each snapshot once, oldest first, however the dates were given (twice, or `latest`
+        // before `previous`): a file of one chart date twice cannot be imported again.
+        var summaries =
           dates.isEmpty
           ? try reader.snapshots(of: chart)
           : try dates.map { date throws(ArchiveError) in try reader.snapshot(of: chart, at: date) }
+        if !dates.isEmpty {
+          var seen = Set<SnapshotID>()
+          summaries = summaries.filter { seen.insert($0.id).inserted }
+            .sorted { $0.chartDate < $1.chartDate }
+        }
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
         // A CSV has a column for run numbers only when the source gave some.
         let runs = try csv && reader.publishesRuns(summaries.map(\.id))
