@@ -194,14 +194,17 @@ func slug(_ text: String) -> String {
 /// CSV, `"tie": true` in the native JSON) or ``allowsTies``; title and artist are present and not blank
 /// (nor only invisible characters), at most ``maximumTextLength`` Unicode scalars, and without
 /// control characters but tab and line breaks; image and song URLs at most ``maximumURLLength``
-/// bytes, without NUL; numbers fit in 64 bits; previous rank, peak
-/// position, weeks on chart and run number are positive when given; a chart holds at least one
-/// entry. A file
+/// bytes, without NUL; numbers fit in 64 bits; previous rank and peak position are ranks (1
+/// through ``maximumRank``), weeks on chart and run number 1 through ``maximumCount``, when given;
+/// a chart holds at least one entry. A file
 /// is refused whole when it is a web page (it starts with `<`); a CSV row with more or fewer fields
 /// than the header is reported with its row and the line it starts on, and not read.
 public struct ChartFileReader: Sendable {
   /// The largest rank accepted: no published chart is longer.
   public static let maximumRank = 100_000
+  /// The largest weeks on chart (or days, hours) and run number accepted: an hourly chart's
+  /// hours over a thousand years, so that no figure counted on from it can overflow.
+  public static let maximumCount = 10_000_000
   /// The longest title or artist accepted, in Unicode scalars (a character with combining marks
   /// counts each mark).
   public static let maximumTextLength = 10_000
@@ -953,17 +956,27 @@ public struct ChartFileReader: Sendable {
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       if let value = previousRank, value < 1 {
         report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
+      } else if let value = previousRank, value > Self.maximumRank {
+        report(keys.previousRank, "must be at most \(Self.maximumRank) (a rank), found \(value)")
       }
       if let value = raw.peakPosition, value < 1 {
         report(keys.peakPosition, "must be 1 or more, found \(value)")
+      } else if let value = raw.peakPosition, value > Self.maximumRank {
+        report(keys.peakPosition, "must be at most \(Self.maximumRank) (a rank), found \(value)")
       }
       if let value = raw.weeksOnChart, value < 1 {
         report(keys.weeksOnChart, "must be 1 or more, found \(value)")
+      } else if let value = raw.weeksOnChart, value > Self.maximumCount {
+        report(keys.weeksOnChart, "must be at most \(Self.maximumCount), found \(value)")
       }
       if let value = raw.streams, value < 0 {
         report(keys.streams, "must be 0 or more, found \(value)")
       }
-      if let value = raw.run, value < 1 { report(keys.run, "must be 1 or more, found \(value)") }
+      if let value = raw.run, value < 1 {
+        report(keys.run, "must be 1 or more, found \(value)")
+      } else if let value = raw.run, value > Self.maximumCount {
+        report(keys.run, "must be at most \(Self.maximumCount), found \(value)")
+      }
       if raw.hasPreviousRank { publishes = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         chartEntries.append(

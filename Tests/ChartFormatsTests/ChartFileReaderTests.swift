@@ -132,6 +132,16 @@ struct ChartFileProblemTests {
       ["entry 1 (rank 0), field 'this_week': rank must be 1 or more, found 0"]
     ),
     (
+      // Figures no chart has: shown as up 9223372036854775806 and 9223372036854775807* weeks.
+      #"{"date":"2024-01-06","data":[{"song":"A","artist":"X","this_week":1,"last_week":9223372036854775807,"peak_position":100001,"weeks_on_chart":10000001}]}"#,
+      [
+        "entry 1 (rank 1), field 'last_week': must be at most 100000 (a rank), found"
+          + " 9223372036854775807",
+        "entry 1 (rank 1), field 'peak_position': must be at most 100000 (a rank), found 100001",
+        "entry 1 (rank 1), field 'weeks_on_chart': must be at most 10000000, found 10000001",
+      ]
+    ),
+    (
       #"{"date":"2024-01-06","data":[{"artist":"X","this_week":1},{"song":"  ","artist":"X","this_week":2}]}"#,
       ["entry 1 (rank 1), field 'song': missing", "entry 2 (rank 2), field 'song': blank"]
     ),
