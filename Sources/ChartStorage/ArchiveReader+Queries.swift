@@ -528,6 +528,11 @@ extension ArchiveReader {
     let words = Self.searchTerms(exactTitle ? nil : query, artist: artist)
     let contains = "%" + escapeLike(title) + "%"
     let artistContains = "%" + escapeLike(SongIdentity.fold(artist ?? "")) + "%"
+    // A query longer than a LIKE pattern may be is longer than any title or credit (10,000
+    // characters): nothing matches, where SQLite would fail ("LIKE or GLOB pattern too complex").
+    guard contains.utf8.count <= Self.longestLikePattern,
+      artistContains.utf8.count <= Self.longestLikePattern
+    else { return [] }
     // The exact title by its index; else the full-text index, and the folded text containing
     // the query (what has no word for the index: "🔥"). The artist's words, when given, in the
     // credit of the same title.
@@ -553,6 +558,10 @@ extension ArchiveReader {
         readSong)
     }
   }
+
+  /// The longest LIKE pattern SQLite takes, in bytes
+  /// (<https://www.sqlite.org/limits.html#max_like_pattern_length>).
+  static let longestLikePattern = 50_000
 
   /// Folded text containing the query (`?4`) in a title, a credit or both, and the artist (`?5`)
   /// in the credit: for what the full-text index has no word for.

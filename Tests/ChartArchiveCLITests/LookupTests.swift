@@ -129,6 +129,18 @@ struct LookupTests {
     #expect(run.error == "Error: chart 'hot-100' has no snapshot dated \(date) (\(hint))\n")
   }
 
+  @Test func aQueryLongerThanAnyTitleMatchesNothing() throws {
+    // 50,000 characters made SQLite's LIKE fail: "cannot use the archive", exit 74.
+    let (folder, archive) = try Self.archive()
+    _ = folder
+    let long = String(repeating: "a", count: 50_000)
+    for (arguments, said) in [([long], "no song matches"), (["--artist", long], "no song by")] {
+      let run = try chartArchive(["history"] + arguments + ["--db", archive])
+      #expect(run.status == 1)
+      #expect(run.error.hasPrefix("Error: \(said) '\(long)'"))
+    }
+  }
+
   @Test func twoDatesOfOneSnapshotAreAUsageErrorWithItsUsageLine() throws {
     // Found once the archive is read: the usage line was missing, which exit status 64 promises.
     let (folder, archive) = try Self.archive()
