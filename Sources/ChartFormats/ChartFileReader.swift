@@ -797,7 +797,7 @@ public struct ChartFileReader: Sendable {
         }
       } else if !group.dateFieldProblem {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
-        let named = ChartDate.inFileName(fileName)
+        let named = ChartDate.inFileName(fileName, timeZone: timeZone)
         date = chartDate ?? named
         // A date taken from the name is taken only from a name that gives one unmistakably.
         let nameProblem = chartDate == nil ? ChartDate.problem(inFileName: fileName) : nil

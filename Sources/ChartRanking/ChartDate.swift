@@ -115,15 +115,18 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
   }
 
   /// Finds a chart date in a file name, such as `2024-01-06.json`, `top-2024-01-06.json` or
-  /// `2024-01-06T13-00.json` (an hourly chart, in UTC; `-`, `:` or nothing between hours and
-  /// minutes). A name that gives a period, `regional-global-weekly-2019-12-27--2020-01-03.csv`,
-  /// gives its end, the date a chart of the period is published for.
+  /// `2024-01-06T13-00.json` (an hourly chart; `-`, `:` or nothing between hours and minutes). A
+  /// name that gives a period, `regional-global-weekly-2019-12-27--2020-01-03.csv`, gives its
+  /// end, the date a chart of the period is published for.
   ///
-  /// - Parameter fileName: the last path component.
+  /// - Parameters:
+  ///   - fileName: the last path component.
+  ///   - timeZone: the zone of a time in the name (an IANA zone, `Asia/Seoul`), or `nil` for UTC.
   /// - Returns: the first valid date found (the end of the first period), or `nil` when there is
-  ///   none, or when the time that follows it is not a valid one (`2024-01-06T25-00`): an hourly
-  ///   chart never falls back to a calendar date.
-  public static func inFileName(_ fileName: String) -> ChartDate? {
+  ///   none, or when the time that follows it is not a valid one (`2024-01-06T25-00`, or a local
+  ///   time the zone's clocks skipped or showed twice): an hourly chart never falls back to a
+  ///   calendar date.
+  public static func inFileName(_ fileName: String, timeZone: TimeZone? = nil) -> ChartDate? {
     let bytes = Array(fileName.utf8)
     guard bytes.count >= 10 else { return nil }
     for start in 0...(bytes.count - 10) {
@@ -154,7 +157,10 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
       } else {
         time += Array("00".utf8)
       }
-      return parse(date + Array("T".utf8) + time + Array("Z".utf8))
+      guard let timeZone else { return parse(date + Array("T".utf8) + time + Array("Z".utf8)) }
+      return try? ChartDate(
+        iso8601: String(decoding: date + Array("T".utf8) + time, as: UTF8.self),
+        timeZone: timeZone)
     }
     return nil
   }

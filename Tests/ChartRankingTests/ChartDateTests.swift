@@ -117,6 +117,20 @@ struct ChartDateTests {
     #expect(ChartDate.inFileName("top-2024-01-06.json")?.iso8601 == "2024-01-06")
   }
 
+  @Test func aTimeInAFileNameIsInTheZoneGiven() throws {
+    // --timezone was ignored for a time taken from a file name: 12:00 in Seoul was stored as
+    // 12:00Z.
+    let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+    #expect(ChartDate.inFileName("2024-05-05T12-00.json")?.iso8601 == "2024-05-05T12:00:00Z")
+    #expect(
+      ChartDate.inFileName("2024-05-05T12-00.json", timeZone: seoul)?.iso8601
+        == "2024-05-05T03:00:00Z")
+    // A date alone is the day, whatever the zone; a local time the clocks skipped is none.
+    #expect(ChartDate.inFileName("2024-05-05.json", timeZone: seoul)?.iso8601 == "2024-05-05")
+    let newYork = try #require(TimeZone(identifier: "America/New_York"))
+    #expect(ChartDate.inFileName("2024-03-10T02-30.json", timeZone: newYork) == nil)
+  }
+
   @Test func ordersDatesAndTimesAsInstants() throws {
     let dates = try ["2024-01-06T13:00:00Z", "2024-01-06", "2024-01-05T23:00:00Z", "2023-12-30"]
       .map { try ChartDate(iso8601: $0) }
