@@ -173,8 +173,12 @@ public struct ChartAudit: Sendable {
   ///     for the derived figures even when only later ones are audited).
   ///   - from: the first chart date audited, or `nil` for the first snapshot.
   ///   - to: the last chart date audited, or `nil` for the last snapshot.
-  public init(snapshots: [AuditedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil) {
-    let decided = ChartFigures.decideAll(snapshots)
+  ///   - frequency: how often the chart is published, when known.
+  public init(
+    snapshots: [AuditedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil,
+    frequency: ChartFrequency? = nil
+  ) {
+    let decided = ChartFigures.decideAll(snapshots, frequency: frequency)
     self.init(
       decided: decided.filter { item in
         (from.map { item.snapshot.chartDate >= $0 } ?? true)

@@ -126,6 +126,28 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
     }
   }
 
+  /// Whether `next` comes two periods or more after `previous`: a snapshot of the chart is
+  /// missing between them (a weekly chart's dates 14 days apart, a daily chart's 2 days). A date
+  /// less than two periods on (the Hot 100's 12 days when it moved from Mondays to Saturdays)
+  /// is not; an all-time chart has no period.
+  ///
+  /// - Parameters:
+  ///   - previous: the chart's previous snapshot's date.
+  ///   - next: the date after it.
+  public func skipsAPeriod(from previous: ChartDate, to next: ChartDate) -> Bool {
+    let seconds = next.secondsSince1970 - previous.secondsSince1970
+    switch self {
+    case .hourly: return seconds >= 2 * 3_600
+    case .daily: return seconds >= 2 * 86_400
+    case .weekly: return seconds >= 14 * 86_400
+    case .allTime: return false
+    case .monthly:
+      let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
+      let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
+      return (to.year * 12 + to.month) - (from.year * 12 + from.month) >= 2
+    }
+  }
+
   /// Guesses the frequency from a chart's name: the last `-`, `_` or `/` separated word of
   /// `spotify-daily` or `app/total` names it (`total` and `all-time` mean ``allTime``).
   ///

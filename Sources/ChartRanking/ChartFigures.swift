@@ -187,6 +187,9 @@ public protocol ChartHistoryLookup {
   /// The ranks the song had on charts missing from the archive before `chartDate`: its
   /// published previous ranks on the snapshots that follow one.
   func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int>
+  /// How often the chart is published, when known: a snapshot two periods or more after its
+  /// previous one follows a missing snapshot (see ``ChartFrequency/skipsAPeriod(from:to:)``).
+  var frequency: ChartFrequency? { get }
 }
 
 /// A snapshot with the figures decided for its entries.
@@ -490,7 +493,14 @@ private struct Decider {
     var publishes = snapshot.publishesPreviousRank
     // Each entry's song on the previous snapshot, and its rank there as the source meant it.
     var previousIndices = [Int?](repeating: nil, count: entries.count)
-    var missing = false
+    // A snapshot two periods or more after the previous one follows a missing one, whatever its
+    // previous ranks say: the archive's previous snapshot is not the one they speak of (the
+    // import warns of the date off the chart's rhythm).
+    var missing =
+      previous.map { previous in
+        lookup.frequency?.skipsAPeriod(from: previous.snapshot.chartDate, to: snapshot.chartDate)
+          ?? false
+      } ?? false
     // A repeat of the previous snapshot: its one note tells why its previous ranks disagree.
     var repeats = false
     if let previous {
@@ -525,8 +535,8 @@ private struct Decider {
         let check = ChartFigures.followsMissingSnapshot(
           entries: entries, previousTrueRanks: previous.trueRanks,
           previousIndices: previousIndices)
-        missing = check.missing
-        if check.missing {
+        if check.missing, !missing {
+          missing = true
           notes.append(
             .previousRanksContradict(
               previous: previous.snapshot.chartDate, disagreeing: check.disagreeing,
@@ -1026,10 +1036,15 @@ extension ChartFigures {
   /// Decides the figures of a chart's snapshots from nothing but themselves, each with its next
   /// one known.
   ///
-  /// - Parameter snapshots: every snapshot of the chart, in chart-date order.
+  /// - Parameters:
+  ///   - snapshots: every snapshot of the chart, in chart-date order.
+  ///   - frequency: how often the chart is published, when known (see
+  ///     ``ChartHistoryLookup/frequency``).
   /// - Returns: the decided snapshots, same order.
-  public static func decideAll(_ snapshots: [AuditedSnapshot]) -> [DecidedSnapshot] {
-    let history = HistoryInMemory()
+  public static func decideAll(_ snapshots: [AuditedSnapshot], frequency: ChartFrequency? = nil)
+    -> [DecidedSnapshot]
+  {
+    let history = HistoryInMemory(frequency: frequency)
     var decided: [DecidedSnapshot] = []
     decided.reserveCapacity(snapshots.count)
     for (index, snapshot) in snapshots.enumerated() {
@@ -1046,6 +1061,7 @@ extension ChartFigures {
 
 /// A chart's decided snapshots in memory, answering what deciding the next one asks.
 final class HistoryInMemory: ChartHistoryLookup {
+  let frequency: ChartFrequency?
   private var standings: [SongID: SongStanding] = [:]
   private var flagged: [FlaggedSnapshot] = []
   private var sizes: [(chartDate: ChartDate, entryCount: Int)] = []
@@ -1053,6 +1069,8 @@ final class HistoryInMemory: ChartHistoryLookup {
   private var byIdentity: [SongIdentity: Set<SongID>] = [:]
   private var byTitle: [String: Set<SongID>] = [:]
   private var ranksOnMissing: [SongID: Set<Int>] = [:]
+
+  init(frequency: ChartFrequency?) { self.frequency = frequency }
 
   /// Adds a decided snapshot, later than every one added before.
   func add(_ decided: DecidedSnapshot) {

@@ -278,6 +278,14 @@ final class ArchiveHistory: ChartHistoryLookup {
     self.chartID = chartID
   }
 
+  /// The chart's frequency as stored, read once (`nil` when it has none, or the query failed:
+  /// its error is kept in ``error``).
+  lazy var frequency: ChartFrequency? = answer(nil) { () throws(DatabaseError) -> ChartFrequency? in
+    try database.row(
+      "SELECT frequency FROM charts WHERE id = ?", [chartID],
+      { $0.optionalString(at: 0).flatMap(ChartFrequency.init(rawValue:)) }) ?? nil
+  }
+
   /// Throws the error a query met, if any, and forgets it.
   ///
   /// - Throws: ``DatabaseError``.

@@ -137,6 +137,31 @@ struct ContradictingSourceTests {
     #expect(causes.allSatisfy { $0["disagreements"] as? Int == 0 })
   }
 
+  @Test func aWeekMissingBetweenTwoSnapshotsLetsTheSourceSayASongWasAway() throws {
+    // 2024-01-13 is missing: the source's "not on the previous chart" for A, at 1 on 2024-01-06,
+    // was overruled (– 1!), though A may well have been away on 2024-01-13.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)]))
+    try folder.write(
+      "hot/2024-01-20.json", week("2024-01-20", [("A", "X", nil, 1, 2), ("B", "Y", 2, 2, 3)]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    #expect(
+      run.error
+        == "warning: hot 2024-01-20 is 14 days after the chart's previous snapshot (2024-01-06); a"
+        + " weekly chart's snapshots are 7 days apart: a snapshot missing, or a date that is not"
+        + " the chart's?\n")
+    // A re-entry; B's third week counts the missing one, on which the source had it at 2.
+    #expect(
+      try shown("hot", "2024-01-20", archive: archive) == [
+        "1 re-entry - 1 2", "2 unchanged 2 2 3",
+      ])
+  }
+
   @Test func aPartialRunGoesOnFromItsGivenFiguresThroughAWeekWithoutThem() throws {
     // The source counts 20 weeks and a peak of 1 before the archive's first week; the second
     // week's file publishes neither: the peak fell to 3 and the weeks to 2, and the third week's
