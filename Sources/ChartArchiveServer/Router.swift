@@ -132,8 +132,7 @@ public final class Router: Sendable {
     if request.method == "OPTIONS" { return options(for: path) }
     let allowed = Self.allowedMethods(for: path, uploads: uploads != nil)
     guard !allowed.isEmpty else { return problem(404, "no such API endpoint: \(request.path)") }
-    guard allowed.contains(request.method) || (request.method == "HEAD" && allowed.contains("GET"))
-    else {
+    guard allowed.contains(request.method) else {
       var response = problem(
         405, "\(request.method) is not allowed here (allowed: \(allowed.joined(separator: ", ")))")
       response.headers.append(("Allow", allowed.joined(separator: ", ")))
@@ -251,7 +250,8 @@ public final class Router: Sendable {
   private func feed(_ category: String, request: HTTPRequest) throws -> HTTPResponse {
     guard let chart = configuration.feeds[category] else {
       let known = configuration.feeds.keys.sorted().joined(separator: ", ")
-      throw ServerProblem(404, "no feed '\(category)' (the feeds: \(known), updated)")
+      throw ServerProblem(
+        404, "no feed '\(category)' (the feeds: \(known); and updated, the last import's time)")
     }
     let limit = try number(request.query["limit"], name: "limit") ?? 20
     return try view(.json, caching: .seconds(60)) {
@@ -478,14 +478,17 @@ public final class Router: Sendable {
     return segments
   }
 
-  /// The methods an API path takes (`HEAD` goes with `GET`): none for a path that is not one.
+  /// The methods an API path takes, as `Allow` lists them (`HEAD` with `GET`,
+  /// <https://www.rfc-editor.org/rfc/rfc9110#section-9.3.2>): none for a path that is not one.
   static func allowedMethods(for path: [String], uploads: Bool) -> [String] {
     switch path {
-    case ["health"], ["openapi.json"], ["charts"], ["songs"], ["feed", "updated"]: return ["GET"]
-    case let path where path.count == 2 && (path[0] == "feed" || path[0] == "songs"): return ["GET"]
+    case ["health"], ["openapi.json"], ["charts"], ["songs"], ["feed", "updated"]:
+      return ["GET", "HEAD"]
+    case let path where path.count == 2 && (path[0] == "feed" || path[0] == "songs"):
+      return ["GET", "HEAD"]
     case let path where path.count == 3 && path[0] == "charts" && path[2] == "snapshots":
-      return uploads ? ["GET", "POST"] : ["GET"]
-    case let path where path.count == 3 && path[0] == "charts": return ["GET"]
+      return uploads ? ["GET", "HEAD", "POST"] : ["GET", "HEAD"]
+    case let path where path.count == 3 && path[0] == "charts": return ["GET", "HEAD"]
     default: return []
     }
   }

@@ -109,7 +109,8 @@ struct ServeTests {
     #expect(unknown.status == 404)
     #expect(
       try problemDetail(unknown)
-        == "no feed 'yearly' (the feeds: daily, monthly, time, total, weekly, updated)")
+        == "no feed 'yearly' (the feeds: daily, monthly, time, total, weekly; and updated, the last"
+        + " import's time)")
     // The latest import time, in seconds since 1970, as the health check gives it.
     let updated = try server.get("/api/feed/updated")
     let seconds = try #require(Int(updated.text.trimmingCharacters(in: .newlines)))
@@ -169,12 +170,12 @@ struct ServeTests {
 
     let delete = try server.request("DELETE", "/api/charts")
     #expect(delete.status == 405)
-    #expect(delete.header("allow") == "GET")
+    #expect(delete.header("allow") == "GET, HEAD")
     #expect(delete.header("content-type") == "application/problem+json")
     // Without a token file the service has no write endpoint at all.
     let post = try server.request("POST", "/api/charts/hot-100/snapshots", body: Array("x".utf8))
     #expect(post.status == 405)
-    #expect(post.header("allow") == "GET")
+    #expect(post.header("allow") == "GET, HEAD")
 
     let noChart = try server.get("/api/charts/hot100/latest")
     #expect(noChart.status == 404)
@@ -226,7 +227,7 @@ struct ServeTests {
     #expect(nul.text.contains("밤하늘 (Night Sky)"))
     let trace = try server.request("TRACE", "/api/charts")
     #expect(trace.status == 405)
-    #expect(trace.header("allow") == "GET")
+    #expect(trace.header("allow") == "GET, HEAD")
     #expect(try server.get("/api/songs/99999").status == 404)
     #expect(try server.get("/api/nothing").status == 404)
     #expect(try server.get("/api/charts/%ZZ/latest").status == 400)
@@ -579,7 +580,7 @@ struct ServeTests {
       headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "GET")])
     #expect(preflight.status == 204)
     #expect(preflight.header("access-control-allow-origin") == "https://app.example")
-    #expect(preflight.header("access-control-allow-methods") == "GET, OPTIONS")
+    #expect(preflight.header("access-control-allow-methods") == "GET, HEAD, OPTIONS")
     #expect(
       preflight.header("access-control-allow-headers")
         == "Authorization, Content-Type, If-None-Match")
@@ -588,7 +589,7 @@ struct ServeTests {
     #expect(try closed.get("/api/feed/daily").header("access-control-allow-origin") == nil)
     let options = try closed.request("OPTIONS", "/api/charts")
     #expect(options.status == 204)
-    #expect(options.header("allow") == "GET, OPTIONS")
+    #expect(options.header("allow") == "GET, HEAD, OPTIONS")
     #expect(options.header("access-control-allow-methods") == nil)
     #expect(closed.stop() == 0)
     _ = folder
