@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// What the value of an option or argument is, for the completion scripts and the manual page:
 /// the words a shell offers when completing it.
 enum ValueKind: Equatable {
@@ -97,7 +99,9 @@ struct ParsedArguments {
           positionals.append(argument)
           continue
         }
-        throw UsageError("unknown option '\(name)'")
+        let closest = Suggestions.closest(to: name, among: specs.map { $0.name }).first
+        throw UsageError(
+          "unknown option '\(name)'" + (closest.map { " (did you mean \($0)?)" } ?? ""))
       }
       name = spec.name
       if spec.isFlag {

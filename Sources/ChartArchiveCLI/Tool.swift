@@ -1,3 +1,4 @@
+import ChartRanking
 import ChartStorage
 import Foundation
 
@@ -91,7 +92,7 @@ public enum ChartArchiveTool {
         return .success
       }
       guard let command = subcommands.first(where: { $0.name == arguments[1] }) else {
-        return usageError("unknown subcommand '\(arguments[1])'", command: nil, console: console)
+        return usageError(unknownSubcommand(arguments[1]), command: nil, console: console)
       }
       console.write(help(command))
       return .success
@@ -100,7 +101,7 @@ public enum ChartArchiveTool {
     }
     guard let command = subcommands.first(where: { $0.name == first }) else {
       let message =
-        first.hasPrefix("-") ? "unknown option '\(first)'" : "unknown subcommand '\(first)'"
+        first.hasPrefix("-") ? "unknown option '\(first)'" : unknownSubcommand(first)
       return usageError(message, command: nil, console: console)
     }
     do {
@@ -143,6 +144,13 @@ public enum ChartArchiveTool {
       console.print("git commit: \(buildCommit)")
     }
     return .success
+  }
+
+  /// `unknown subcommand 'shwo' (did you mean show?)`: with the closest subcommand's name, when
+  /// one is close (see ``Suggestions/closest(to:among:)``).
+  private static func unknownSubcommand(_ name: String) -> String {
+    let closest = Suggestions.closest(to: name, among: subcommands.map { $0.name }).first
+    return "unknown subcommand '\(name)'" + (closest.map { " (did you mean \($0)?)" } ?? "")
   }
 
   /// A command's error on standard error, with the usage line when it is a usage error (two

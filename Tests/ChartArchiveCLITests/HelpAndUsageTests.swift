@@ -116,6 +116,18 @@ struct HelpAndUsageTests {
         + "  See 'chart-archive charts --help' for more information.\n"
     ),
     (
+      // A misspelled subcommand or option gets the closest one's name.
+      ["shwo"],
+      "Error: unknown subcommand 'shwo' (did you mean show?)\nUsage: chart-archive <subcommand>\n"
+        + "  See 'chart-archive --help' for more information.\n"
+    ),
+    (
+      ["show", "hot-100", "--limt", "3"],
+      "Error: unknown option '--limt' (did you mean --limit?)\nUsage: chart-archive show <chart>"
+        + " [<date>] [--limit <n>] [--format <format>] [--db <path>]\n"
+        + "  See 'chart-archive show --help' for more information.\n"
+    ),
+    (
       ["charts", "--format", "xml"],
       "Error: unknown format 'xml' (expected table, json or csv)\n"
         + "Usage: chart-archive charts [--format <format>] [--db <path>]\n"
