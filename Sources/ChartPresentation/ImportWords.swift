@@ -62,6 +62,10 @@ public enum ImportWords {
       return
         "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
         + " (\(url)), which names one recording"
+    case .songURLOfAnotherCredit(let rank, let title, let artist, let url, let other, let by):
+      return
+        "\(snapshot) rank \(rank) '\(title)' by \(artist) has the song URL of '\(other)' by \(by)"
+        + " (\(url)): one recording, so one song; a wrong URL in the source?"
     case .newChartNamedLike(let names):
       return
         "\(snapshot) starts a new chart, named like the archive's"

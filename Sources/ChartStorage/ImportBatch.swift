@@ -272,6 +272,14 @@ public final class ImportBatch {
       previousSnapshot: .some(previous.map { ($0.id, $0.chartDate.secondsSince1970) }),
       lastStored: state.lastStored[chartID])
     for song in songs { state.referencedSongs.insert(song) }
+    for joined in linker.joinedByURLAlone {
+      let entry = snapshot.entries[joined.index]
+      try addNote(
+        .songURLOfAnotherCredit(
+          rank: entry.rank, title: entry.title, artist: entry.artist, url: entry.songURL ?? "",
+          otherTitle: joined.title, otherArtist: joined.artist), chartID: chartID,
+        chartDate: snapshot.chartDate)
+    }
     let decided = try decideFigures(
       of: snapshot, id: snapshotID, songs: songs, newSongs: linker.newSongs, chartID: chartID,
       previous: previous, hasLater: hasLater)

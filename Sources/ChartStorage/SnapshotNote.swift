@@ -25,5 +25,11 @@ public struct SnapshotNote: Hashable, Sendable {
     /// charts the archive held (`names`, closest first; see ``Suggestions/closest(to:among:)``):
     /// a misspelled chart name makes a second chart of the same snapshots.
     case newChartNamedLike(names: [String])
+    /// The entry at `rank` (`title` by `artist`) has the song URL (`url`) of a song that charted
+    /// as `otherTitle` by `otherArtist` only: one recording, says the URL, so one song, though
+    /// neither its title nor its artist is one the song had.
+    case songURLOfAnotherCredit(
+      rank: Int, title: String, artist: String, url: String, otherTitle: String,
+      otherArtist: String)
   }
 }

@@ -8,6 +8,11 @@ final class SongLinker {
   /// The songs the last call of ``songs(of:keys:publishesPreviousRank:chartID:chartTime:lastStored:)``
   /// created.
   private(set) var newSongs: [Int64] = []
+  /// The entries of the last snapshot linked (by index) that its song URL joined to a song whose
+  /// title and artist both differ from the entry's, with that song's title and artist: the same
+  /// recording, says the URL, under another title and credit (a scraper's wrong URL, or a
+  /// renamed track).
+  private(set) var joinedByURLAlone: [(index: Int, title: String, artist: String)] = []
   /// Every song this linker created and every credit it added, for the full-text index, which the
   /// batch fills before it commits (``searchableRows()``); some may have been undone since, by a
   /// savepoint rolled back or a relink.
@@ -151,6 +156,7 @@ final class SongLinker {
     var songs: [Int64] = []
     songs.reserveCapacity(entries.count)
     newSongs = []
+    joinedByURLAlone = []
     var insertSong: Statement?
     for (index, link) in links.enumerated() {
       if let song = link.song {
@@ -170,7 +176,13 @@ final class SongLinker {
           case .identity: !keys[index].identity.isSongURL
           default: false
           }
-        if !sameCredit { try addCredit(of: entries[index], keys: keys[index], to: song.rawValue) }
+        if !sameCredit,
+          try addCredit(of: entries[index], keys: keys[index], to: song.rawValue),
+          case .identity = link, keys[index].identity.isSongURL,
+          let other = try otherCredit(of: song.rawValue, than: keys[index])
+        {
+          joinedByURLAlone.append((index, other.title, other.artist))
+        }
         continue
       }
       let insert =
@@ -209,8 +221,11 @@ final class SongLinker {
   /// Records a title and credit a song charted under besides its first (`song_credits`), once;
   /// the first is the song's own (`songs`), so an entry under it (one linked by its song URL)
   /// adds nothing, and the song is found once by a search.
+  ///
+  /// - Returns: whether the credit is new to the song.
+  @discardableResult
   private func addCredit(of entry: ChartEntry, keys: SongKeys, to song: Int64)
-    throws(DatabaseError)
+    throws(DatabaseError) -> Bool
   {
     try database.run(
       "INSERT OR IGNORE INTO song_credits (song_id, title, artist, title_key, artist_key,"
@@ -218,10 +233,24 @@ final class SongLinker {
         + " WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = ?1 AND title_key = ?4"
         + " AND artist_key = ?5)", song, entry.title, entry.artist, keys.foldedTitle,
       keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
-    if database.changes > 0 {
-      addedCredits.insert(
-        CreditKey(song: song, titleKey: keys.foldedTitle, artistKey: keys.foldedArtist))
-    }
+    guard database.changes > 0 else { return false }
+    addedCredits.insert(
+      CreditKey(song: song, titleKey: keys.foldedTitle, artistKey: keys.foldedArtist))
+    return true
+  }
+
+  /// The song's own title and artist when neither the title nor the artist of `keys` is among
+  /// those it charted under (its own, or a credit besides the one just added); `nil` when one is.
+  private func otherCredit(of song: Int64, than keys: SongKeys) throws(DatabaseError) -> (
+    title: String, artist: String
+  )? {
+    try database.row(
+      """
+      SELECT g.title, g.artist FROM songs g
+      WHERE g.id = ?1 AND g.title_key != ?2 AND g.artist_key != ?3 AND NOT EXISTS (
+        SELECT 1 FROM song_credits c WHERE c.song_id = ?1 AND (c.title_key = ?2 OR c.artist_key = ?3)
+          AND NOT (c.title_key = ?2 AND c.artist_key = ?3))
+      """, [song, keys.foldedTitle, keys.foldedArtist], { ($0.string(at: 0), $0.string(at: 1)) })
   }
 
   /// Links the songs of a chart's snapshots after a chart time (and before another, if given)

@@ -611,6 +611,26 @@ struct SongIdentityCLITests {
         + " recording\n")
   }
 
+  @Test func aSongURLJoiningAnotherTitleAndArtistIsAWarning() throws {
+    // The URL says one recording, so one song; but a title and artist it never charted under
+    // were joined to it without a word (shown unchanged, in its second week).
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let url = "https://music.example.com/track/1"
+    try folder.write("d/1.json", native("d", "2024-05-01", [("Alpha", "One", url, nil)]))
+    try folder.write("d/2.json", native("d", "2024-05-02", [("Alpha", "One feat. Two", url, nil)]))
+    try folder.write("d/3.json", native("d", "2024-05-03", [("Other", "Someone", url, nil)]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("d").path, "--db", archive, "--quiet",
+    ])
+    #expect(run.status == 0)
+    // A featured artist added is no warning: the title is the song's.
+    #expect(
+      run.error
+        == "warning: d 2024-05-03 rank 1 'Other' by Someone has the song URL of 'Alpha' by One"
+        + " (\(url)): one recording, so one song; a wrong URL in the source?\n")
+  }
+
   @Test func aNewChartNamedLikeAnotherIsAWarning() throws {
     // `--chart hot100` for hot-100 made a second chart of the same weeks without a word.
     let folder = try TemporaryFolder()
