@@ -140,15 +140,12 @@ struct ContradictingSourceTests {
   @Test func aWeekMissingBetweenTwoSnapshotsLetsTheSourceSayASongWasAway() throws {
     // 2024-01-13 is missing: the source's "not on the previous chart" for A, at 1 on 2024-01-06,
     // was overruled (– 1!), though A may well have been away on 2024-01-13.
-    let folder = try TemporaryFolder()
-    let archive = folder.url.appendingPathComponent("a.sqlite").path
-    try folder.write(
-      "hot/2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)]))
-    try folder.write(
-      "hot/2024-01-20.json", week("2024-01-20", [("A", "X", nil, 1, 2), ("B", "Y", 2, 2, 3)]))
-    let run = try chartArchive([
-      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
-    ])
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("A", "X", nil, 1, 1), ("B", "Y", nil, 2, 1)])),
+        ("2024-01-20.json", week("2024-01-20", [("A", "X", nil, 1, 2), ("B", "Y", 2, 2, 3)])),
+      ], chart: "hot")
+    _ = folder
     #expect(run.status == 0)
     #expect(
       run.error
@@ -166,18 +163,16 @@ struct ContradictingSourceTests {
     // The source counts 20 weeks and a peak of 1 before the archive's first week; the second
     // week's file publishes neither: the peak fell to 3 and the weeks to 2, and the third week's
     // 1 and 22 were unexplained.
-    let folder = try TemporaryFolder()
-    let archive = folder.url.appendingPathComponent("a.sqlite").path
-    try folder.write(
-      "hot/2024-01-06.json", week("2024-01-06", [("X1", "Y", nil, 1, 1), ("A", "X", 1, 1, 20)]))
-    try folder.write(
-      "hot/2024-01-13.json",
-      week("2024-01-13", [("X1", "Y", 1, nil, nil), ("A", "X", 2, nil, nil)]))
-    try folder.write(
-      "hot/2024-01-20.json", week("2024-01-20", [("A", "X", 2, 1, 22), ("X1", "Y", 1, 1, 3)]))
-    let run = try chartArchive([
-      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
-    ])
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("X1", "Y", nil, 1, 1), ("A", "X", 1, 1, 20)])),
+        (
+          "2024-01-13.json",
+          week("2024-01-13", [("X1", "Y", 1, nil, nil), ("A", "X", 2, nil, nil)])
+        ),
+        ("2024-01-20.json", week("2024-01-20", [("A", "X", 2, 1, 22), ("X1", "Y", 1, 1, 3)])),
+      ], chart: "hot")
+    _ = folder
     #expect(run.status == 0)
     #expect(try shown("hot", "2024-01-13", archive: archive)[1] == "2 unchanged 2 1 21")
     #expect(try shown("hot", "2024-01-20", archive: archive)[0] == "1 up 2 1 22")
@@ -571,8 +566,6 @@ struct SongIdentityCLITests {
   @Test func aPreviousRankClaimedTwiceFarFromTheSongsIsCorrectedNotATie() throws {
     // A was at 1, and its file says 4, where D was and which D claims too: it was called a tie,
     // and A shown down 3 from 4.
-    let folder = try TemporaryFolder()
-    let archive = folder.url.appendingPathComponent("a.sqlite").path
     let songs = [("A", "X"), ("B", "Y"), ("C", "Z"), ("D", "W")]
     func day(_ last: [Int]) -> String {
       let rows = zip(songs, last).map { song, rank in
@@ -580,11 +573,10 @@ struct SongIdentityCLITests {
       }
       return "[" + rows.joined(separator: ",") + "]"
     }
-    try folder.write("feed/2024-05-01.json", day([0, 0, 0, 0]))
-    try folder.write("feed/2024-05-02.json", day([4, 2, 3, 4]))
-    let run = try chartArchive([
-      "import", folder.url.appendingPathComponent("feed").path, "--db", archive, "--quiet",
-    ])
+    let (folder, archive, run) = try imported(
+      [("2024-05-01.json", day([0, 0, 0, 0])), ("2024-05-02.json", day([4, 2, 3, 4]))],
+      chart: "feed")
+    _ = folder
     #expect(run.status == 0)
     #expect(
       run.error
@@ -614,15 +606,13 @@ struct SongIdentityCLITests {
   @Test func aSongURLJoiningAnotherTitleAndArtistIsAWarning() throws {
     // The URL says one recording, so one song; but a title and artist it never charted under
     // were joined to it without a word (shown unchanged, in its second week).
-    let folder = try TemporaryFolder()
-    let archive = folder.url.appendingPathComponent("a.sqlite").path
     let url = "https://music.example.com/track/1"
-    try folder.write("d/1.json", native("d", "2024-05-01", [("Alpha", "One", url, nil)]))
-    try folder.write("d/2.json", native("d", "2024-05-02", [("Alpha", "One feat. Two", url, nil)]))
-    try folder.write("d/3.json", native("d", "2024-05-03", [("Other", "Someone", url, nil)]))
-    let run = try chartArchive([
-      "import", folder.url.appendingPathComponent("d").path, "--db", archive, "--quiet",
-    ])
+    let (_, _, run) = try imported(
+      [
+        ("1.json", native("d", "2024-05-01", [("Alpha", "One", url, nil)])),
+        ("2.json", native("d", "2024-05-02", [("Alpha", "One feat. Two", url, nil)])),
+        ("3.json", native("d", "2024-05-03", [("Other", "Someone", url, nil)])),
+      ], chart: "d")
     #expect(run.status == 0)
     // A featured artist added is no warning: the title is the song's.
     #expect(
