@@ -41,8 +41,10 @@ public enum ImportWords {
         + (given.map { " at \($0); the archive gives \($0)" } ?? "")
     case .offRhythm(let previous, let frequency):
       let seconds = note.chartDate.secondsSince1970 - previous.secondsSince1970
+      // Days, or hours when the dates are not whole days apart (a daily chart's second snapshot
+      // of one day, at noon, was "0 days after" the first).
       let apart =
-        frequency == .hourly
+        frequency == .hourly || seconds % 86_400 != 0
         ? "\(seconds / 3_600) hour\(seconds == 3_600 ? "" : "s")"
         : "\(seconds / 86_400) day\(seconds == 86_400 ? "" : "s")"
       let expected =

@@ -603,6 +603,18 @@ struct SongIdentityCLITests {
         + " recording\n")
   }
 
+  @Test func aDailyChartsSecondSnapshotOfADayIsHoursAfterTheFirst() throws {
+    // It was "0 days after the chart's previous snapshot".
+    let day = #"[{"title": "A", "artist": "X", "last": 0}]"#
+    let (_, _, run) = try imported(
+      [("2024-05-02.json", day), ("2024-05-02T12-00.json", day)], chart: "app-daily")
+    #expect(run.status == 0)
+    #expect(
+      run.error.hasPrefix(
+        "warning: app-daily 2024-05-02T12:00:00Z is 12 hours after the chart's previous snapshot"
+          + " (2024-05-02); a daily chart's snapshots are 1 day apart"))
+  }
+
   @Test func aSongURLJoiningAnotherTitleAndArtistIsAWarning() throws {
     // The URL says one recording, so one song; but a title and artist it never charted under
     // were joined to it without a word (shown unchanged, in its second week).
