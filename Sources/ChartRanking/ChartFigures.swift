@@ -742,26 +742,30 @@ private struct Decider {
         run = published
         partial = true
       }
-      // A song whose run the archive lacks the start of goes on from the figures given before
-      // where the source publishes none this time: a peak does not worsen, nor weeks on chart
-      // shrink, because one file lacks them. The archive's own count is kept beside the given
-      // one, as for a published figure, in a verdict of its cause (which the audit leaves out:
-      // nothing published was compared).
+      // A song whose run the archive lacks the start of goes on from the figures given before,
+      // where this entry's source gives no better (none, or one that disagrees for no cause found):
+      // a peak does not worsen, nor weeks on chart shrink, because one file lacks them or says
+      // otherwise. The archive's own count is kept beside the given one: in the verdict on the
+      // published figure, or, for a figure not published, in a verdict of its cause (which the
+      // audit leaves out: nothing published was compared).
       var (peakGiven, weeksGiven, runGiven) = (peakVerdict, weeksVerdict, runVerdict)
       if let standing = standingFigures, standing.isPartialRun {
-        if publishedPeak == nil, standing.peakPosition < peak {
-          peak = standing.peakPosition
-          peakGiven = FigureVerdict(derived: derivedPeak, cause: .sourceGap)
+        let carriedPeak = min(standing.peakPosition, derivedPeak)
+        if carriedPeak < peak {
+          peak = carriedPeak
+          peakGiven = peakGiven ?? FigureVerdict(derived: derivedPeak, cause: .sourceGap)
           partial = true
         }
-        if publishedWeeks == nil, standing.weeksOnChart > standing.archiveWeeksOnChart {
-          weeks = standing.weeksOnChart + derivedWeeks - standing.archiveWeeksOnChart
-          weeksGiven = FigureVerdict(derived: derivedWeeks, cause: .sourceGap)
+        let carriedWeeks = standing.weeksOnChart + derivedWeeks - standing.archiveWeeksOnChart
+        if carriedWeeks > weeks {
+          weeks = carriedWeeks
+          weeksGiven = weeksGiven ?? FigureVerdict(derived: derivedWeeks, cause: .sourceGap)
           partial = true
         }
-        if publishedRun == nil, standing.run > standing.archiveRun {
-          run = standing.run + archiveRun - standing.archiveRun
-          runGiven = FigureVerdict(derived: archiveRun, cause: .sourceGap)
+        let carriedRun = standing.run + archiveRun - standing.archiveRun
+        if carriedRun > run {
+          run = carriedRun
+          runGiven = runGiven ?? FigureVerdict(derived: archiveRun, cause: .sourceGap)
           partial = true
         }
       }
@@ -981,6 +985,13 @@ private struct CauseFinder {
       // each other (or left one out). A song the previous snapshot holds further away was not
       // tied there, whoever else claims the rank.
       if tiedRanks.contains(rank), Self.couldBeTied(at: rank, derivedPrevious) { return .tie }
+      // Songs tied on the previous snapshot (`=2`, `=2`) took the places from their rank on, one
+      // each, which the source may give as their previous ranks (2 and 3).
+      if let derivedPrevious, let previous, rank > derivedPrevious,
+        rank < derivedPrevious + previous.trueRanks.filter({ $0 == derivedPrevious }).count
+      {
+        return .tie
+      }
       // One entry misranked on the previous snapshot: its published peak there says the same.
       if let derivedPrevious, let previousIndex, abs(rank - derivedPrevious) <= 2,
         previous!.snapshot.entries[previousIndex].publishedPeakPosition == rank

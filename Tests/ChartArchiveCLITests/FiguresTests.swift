@@ -137,6 +137,50 @@ struct ContradictingSourceTests {
     #expect(causes.allSatisfy { $0["disagreements"] as? Int == 0 })
   }
 
+  @Test func aPartialRunsWeeksNeverGoBackWhereTheSourceDisagreesForNoCause() throws {
+    // 10* weeks, then a published 15 that nothing explains: the archive's own 2 was given, and
+    // the run was no longer partial.
+    let (folder, archive, run) = try imported(
+      [
+        ("2024-01-06.json", week("2024-01-06", [("P", "X", nil, 1, 10)])),
+        ("2024-01-13.json", week("2024-01-13", [("P", "X", 1, 1, 15)])),
+      ], chart: "hot")
+    _ = folder
+    #expect(run.status == 0)
+    #expect(try shown("hot", "2024-01-13", archive: archive) == ["1 unchanged 1 1 11"])
+    let history = try chartArchive(["history", "P", "--db", archive])
+    #expect(history.output.contains("2024-01-13     1  –        1     1  11*\n"))
+  }
+
+  @Test func songsTiedOnThePreviousSnapshotMayClaimThePlacesAfterTheirRank() throws {
+    // B and C tied at 2: C's previous rank 3 was corrected (2!) and left unexplained.
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    try folder.write(
+      "hot/2024-01-06.json",
+      week("2024-01-06", [("A", "X", nil, nil, nil), ("B", "X", nil, nil, nil)])
+        .replacing(
+          #""this_week":2"#, with: #""this_week":2},{"song":"C","artist":"X","this_week":2"#))
+    try folder.write(
+      "hot/2024-01-13.json",
+      week(
+        "2024-01-13", [("C", "X", 3, nil, nil), ("B", "X", 2, nil, nil), ("A", "X", 1, nil, nil)]))
+    let run = try chartArchive([
+      "import", folder.url.appendingPathComponent("hot").path, "--db", archive, "--quiet",
+      "--allow-ties",
+    ])
+    #expect(run.status == 0)
+    #expect(run.error == "")
+    #expect(
+      try shown("hot", "2024-01-13", archive: archive) == [
+        "1 up 3 1 2", "2 unchanged 2 2 2", "3 down 1 1 2",
+      ])
+    let audit = try json(
+      chartArchive(["audit", "hot", "--db", archive, "--summary", "--format", "json"]).output)
+    let causes = try #require(audit["causes"] as? [[String: Any]])
+    #expect(causes.first { $0["cause"] as? String == "tie" }?["disagreements"] as? Int == 1)
+  }
+
   @Test func aWeekMissingBetweenTwoSnapshotsLetsTheSourceSayASongWasAway() throws {
     // 2024-01-13 is missing: the source's "not on the previous chart" for A, at 1 on 2024-01-06,
     // was overruled (– 1!), though A may well have been away on 2024-01-13.
