@@ -8,12 +8,12 @@ enum ExportCommand: Subcommand {
   static let abstract = "Write a chart's snapshots in ChartArchive's JSON or CSV, for import."
   static let discussion = """
     Writes every snapshot of the chart (or those of the dates given, each once) to standard
-    output, oldest first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the chart-archive-csv
-    format). Importing an export into an empty archive gives back the same snapshots, entry for
-    entry: ranks, published previous ranks, peaks, weeks on chart and run numbers, titles, artists,
-    URLs and streams (the CSV has a last column, run, for a chart whose source numbers runs). The
-    JSON also carries the chart's frequency; the CSV has none, so give it again with import
-    --frequency.
+    output, oldest first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the
+    chart-archive-csv format). Importing an export into an empty archive gives back the same
+    snapshots, entry for entry: ranks, published previous ranks, peaks, weeks on chart and run
+    numbers, titles, artists, URLs and streams (the CSV has a last column, run, for a chart whose
+    source numbers runs). The JSON also carries the chart's frequency; the CSV has none, so give
+    it again with import --frequency.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
