@@ -800,7 +800,8 @@ public struct ChartFileReader: Sendable {
         let named = ChartDate.inFileName(fileName, timeZone: timeZone)
         date = chartDate ?? named
         // A date taken from the name is taken only from a name that gives one unmistakably.
-        let nameProblem = chartDate == nil ? ChartDate.problem(inFileName: fileName) : nil
+        let nameProblem =
+          chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
         if let nameProblem {
           date = nil
           groupProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))

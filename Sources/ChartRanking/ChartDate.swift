@@ -169,12 +169,15 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
   /// (`YYYY-MM-DD`, four digits, two and two) that is no calendar date (`2023-02-30`), a time
   /// after it that is no time (`2024-05-11T25-00`), a period that ends before it starts
   /// (`2024-05-09--2024-05-08`), or more than one date that is not a period
-  /// (`2024-05-12_2024-05-13`): ``inFileName(_:)`` would take the first, and may be wrong.
+  /// (`2024-05-12_2024-05-13`): ``inFileName(_:timeZone:)`` would take the first, and may be
+  /// wrong; or a local time that `timeZone`'s clocks skipped or showed twice.
   ///
-  /// - Parameter fileName: the last path component.
+  /// - Parameters:
+  ///   - fileName: the last path component.
+  ///   - timeZone: the zone of a time in the name, as for ``inFileName(_:timeZone:)``.
   /// - Returns: the problem, as a short lowercase sentence, or `nil` when the name gives one valid
   ///   date or period, or none.
-  public static func problem(inFileName fileName: String) -> String? {
+  public static func problem(inFileName fileName: String, timeZone: TimeZone? = nil) -> String? {
     let bytes = Array(fileName.utf8)
     guard bytes.count >= 10 else { return nil }
     func isDate(at start: Int) -> Bool {
@@ -221,8 +224,15 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
         {
           stop += 1
         }
-        guard inFileName(text(start..<stop)) != nil else {
+        guard let utc = inFileName(text(start..<stop)) else {
           return "'\(text(start..<stop))' in the file name is not a valid date and time"
+        }
+        if let timeZone {
+          do {
+            _ = try ChartDate(iso8601: String(utc.iso8601.dropLast()), timeZone: timeZone)
+          } catch {
+            return "the file name's \(error.description)"
+          }
         }
         dates.append(text(start..<stop))
         end = stop

@@ -129,6 +129,12 @@ struct ChartDateTests {
     #expect(ChartDate.inFileName("2024-05-05.json", timeZone: seoul)?.iso8601 == "2024-05-05")
     let newYork = try #require(TimeZone(identifier: "America/New_York"))
     #expect(ChartDate.inFileName("2024-03-10T02-30.json", timeZone: newYork) == nil)
+    // And is said to be, not "no chart date".
+    #expect(
+      ChartDate.problem(inFileName: "2024-03-10T02-30.json", timeZone: newYork)
+        == "the file name's '2024-03-10T02:30:00' is no time in America/New_York: its clocks"
+        + " skipped it (a change to summer time)")
+    #expect(ChartDate.problem(inFileName: "2024-03-10T02-30.json") == nil)
   }
 
   @Test func ordersDatesAndTimesAsInstants() throws {
