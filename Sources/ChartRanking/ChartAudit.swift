@@ -173,7 +173,8 @@ public struct ChartAudit: Sendable {
   ///     for the derived figures even when only later ones are audited).
   ///   - from: the first chart date audited, or `nil` for the first snapshot.
   ///   - to: the last chart date audited, or `nil` for the last snapshot.
-  ///   - frequency: how often the chart is published, when known.
+  ///   - frequency: how often the chart is published, when known: the chart's stored frequency,
+  ///     to decide as an import does (see ``ChartFigures/decideAll(_:frequency:)``).
   public init(
     snapshots: [AuditedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil,
     frequency: ChartFrequency? = nil

@@ -1050,7 +1050,8 @@ extension ChartFigures {
   /// - Parameters:
   ///   - snapshots: every snapshot of the chart, in chart-date order.
   ///   - frequency: how often the chart is published, when known (see
-  ///     ``ChartHistoryLookup/frequency``).
+  ///     ``ChartHistoryLookup/frequency``): the chart's stored frequency, to decide as an import
+  ///     does (without it, a snapshot after a skipped period is not known to follow a missing one).
   /// - Returns: the decided snapshots, same order.
   public static func decideAll(_ snapshots: [AuditedSnapshot], frequency: ChartFrequency? = nil)
     -> [DecidedSnapshot]

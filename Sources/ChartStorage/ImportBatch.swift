@@ -410,6 +410,9 @@ public final class ImportBatch {
       entries: snapshot.entries, songs: songs.map(SongID.init))
     let history = histories[chartID] ?? ArchiveHistory(database: database, chartID: chartID)
     histories[chartID] = history
+    // The chart's frequency as this batch knows it (a file of the batch may have given it since
+    // the history read it).
+    if let frequency = frequencies[chartID] { history.frequency = frequency }
     // Songs linking just created have no standing to look up.
     history.newSongs = SongLinking.SongSet(capacity: newSongs.count)
     for song in newSongs { history.newSongs.insert(SongID(song)) }

@@ -318,7 +318,7 @@ struct Hot100Tests {
       }
       lastWeek = thisWeek
     }
-    let audit = ChartAudit(snapshots: snapshots)
+    let audit = ChartAudit(snapshots: snapshots, frequency: .weekly)
     #expect(
       audit.agreements.last == FigureAgreement(figure: .run, compared: 354_887, agreeing: 354_460))
     let causes = audit.disagreements.filter { $0.figure == .run }.reduce(into: [:]) {
@@ -351,7 +351,8 @@ struct Hot100Tests {
       let snapshots = try reader.snapshots(of: "hot-100")
       // The figures the import stored, a snapshot at a time, are those of the whole chart
       // decided at once.
-      let decided = ChartFigures.decideAll(try reader.auditedSnapshots(of: "hot-100"))
+      let decided = ChartFigures.decideAll(
+        try reader.auditedSnapshots(of: "hot-100"), frequency: .weekly)
       #expect(decided.count == snapshots.count)
       for (index, newer) in snapshots.enumerated() {
         let shown = try reader.chartSnapshot(of: "hot-100", at: newer.chartDate)
