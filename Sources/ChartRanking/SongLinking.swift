@@ -34,7 +34,9 @@ public enum SongLink: Hashable, Sendable {
 ///    snapshot has taken yet. Two entries of one snapshot are never one song. When the source says
 ///    the entry is in its first week on the chart, it is a new recording (a reissue or a remake)
 ///    rather than an earlier song of this chart, but it is the song of another chart with that
-///    identity (a first week is a first week on this chart); and a song URL names one recording
+///    identity (a first week is a first week on this chart), or the song of this chart's later
+///    snapshots that has no entry before it (an earlier week imported after the later ones keeps
+///    the song the later ones made); and a song URL names one recording
 ///    whatever the source counts (a streaming chart restarts its weeks after a week away).
 /// 3. Re-entry under another credit: when the source says the song has been on the chart for more
 ///    than one week but has no previous rank, the most recent song with the same title before any
@@ -107,8 +109,9 @@ public enum SongLinking {
   ///   - previous: the chart's previous snapshot's entries with their songs, or `[]`.
   ///   - songsWithIdentity: the archive's songs with an identity, most recently charted first
   ///     (asked only when the previous snapshot has no free song with that identity).
-  ///   - songsElsewhere: the archive's songs with an identity that never charted on this chart
-  ///     (asked for an entry in its first week).
+  ///   - songsElsewhere: the archive's songs with an identity that have no entry on this chart
+  ///     before this snapshot: songs of other charts, or of this chart's later snapshots (stored
+  ///     first, out of order); asked for an entry in its first week.
   ///   - songsWithTitle: the chart's songs with a base title (``SongIdentity/baseTitle(_:)``) and
   ///     lead artist, most recently on the chart first.
   /// - Returns: one link per entry, same order.
@@ -124,8 +127,9 @@ public enum SongLinking {
       songsElsewhere: songsElsewhere, songsWithTitle: songsWithTitle)
   }
 
-  /// Links the entries of one snapshot of a chart whose archive holds no other chart (no song
-  /// charted elsewhere).
+  /// Links the entries of one snapshot of a chart whose archive holds no other chart, its
+  /// snapshots linked in chart-date order (no song has its entries elsewhere, or only after this
+  /// snapshot).
   ///
   /// - Parameters: as ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsElsewhere:songsWithTitle:)``.
   public static func link(

@@ -89,12 +89,15 @@ final class SongLinker {
   ///     the caller has looked it up; `nil` to look it up here.
   ///   - lastStored: the chart's snapshot stored last by this batch, with its chart time, when
   ///     there is one: used instead of reading the previous snapshot back when it is that one.
+  ///   - hasLater: whether the chart may hold entries from this chart time on (snapshots stored
+  ///     after this one, or this one's own entries when it is linked again): a song with only
+  ///     such entries on the chart is no earlier song of the chart.
   /// - Returns: one song ID per entry.
   /// - Throws: ``DatabaseError``.
   func songs(
     of entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool, chartID: Int64,
     chartTime: Int64, previousSnapshot: (id: Int64, chartTime: Int64)?? = nil,
-    lastStored: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)?
+    lastStored: (chartTime: Int64, snapshot: SongLinking.PreviousSnapshot)?, hasLater: Bool
   ) throws -> [Int64] {
     var previous = SongLinking.PreviousSnapshot.none
     let found =
@@ -133,13 +136,16 @@ final class SongLinker {
         ) { SongID($0.int64(at: 0)) }
       },
       songsElsewhere: { identity in
-        guard otherCharts else { return [] }
+        // Only songs of other charts, or of this chart's later snapshots, can have no entry on the
+        // chart before this one.
+        guard otherCharts || hasLater else { return [] }
         return try database.rows(
           """
           SELECT g.id FROM songs g WHERE g.identity = ?1 AND NOT EXISTS (SELECT 1 FROM entries e
-            CROSS JOIN snapshots s ON s.id = e.snapshot_id WHERE e.song_id = g.id AND s.chart_id = ?2)
+            CROSS JOIN snapshots s ON s.id = e.snapshot_id
+            WHERE e.song_id = g.id AND s.chart_id = ?2 AND s.chart_time < ?3)
           ORDER BY g.recording DESC
-          """, [identity.key, chartID]
+          """, [identity.key, chartID, chartTime]
         ) { SongID($0.int64(at: 0)) }
       },
       songsWithTitle: { baseTitle, primaryArtist in
@@ -274,7 +280,8 @@ final class SongLinker {
       let stored = try ArchiveReader.entries(of: SnapshotID(snapshotID), in: database)
       let songs = try self.songs(
         of: stored.map(\.entry), keys: stored.map { SongKeys($0.entry) },
-        publishesPreviousRank: publishes, chartID: chartID, chartTime: time, lastStored: nil)
+        publishesPreviousRank: publishes, chartID: chartID, chartTime: time, lastStored: nil,
+        hasLater: true)
       linked += songs
       for (position, (old, new)) in zip(stored.map(\.song.rawValue), songs).enumerated()
       where old != new {

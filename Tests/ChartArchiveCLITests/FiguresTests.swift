@@ -585,6 +585,41 @@ struct ContradictingSourceTests {
 
 /// One song is one song: its URL, its first week on another chart, every credit it charted under.
 struct SongIdentityCLITests {
+  @Test func theSampleHot100ImportedNewestWeekFirstKeepsItsSongsAndFigures() throws {
+    // One import per week, 2024-01-13 first: each earlier week linked the later ones again, and
+    // each debut of the earlier week took a new song, so that Bellakeo's song (made by the first
+    // import) was replaced, its ID lost and its rows numbered recording 4. The figures, as shown,
+    // must be those of the archive imported oldest week first.
+    let folder = try TemporaryFolder()
+    let forward = folder.url.appendingPathComponent("forward.sqlite").path
+    let backward = folder.url.appendingPathComponent("backward.sqlite").path
+    #expect(
+      try chartArchive(["import", "Sample-data/hot-100", "--db", forward, "--quiet"]).status == 0)
+    let weeks = ["2024-01-13", "2023-12-30", "2024-01-06", "2023-12-23"]
+    func bellakeo() throws -> [String] {
+      let history = try json(
+        chartArchive(["history", "Bellakeo", "--db", backward, "--format", "json"]).output)
+      return try #require(history["recordings"] as? [[String: Any]]).map {
+        "\($0["recording"] as? Int ?? 0) \($0["song_id"] as? Int ?? 0)"
+      }
+    }
+    var first: [String] = []
+    for week in weeks {
+      let run = try chartArchive(
+        ["import", "Sample-data/hot-100/\(week).json", "--db", backward, "--quiet"])
+      #expect(run.status == 0, "\(week): \(run.error)")
+      if first.isEmpty { first = try bellakeo() }
+    }
+    #expect(first.count == 1)
+    #expect(try bellakeo() == first)
+    for week in weeks {
+      let show = ["show", "hot-100", week, "--format", "json", "--db"]
+      #expect(
+        try chartArchive(show + [backward]).output == chartArchive(show + [forward]).output,
+        "\(week)")
+    }
+  }
+
   @Test func aSongURLBackAfterADayAwayIsARentryOfTheSameSong() throws {
     // The source restarts its weeks on chart at 1; the URL says it is the same recording.
     let folder = try TemporaryFolder()

@@ -734,6 +734,51 @@ struct ArchiveTests {
       try archive.history(of: song)[0].history.creditChanges.map(\.to) == ["Ann & Bo", "Ann, Bo"])
   }
 
+  @Test func anEarlierWeekImportedAfterTheLaterOneKeepsTheLaterOnesSongs() throws {
+    // "Debut" enters in the earlier week (weeks on chart 1); "Late" enters in the later week only.
+    // The later week stored first made both songs; the earlier week, linked after it, took
+    // neither (a first week took no song this chart had, even one only after it), so that
+    // linking the later week again replaced both with new recordings: new IDs, and recording 2
+    // with no first.
+    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: entries)
+    }
+    let earlier = try week(
+      "2024-01-06",
+      [ChartEntry(rank: 1, title: "Debut", artist: "X", publishedWeeksOnChart: 1)])
+    let later = try week(
+      "2024-01-13",
+      [
+        ChartEntry(
+          rank: 1, title: "Debut", artist: "X", publishedPreviousRank: 1, publishedWeeksOnChart: 2),
+        ChartEntry(rank: 2, title: "Late", artist: "Y", publishedWeeksOnChart: 1),
+      ])
+    for separately in [false, true] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      if separately {
+        try archive.write { try $0.store(later) }
+        try archive.write { try $0.store(earlier) }
+      } else {
+        try archive.write { batch in
+          try batch.store(later)
+          try batch.store(earlier)
+        }
+      }
+      let songs = try archive.database.rows(
+        "SELECT id, recording, title FROM songs ORDER BY id", [],
+        { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
+      #expect(songs == ["1 1 Debut", "2 1 Late"])
+      let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-06"))
+      let second = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-13"))
+      #expect(try archive.entries(of: first.id).map(\.song.rawValue) == [1])
+      #expect(try archive.entries(of: second.id).map(\.song.rawValue) == [1, 2])
+      #expect(
+        try archive.placements(of: second).map(\.figures.weeksOnChart) == [2, 1])
+    }
+  }
+
   @Test func aBatchOfEarlierSnapshotsRelinksTheLaterOnesOnceAsSeparateBatchesWould() throws {
     let later = [
       try snapshot(
