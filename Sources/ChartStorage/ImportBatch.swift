@@ -270,7 +270,7 @@ public final class ImportBatch {
       of: snapshot.entries, keys: keys, publishesPreviousRank: snapshot.publishesPreviousRank,
       chartID: chartID, chartTime: chartTime,
       previousSnapshot: .some(previous.map { ($0.id, $0.chartDate.secondsSince1970) }),
-      lastStored: state.lastStored[chartID], hasLater: hasLater)
+      lastStored: state.lastStored[chartID], hasLater: hasLater || outcome == .replaced)
     for song in songs { state.referencedSongs.insert(song) }
     for joined in linker.joinedByURLAlone {
       let entry = snapshot.entries[joined.index]

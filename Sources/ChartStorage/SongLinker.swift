@@ -89,9 +89,10 @@ final class SongLinker {
   ///     the caller has looked it up; `nil` to look it up here.
   ///   - lastStored: the chart's snapshot stored last by this batch, with its chart time, when
   ///     there is one: used instead of reading the previous snapshot back when it is that one.
-  ///   - hasLater: whether the chart may hold entries from this chart time on (snapshots stored
-  ///     after this one, or this one's own entries when it is linked again): a song with only
-  ///     such entries on the chart is no earlier song of the chart.
+  ///   - hasLater: whether the chart may hold songs with no entry before this chart time: songs
+  ///     of snapshots stored after this one, of this one when it is linked again, or of the
+  ///     snapshot it replaces (whose entries are gone, its songs not yet). Such a song is no
+  ///     earlier song of the chart, and a debut continues it.
   /// - Returns: one song ID per entry.
   /// - Throws: ``DatabaseError``.
   func songs(

@@ -779,6 +779,26 @@ struct ArchiveTests {
     }
   }
 
+  @Test func aReplacedSnapshotsDebutKeepsItsSong() throws {
+    // The chart's latest week replaced, another entry's title corrected: the debut took a new
+    // song (ID 3, recording 2) and its song 2 was deleted.
+    func week(_ title: String) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: true,
+        entries: [
+          ChartEntry(rank: 1, title: title, artist: "X", publishedWeeksOnChart: 3),
+          ChartEntry(rank: 2, title: "Debut", artist: "Y", publishedWeeksOnChart: 1),
+        ])
+    }
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { try $0.store(week("Typo")) }
+    #expect(try archive.write { try $0.store(week("Title"), replacing: true) } == .replaced)
+    let songs = try archive.database.rows(
+      "SELECT id, recording, title FROM songs ORDER BY id", [],
+      { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
+    #expect(songs == ["2 1 Debut", "3 1 Title"])
+  }
+
   @Test func aBatchOfEarlierSnapshotsRelinksTheLaterOnesOnceAsSeparateBatchesWould() throws {
     let later = [
       try snapshot(
