@@ -29,7 +29,9 @@ public enum SongLink: Hashable, Sendable {
 ///    or the same title before any parenthesis (``SongIdentity/baseTitle(_:)``) and the same lead
 ///    artist (``SongIdentity/primaryArtist(_:)``), the entry continues that song: a credit changed
 ///    ("Featuring" added, dropped or written differently, an artist renamed) or the title's
-///    punctuation did.
+///    punctuation did. Not when that entry has another credit while the entry's own credit is on
+///    the previous snapshot too (two versions of one title, the previous rank speaking of a chart
+///    missing between them): the identity decides.
 /// 2. Identity: the most recent song of the chart with the entry's identity that no entry of this
 ///    snapshot has taken yet. Two entries of one snapshot are never one song. When the source says
 ///    the entry is in its first week on the chart, it is a new recording (a reissue or a remake)
@@ -43,10 +45,12 @@ public enum SongLink: Hashable, Sendable {
 ///    parenthesis and the same lead artist that was not on the previous snapshot.
 /// 4. Otherwise a new song.
 public enum SongLinking {
-  /// A chart's previous snapshot as linking reads it: each entry's rank, song and keys, in rank
-  /// order. An import keeps the last one it stored per chart, so that the next snapshot links
+  /// A chart's previous snapshot as linking reads it: each entry with its rank, song and keys, in
+  /// rank order. An import keeps the last one it stored per chart, so that the next snapshot links
   /// without reading it back.
   public struct PreviousSnapshot: Sendable {
+    /// The entries, as published: a snapshot that repeats them is the same chart.
+    public var entries: [ChartEntry]
     /// The entries' 1-based ranks.
     public var ranks: [Int]
     /// The entries' songs.
@@ -55,14 +59,16 @@ public enum SongLinking {
     public var keys: [SongKeys]
 
     /// No previous snapshot: the chart's first.
-    public static let none = PreviousSnapshot(ranks: [], songs: [], keys: [])
+    public static let none = PreviousSnapshot(entries: [], songs: [], keys: [])
 
-    /// A previous snapshot from its parts, all in the same order and of the same length, the ranks
-    /// ascending (rank order: linking finds an entry by its rank with a binary search).
-    public init(ranks: [Int], songs: [SongID], keys: [SongKeys]) {
-      precondition(ranks.count == songs.count && songs.count == keys.count, "one of each per entry")
+    /// A previous snapshot from its parts, all in the same order and of the same length, the
+    /// entries in rank order (linking finds an entry by its rank with a binary search).
+    public init(entries: [ChartEntry], songs: [SongID], keys: [SongKeys]) {
+      precondition(
+        entries.count == songs.count && songs.count == keys.count, "one of each per entry")
+      self.entries = entries
+      ranks = entries.map(\.rank)
       assert(zip(ranks, ranks.dropFirst()).allSatisfy { $0 <= $1 }, "ranks in rank order")
-      self.ranks = ranks
       self.songs = songs
       self.keys = keys
     }
@@ -96,7 +102,7 @@ public enum SongLinking {
     /// A previous snapshot from its entries with their songs, computing their keys.
     public init(_ entries: [ArchivedEntry]) {
       self.init(
-        ranks: entries.map(\.entry.rank), songs: entries.map(\.song),
+        entries: entries.map(\.entry), songs: entries.map(\.song),
         keys: entries.map { SongKeys($0.entry) })
     }
   }
@@ -158,15 +164,12 @@ public enum SongLinking {
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
   ) rethrows -> [SongLink] {
     precondition(keys.count == entries.count, "one key per entry")
-    // A snapshot that repeats the previous one, the same identities at the same ranks (the same
-    // chart saved under two dates, of which the import warns): each entry is the song of the
-    // previous snapshot's entry at its place, whatever its previous rank and weeks on chart say
-    // (a debut's first week is the one it had there, not a new recording's).
-    if !entries.isEmpty, previous.songs.count == entries.count,
-      !entries.indices.contains(where: {
-        previous.ranks[$0] != entries[$0].rank || previous.keys[$0].identity != keys[$0].identity
-      })
-    {
+    // A snapshot that repeats the previous one, every entry as published (the same chart saved
+    // under two dates, of which the import warns, as deciding figures tells it): each entry is the
+    // song of the previous snapshot's entry at its place, whatever its previous rank and weeks on
+    // chart say (a debut's first week is the one it had there, not a new recording's). The same
+    // songs at the same ranks with other figures are another chart, linked entry by entry.
+    if !entries.isEmpty, previous.entries == entries {
       return previous.songs.map { .identity($0) }
     }
     var context = Context(previous: previous, entryCount: entries.count)
@@ -267,6 +270,14 @@ public enum SongLinking {
             || previous.keys[index].baseTitle == keys[position].baseTitle
               && previous.keys[index].primaryArtist == keys[position].primaryArtist
           {
+            // Another credit of the title there, while this credit is on the previous snapshot
+            // too: the previous rank speaks of another chart (one missing between them) or of
+            // another version of the song, and the credit decides (rule 2).
+            if previous.keys[index].identity != keys[position].identity,
+              previousSongs(with: keys[position].identity).contains(where: { !taken.contains($0) })
+            {
+              continue
+            }
             return .previousRank(previous.songs[index])
           }
         }

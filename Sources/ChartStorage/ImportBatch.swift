@@ -299,7 +299,7 @@ public final class ImportBatch {
       (
         chartTime,
         SongLinking.PreviousSnapshot(
-          ranks: snapshot.entries.map(\.rank), songs: songs.map(SongID.init), keys: keys)
+          entries: snapshot.entries, songs: songs.map(SongID.init), keys: keys)
       ), forKey: chartID)
     if let replaced { retired.linked.append(replaced.snapshot) }
     // The chart's later snapshots, if any, are linked again once, before the batch stores a

@@ -52,6 +52,43 @@ struct SongLinkingTests {
     #expect(links == [.newSong])
   }
 
+  @Test func aPreviousRankAtAnotherCreditOfTheTitleYieldsToTheCreditOnThePreviousSnapshot() {
+    // A week missing between the two: each previous rank is that of the missing week, where the
+    // two versions had swapped places. Joined by previous rank, each took the other's song.
+    let previous = [
+      ArchivedEntry(entry: entry(1, "Melody", "Les Baxter", weeks: 1), song: SongID(1)),
+      ArchivedEntry(entry: entry(2, "Melody", "Al Hibbler", weeks: 1), song: SongID(2)),
+    ]
+    let links = SongLinking.link(
+      [
+        entry(1, "Melody", "Al Hibbler", previous: 1, weeks: 3),
+        entry(2, "Melody", "Les Baxter", previous: 2, weeks: 3),
+      ], publishesPreviousRank: true, previous: previous, songsWithIdentity: { _ in [] },
+      songsWithTitle: { _, _ in [] })
+    #expect(links == [.identity(SongID(2)), .identity(SongID(1))])
+  }
+
+  @Test func theSameSongsAtTheSameRanksWithOtherFiguresAreNoRepeat() {
+    // A year later, the same two credits at the same ranks, but the second has charted five
+    // weeks: not the previous chart saved again, so the first week is a new recording. Taken
+    // for a repeat, it continued the old one (a re-entry at weeks 2, run 2).
+    let previous = [
+      ArchivedEntry(entry: entry(1, "Hit", "A", weeks: 1), song: SongID(1)),
+      ArchivedEntry(entry: entry(2, "Other", "B", weeks: 1), song: SongID(2)),
+    ]
+    let links = SongLinking.link(
+      [entry(1, "Hit", "A", weeks: 1), entry(2, "Other", "B", weeks: 5)],
+      publishesPreviousRank: true, previous: previous, songsWithIdentity: { _ in [SongID(1)] },
+      songsWithTitle: { _, _ in [] })
+    #expect(links == [.newSong, .identity(SongID(2))])
+    // The same chart saved again keeps its songs, its debut's first week included.
+    let repeated = SongLinking.link(
+      [entry(1, "Hit", "A", weeks: 1), entry(2, "Other", "B", weeks: 1)],
+      publishesPreviousRank: true, previous: previous, songsWithIdentity: { _ in [SongID(1)] },
+      songsWithTitle: { _, _ in [] })
+    #expect(repeated == [.identity(SongID(1)), .identity(SongID(2))])
+  }
+
   @Test func twoEntriesOfOneSnapshotAreTwoSongs() {
     let links = SongLinking.link(
       [entry(19, "Unchained Melody", "X"), entry(45, "Unchained Melody", "X")],

@@ -61,9 +61,11 @@ struct TieTests {
   }
 
   @Test func thePreviousEntriesAtARankAreEveryEntryTiedThere() {
+    let entries = [1, 2, 2, 2, 5].enumerated().map {
+      ChartEntry(rank: $0.element, title: "T\($0.offset + 1)", artist: "A")
+    }
     let previous = SongLinking.PreviousSnapshot(
-      ranks: [1, 2, 2, 2, 5], songs: (1...5).map { SongID(Int64($0)) },
-      keys: (1...5).map { SongKeys(ChartEntry(rank: $0, title: "T\($0)", artist: "A")) })
+      entries: entries, songs: (1...5).map { SongID(Int64($0)) }, keys: entries.map(SongKeys.init))
     #expect(previous.indices(ofRank: 2) == 1..<4)
     #expect(previous.indices(ofRank: 1) == 0..<1)
     #expect(previous.indices(ofRank: 5) == 4..<5)
