@@ -43,7 +43,10 @@ public enum SongLink: Hashable, Sendable {
 /// 3. Re-entry under another credit: when the source says the song has been on the chart for more
 ///    than one week but has no previous rank, the most recent song with the same title before any
 ///    parenthesis and the same lead artist that was not on the previous snapshot.
-/// 4. Otherwise a new song.
+/// 4. A song with the identity that has no entry on the chart before this snapshot (the chart's
+///    later snapshots, stored first, made it), unless the entry is in its first week (rule 2 took
+///    it then): what a new song would be, its ID kept.
+/// 5. Otherwise a new song.
 public enum SongLinking {
   /// A chart's previous snapshot as linking reads it: each entry with its rank, song and keys, in
   /// rank order. An import keeps the last one it stored per chart, so that the next snapshot links
@@ -113,8 +116,9 @@ public enum SongLinking {
   ///   - entries: the new snapshot's entries, in rank order.
   ///   - publishesPreviousRank: whether the snapshot's previous ranks are the source's.
   ///   - previous: the chart's previous snapshot's entries with their songs, or `[]`.
-  ///   - songsWithIdentity: the archive's songs with an identity, most recently charted first
-  ///     (asked only when the previous snapshot has no free song with that identity).
+  ///   - songsWithIdentity: the archive's songs with an identity that charted before this
+  ///     snapshot, most recently charted first (asked only when the previous snapshot has no free
+  ///     song with that identity).
   ///   - songsElsewhere: the archive's songs with an identity that have no entry on this chart
   ///     before this snapshot: songs of other charts, or of this chart's later snapshots (stored
   ///     first, out of order); asked for an entry in its first week.
@@ -302,6 +306,13 @@ public enum SongLinking {
         where !taken.contains(song) && !wasOnPrevious(song) {
           return .reentry(song)
         }
+      }
+      // A song with the identity that has no entry on the chart before this snapshot (one that
+      // the chart's later snapshots made, stored first): what a new song would be, its ID kept.
+      if !entries[position].saysFirstWeek || identity.isSongURL,
+        let song = try songsElsewhere(identity).first(where: { !taken.contains($0) })
+      {
+        return .identity(song)
       }
       return .newSong
     }

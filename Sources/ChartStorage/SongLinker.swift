@@ -123,16 +123,23 @@ final class SongLinker {
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
       songsWithIdentity: { identity in
         // Most identities have one song or none: only several recordings need the order, whose
-        // subquery reads every entry of each.
+        // subquery reads every entry of each. A song may have no entry before this snapshot only
+        // when the archive holds another chart or later snapshots of this one: then only songs
+        // charted before it are asked for (the rest are found as songs with no entry before it).
+        let chartedBefore =
+          otherCharts || hasLater
+          ? " AND EXISTS (SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+            + " WHERE e.song_id = songs.id AND s.chart_time < ?2)" : ""
         let songs = try database.rows(
-          "SELECT id FROM songs WHERE identity = ? ORDER BY recording DESC", [identity.key]
+          "SELECT id FROM songs WHERE identity = ?1\(chartedBefore) ORDER BY recording DESC",
+          [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
         guard songs.count > 1 else { return songs }
         return try database.rows(
           """
-          SELECT g.id FROM songs g WHERE g.identity = ?
+          SELECT id FROM songs WHERE identity = ?1\(chartedBefore)
           ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
-            WHERE e.song_id = g.id AND s.chart_time < ?2) DESC, g.recording DESC
+            WHERE e.song_id = songs.id AND s.chart_time < ?2) DESC, recording DESC
           """, [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
       },

@@ -779,6 +779,52 @@ struct ArchiveTests {
     }
   }
 
+  @Test func aReentryUnderAnotherCreditJoinsItsSongWhateverTheImportOrder() throws {
+    // "Song" by A back after a week away (weeks on chart 2, no previous rank) is the re-entry of
+    // "Song (Remix)" by A Featuring B. Stored first, it made a song of its own, and linked again
+    // after the earlier weeks it found that song by its identity before looking for the run it
+    // re-enters: run 1 of its own, partial, instead of run 2.
+    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: entries)
+    }
+    let weeks = [
+      try week(
+        "2020-01-04",
+        [
+          ChartEntry(
+            rank: 1, title: "Song (Remix)", artist: "A Featuring B", publishedWeeksOnChart: 1),
+          ChartEntry(rank: 2, title: "F", artist: "Z", publishedWeeksOnChart: 1),
+        ]),
+      try week(
+        "2020-01-11",
+        [
+          ChartEntry(
+            rank: 1, title: "F", artist: "Z", publishedPreviousRank: 2, publishedWeeksOnChart: 2)
+        ]
+      ),
+      try week(
+        "2020-01-18",
+        [
+          ChartEntry(rank: 1, title: "Song", artist: "A", publishedWeeksOnChart: 2),
+          ChartEntry(
+            rank: 2, title: "F", artist: "Z", publishedPreviousRank: 1, publishedWeeksOnChart: 3),
+        ]),
+    ]
+    for order in [[0, 1, 2], [2, 0, 1], [2, 1, 0]] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      for index in order { try archive.write { try $0.store(weeks[index]) } }
+      let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-04"))
+      let last = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-18"))
+      let reentry = try archive.placements(of: last)[0]
+      #expect(reentry.song == (try archive.entries(of: first.id)[0].song), "\(order)")
+      #expect(reentry.figures.run == 2, "\(order)")
+      #expect(reentry.figures.movement == .reentry, "\(order)")
+      #expect(!reentry.figures.isPartialRun, "\(order)")
+    }
+  }
+
   @Test func aReplacedSnapshotsDebutKeepsItsSong() throws {
     // The chart's latest week replaced, another entry's title corrected: the debut took a new
     // song (ID 3, recording 2) and its song 2 was deleted.
