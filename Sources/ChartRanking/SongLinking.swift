@@ -54,7 +54,7 @@ public enum SongLinking {
   public struct PreviousSnapshot: Sendable {
     /// The entries, as published: a snapshot that repeats them is the same chart.
     public var entries: [ChartEntry]
-    /// The entries' 1-based ranks.
+    /// The entries' 1-based ranks (those of ``entries``, apart for the search by rank).
     public var ranks: [Int]
     /// The entries' songs.
     public var songs: [SongID]

@@ -5,7 +5,8 @@ import ChartRanking
 /// earlier one was stored.
 final class SongLinker {
   let database: Database
-  /// The songs the last call of ``songs(of:keys:publishesPreviousRank:chartID:chartTime:lastStored:)``
+  /// The songs the last call of
+  /// ``songs(of:keys:publishesPreviousRank:chartID:chartTime:previousSnapshot:lastStored:hasLater:)``
   /// created.
   private(set) var newSongs: [Int64] = []
   /// The entries of the last snapshot linked (by index) that its song URL joined to a song whose
@@ -132,7 +133,7 @@ final class SongLinker {
             + " WHERE e.song_id = songs.id AND s.chart_time < ?2)" : ""
         let songs = try database.rows(
           "SELECT id FROM songs WHERE identity = ?1\(chartedBefore) ORDER BY recording DESC",
-          [identity.key, chartTime]
+          chartedBefore.isEmpty ? [identity.key] : [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
         guard songs.count > 1 else { return songs }
         return try database.rows(
