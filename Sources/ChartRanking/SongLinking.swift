@@ -8,6 +8,10 @@ public enum SongLink: Hashable, Sendable {
   /// A re-entry under a changed artist credit: same title and primary artist, and the source says
   /// the song has been on the chart before.
   case reentry(SongID)
+  /// The chart's next snapshot continues the entry: its entry whose previous rank is this entry's
+  /// rank, under the same title, has this song, which no earlier snapshot of the chart has (an
+  /// earlier week stored after the later ones, or replaced, under another credit).
+  case nextRank(SongID)
   /// A song new to the archive (a first entry, or a second recording with the same title and
   /// artist as an earlier song).
   case newSong
@@ -15,7 +19,8 @@ public enum SongLink: Hashable, Sendable {
   /// The song linked to, or `nil` for a new one.
   public var song: SongID? {
     switch self {
-    case .previousRank(let song), .identity(let song), .reentry(let song): song
+    case .previousRank(let song), .identity(let song), .reentry(let song), .nextRank(let song):
+      song
     case .newSong: nil
     }
   }
@@ -46,7 +51,12 @@ public enum SongLink: Hashable, Sendable {
 /// 4. A song with the identity that has no entry on the chart before this snapshot (the chart's
 ///    later snapshots, stored first, made it), unless the entry is in its first week (rule 2 took
 ///    it then): what a new song would be, its ID kept.
-/// 5. Otherwise a new song.
+/// 5. Next rank: the song of the chart's next snapshot's entry whose published previous rank is
+///    this entry's rank, under the same title (rule 1's test), when no earlier snapshot of the
+///    chart has that song. An earlier week stored after the later ones, or replaced, under another
+///    credit, is what the later ones continue by rule 1 once linked again: its song, ID kept,
+///    rather than a new one that they would join.
+/// 6. Otherwise a new song.
 public enum SongLinking {
   /// A chart's previous snapshot as linking reads it: each entry with its rank, song and keys, in
   /// rank order. An import keeps the last one it stored per chart, so that the next snapshot links
@@ -159,10 +169,13 @@ public enum SongLinking {
   /// - Parameters:
   ///   - keys: the keys of `entries`, same order.
   ///   - previous: the chart's previous snapshot, or ``PreviousSnapshot/none``.
+  ///   - next: of the chart's next snapshot, when it publishes previous ranks, the entries whose
+  ///     songs no snapshot of the chart before this one has (rule 5); ``PreviousSnapshot/none``
+  ///     for a snapshot stored after the chart's others.
   ///   - others: as in ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsWithTitle:)``.
   public static func link(
     _ entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool,
-    previous: PreviousSnapshot,
+    previous: PreviousSnapshot, next: PreviousSnapshot = .none,
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsElsewhere: (SongIdentity) throws -> [SongID],
     songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
@@ -176,7 +189,7 @@ public enum SongLinking {
     if !entries.isEmpty, previous.entries == entries {
       return previous.songs.map { .identity($0) }
     }
-    var context = Context(previous: previous, entryCount: entries.count)
+    var context = Context(previous: previous, next: next, entryCount: entries.count)
     var links: [SongLink] = []
     links.reserveCapacity(entries.count)
     // Through buffers, `link` reads each entry's and its keys' fields in place: an entry or keys
@@ -218,14 +231,16 @@ public enum SongLinking {
   /// are linked by rank alone).
   private struct Context {
     let previous: PreviousSnapshot
+    let next: PreviousSnapshot
     var taken: SongSet
     private var songsByIdentity: [SongIdentity: [SongID]]?
     private var identityLookups = 0
     private static let lookupsBeforeMap = 32
     private var onPrevious: Set<SongID>?
 
-    init(previous: PreviousSnapshot, entryCount: Int) {
+    init(previous: PreviousSnapshot, next: PreviousSnapshot, entryCount: Int) {
       self.previous = previous
+      self.next = next
       taken = SongSet(capacity: entryCount)
     }
 
@@ -313,6 +328,18 @@ public enum SongLinking {
         let song = try songsElsewhere(identity).first(where: { !taken.contains($0) })
       {
         return .identity(song)
+      }
+      // 5. The next snapshot's entry that continues this one by its previous rank.
+      let rank = entries[position].rank
+      for index in next.entries.indices
+      where next.entries[index].publishedPreviousRank == rank && !taken.contains(next.songs[index])
+      {
+        if next.keys[index].squashedTitle == keys[position].squashedTitle
+          || next.keys[index].baseTitle == keys[position].baseTitle
+            && next.keys[index].primaryArtist == keys[position].primaryArtist
+        {
+          return .nextRank(next.songs[index])
+        }
       }
       return .newSong
     }

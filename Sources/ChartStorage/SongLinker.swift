@@ -116,12 +116,14 @@ final class SongLinker {
           try ArchiveReader.entries(of: SnapshotID(id), in: database))
       }
     }
+    let next = hasLater ? try nextSnapshot(ofChart: chartID, after: chartTime) : .none
     // Songs of other charts exist only when the archive holds another chart.
     let otherCharts =
       try database.row(
         "SELECT 1 FROM charts WHERE id != ? LIMIT 1", [chartID], { _ in true }) ?? false
     let links = try SongLinking.link(
       entries, keys: keys, publishesPreviousRank: publishesPreviousRank, previous: previous,
+      next: next,
       songsWithIdentity: { identity in
         // Most identities have one song or none: only several recordings need the order, whose
         // subquery reads every entry of each. A song may have no entry before this snapshot only
@@ -231,6 +233,35 @@ final class SongLinker {
       createdSongs.insert(database.lastInsertedRowID)
     }
     return songs
+  }
+
+  /// Of the chart's first snapshot after a chart time, when it publishes previous ranks, the
+  /// entries that have one and whose songs have no entry on the chart before that time: those that
+  /// a snapshot stored at that time can continue (rule 5 of ``SongLinking``). ``SongLinking/PreviousSnapshot/none``
+  /// when there is none.
+  private func nextSnapshot(ofChart chartID: Int64, after chartTime: Int64) throws(DatabaseError)
+    -> SongLinking.PreviousSnapshot
+  {
+    guard
+      let (id, publishes) = try database.row(
+        "SELECT id, publishes_previous_rank FROM snapshots WHERE chart_id = ? AND chart_time > ?"
+          + " ORDER BY chart_time LIMIT 1", [chartID, chartTime],
+        { ($0.int64(at: 0), $0.bool(at: 1)) }),
+      publishes
+    else { return .none }
+    let earlier = Set(
+      try database.rows(
+        """
+        SELECT DISTINCT e.song_id FROM entries n
+          CROSS JOIN entries e INDEXED BY entries_by_song ON e.song_id = n.song_id
+          CROSS JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE n.snapshot_id = ?1 AND n.published_previous_rank IS NOT NULL AND s.chart_id = ?2
+          AND s.chart_time < ?3
+        """, [id, chartID, chartTime], { $0.int64(at: 0) }))
+    let entries = try ArchiveReader.entries(of: SnapshotID(id), in: database).filter {
+      $0.entry.publishedPreviousRank != nil && !earlier.contains($0.song.rawValue)
+    }
+    return SongLinking.PreviousSnapshot(entries)
   }
 
   /// Records a title and credit a song charted under besides its first (`song_credits`), once;

@@ -43,6 +43,24 @@ struct SongLinkingTests {
     #expect(links == [.previousRank(SongID(7))])
   }
 
+  @Test func anEntryTheNextSnapshotContinuesTakesItsSong() {
+    // Rule 5: the next snapshot's entry whose previous rank is this entry's rank, same title.
+    let next = SongLinking.PreviousSnapshot([
+      ArchivedEntry(entry: entry(1, "Other", "Z", previous: 2, weeks: 5), song: SongID(3)),
+      ArchivedEntry(
+        entry: entry(2, "Tune", "Nat \"King\" Cole", previous: 1, weeks: 2), song: SongID(4)),
+    ])
+    let entries = [
+      entry(1, "Tune", "Nat King Cole", weeks: 1), entry(2, "Another", "Y", weeks: 1),
+    ]
+    let links = SongLinking.link(
+      entries, keys: entries.map(SongKeys.init), publishesPreviousRank: true, previous: .none,
+      next: next, songsWithIdentity: { _ in [] }, songsElsewhere: { _ in [] },
+      songsWithTitle: { _, _ in [] })
+    // "Another" at rank 2: the next snapshot's entry with previous rank 2 has another title.
+    #expect(links == [.nextRank(SongID(4)), .newSong])
+  }
+
   @Test func aPreviousRankPointingAtAnotherTitleDoesNotJoin() {
     let previous = [ArchivedEntry(entry: entry(15, "Other", "Nat King Cole"), song: SongID(7))]
     let links = SongLinking.link(

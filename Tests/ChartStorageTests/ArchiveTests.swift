@@ -734,6 +734,26 @@ struct ArchiveTests {
       try archive.history(of: song)[0].history.creditChanges.map(\.to) == ["Ann & Bo", "Ann, Bo"])
   }
 
+  /// New archives holding `later` and then `earlier`, stored in one write (`separately` false)
+  /// and in two.
+  private func storedLaterWeekFirst(_ later: Snapshot, _ earlier: Snapshot) throws -> [(
+    separately: Bool, archive: Archive
+  )] {
+    try [false, true].map { separately in
+      let archive = try Archive(path: ":memory:", access: .create)
+      if separately {
+        try archive.write { try $0.store(later) }
+        try archive.write { try $0.store(earlier) }
+      } else {
+        try archive.write { batch in
+          try batch.store(later)
+          try batch.store(earlier)
+        }
+      }
+      return (separately, archive)
+    }
+  }
+
   @Test func anEarlierWeekImportedAfterTheLaterOneKeepsTheLaterOnesSongs() throws {
     // "Debut" enters in the earlier week (weeks on chart 1); "Late" enters in the later week only.
     // The later week stored first made both songs; the earlier week, linked after it, took
@@ -755,21 +775,11 @@ struct ArchiveTests {
           rank: 1, title: "Debut", artist: "X", publishedPreviousRank: 1, publishedWeeksOnChart: 2),
         ChartEntry(rank: 2, title: "Late", artist: "Y", publishedWeeksOnChart: 1),
       ])
-    for separately in [false, true] {
-      let archive = try Archive(path: ":memory:", access: .create)
-      if separately {
-        try archive.write { try $0.store(later) }
-        try archive.write { try $0.store(earlier) }
-      } else {
-        try archive.write { batch in
-          try batch.store(later)
-          try batch.store(earlier)
-        }
-      }
+    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
       let songs = try archive.database.rows(
         "SELECT id, recording, title FROM songs ORDER BY id", [],
         { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
-      #expect(songs == ["1 1 Debut", "2 1 Late"])
+      #expect(songs == ["1 1 Debut", "2 1 Late"], "separately: \(separately)")
       let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-06"))
       let second = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-13"))
       #expect(try archive.entries(of: first.id).map(\.song.rawValue) == [1])
@@ -777,6 +787,78 @@ struct ArchiveTests {
       #expect(
         try archive.placements(of: second).map(\.figures.weeksOnChart) == [2, 1])
     }
+  }
+
+  @Test func anEarlierWeekUnderAnotherCreditKeepsTheSongOfTheLaterWeek() throws {
+    // "Tune" by Nat "King" Cole, last week 1, continues "Tune" by Nat King Cole of the week before,
+    // its debut. The later week stored first made song 1; the earlier week, stored after it, made
+    // a song of its own (a debut continues no song the chart had before it), which the later week
+    // then joined by its previous rank: song 1 deleted, the song known by ID 2.
+    func week(_ date: String, _ entry: ChartEntry) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: [entry])
+    }
+    let earlier = try week(
+      "2024-01-06",
+      ChartEntry(rank: 1, title: "Tune", artist: "Nat King Cole", publishedWeeksOnChart: 1))
+    let later = try week(
+      "2024-01-13",
+      ChartEntry(
+        rank: 1, title: "Tune", artist: "Nat \"King\" Cole", publishedPreviousRank: 1,
+        publishedWeeksOnChart: 2))
+    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
+      let songs = try archive.database.rows(
+        "SELECT id, recording, artist FROM songs ORDER BY id", [],
+        { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
+      #expect(songs == ["1 1 Nat \"King\" Cole"], "separately: \(separately)")
+      let credits = try archive.database.rows(
+        "SELECT song_id, artist FROM song_credits", [], { "\($0.int64(at: 0)) \($0.string(at: 1))" }
+      )
+      #expect(credits == ["1 Nat King Cole"], "separately: \(separately)")
+      let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-06"))
+      let second = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-13"))
+      #expect(try archive.entries(of: first.id).map(\.song.rawValue) == [1])
+      #expect(try archive.placements(of: second).map(\.song.rawValue) == [1])
+      #expect(try archive.placements(of: second).map(\.figures.weeksOnChart) == [2])
+    }
+  }
+
+  @Test func aReplacedWeekWithACreditChangedKeepsTheSongOfTheNextWeek() throws {
+    // The earlier of two weeks replaced with its entry's credit written another way: the entry
+    // made a new song, which the next week joined by its previous rank, song 1 deleted.
+    func week(_ date: String, _ entry: ChartEntry) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: [entry])
+    }
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { batch in
+      try batch.store(
+        week(
+          "2024-01-06",
+          ChartEntry(rank: 1, title: "Tune", artist: "Ann & Bo", publishedWeeksOnChart: 1)))
+      try batch.store(
+        week(
+          "2024-01-13",
+          ChartEntry(
+            rank: 1, title: "Tune", artist: "Ann & Bo", publishedPreviousRank: 1,
+            publishedWeeksOnChart: 2)))
+    }
+    let outcome = try archive.write { batch in
+      try batch.store(
+        week(
+          "2024-01-06",
+          ChartEntry(rank: 1, title: "Tune", artist: "Ann And Bo", publishedWeeksOnChart: 1)),
+        replacing: true)
+    }
+    #expect(outcome == .replaced)
+    let songs = try archive.database.rows(
+      "SELECT id, artist FROM songs ORDER BY id", [], { "\($0.int64(at: 0)) \($0.string(at: 1))" })
+    #expect(songs == ["1 Ann & Bo"])
+    let second = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2024-01-13"))
+    #expect(try archive.placements(of: second).map(\.song.rawValue) == [1])
+    #expect(try archive.placements(of: second).map(\.figures.weeksOnChart) == [2])
   }
 
   @Test func aReentryUnderAnotherCreditJoinsItsSongWhateverTheImportOrder() throws {
