@@ -129,6 +129,12 @@ enum SharedOptions {
           "\(name): '\(text)' is a date and time without a time zone: pass \(zoneOption) ZONE (an"
             + " IANA name such as Asia/Seoul), or write it with Z or an offset")
       }
+      if case .noTimeZone = error {
+        // A command without such an option: the zone goes in the date.
+        throw UsageError(
+          "\(name): '\(text)' is a date and time without a time zone: write it with Z or an"
+            + " offset ('\(text)Z', '\(text)+09:00')")
+      }
       throw UsageError(name + ": \(error.description)")
     }
   }

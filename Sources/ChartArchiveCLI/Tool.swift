@@ -76,7 +76,15 @@ public enum ChartArchiveTool {
       leading += arguments.prefix(count)
       arguments.removeFirst(count)
     }
-    if !leading.isEmpty, !arguments.isEmpty { arguments.insert(contentsOf: leading, at: 1) }
+    // A subcommand that reads no archive (`formats`, `manual`) ignores it: `--db` before the
+    // subcommand is what an alias or a script gives every command.
+    if !leading.isEmpty, let name = arguments.first,
+      subcommands.first(where: { $0.name == name })?.options.contains(where: {
+        $0.name == "--db"
+      }) ?? true
+    {
+      arguments.insert(contentsOf: leading, at: 1)
+    }
     guard let first = arguments.first else {
       return usageError("missing subcommand", command: nil, console: console)
     }

@@ -160,6 +160,14 @@ struct HelpAndUsageTests {
         + " --help' for more information.\n"
     ),
     (
+      // A command without --timezone: the zone goes in the date (it said to give one).
+      ["show", "app-hourly", "2024-05-05T13:00:00", "--db", "/nonexistent"],
+      "Error: <date>: '2024-05-05T13:00:00' is a date and time without a time zone: write it with"
+        + " Z or an offset ('2024-05-05T13:00:00Z', '2024-05-05T13:00:00+09:00')\n"
+        + "Usage: chart-archive show <chart> [<date>] [--limit <n>] [--format <format>]"
+        + " [--db <path>]\n  See 'chart-archive show --help' for more information.\n"
+    ),
+    (
       ["history", " ", "--db", "/nonexistent"],
       "Error: <query> is empty: give a title, or part of a title or artist credit\n"
         + "Usage: chart-archive history [<query>] [--artist <artist>] [--chart <name>]"
@@ -189,6 +197,23 @@ struct HelpAndUsageTests {
       run.error
         == "Error: missing subcommand\nUsage: chart-archive <subcommand>\n"
         + "  See 'chart-archive --help' for more information.\n")
+  }
+
+  /// `--db` before the subcommand, as an alias gives it to every command, is ignored by those
+  /// that read no archive (it was an unknown option to `formats`); given after one, it is still
+  /// an unknown option there.
+  @Test func aDatabaseBeforeASubcommandWithoutOneIsIgnored() throws {
+    let plain = try chartArchive(["formats", "--format", "csv"])
+    let leading = try chartArchive(["--db", "/nonexistent/a.sqlite", "formats", "--format", "csv"])
+    #expect(leading.status == 0)
+    #expect(leading.output == plain.output)
+    #expect(leading.error == "")
+    let manual = try chartArchive(["--db=/nonexistent/a.sqlite", "manual"])
+    #expect(manual.status == 0)
+    #expect(manual.output == (try chartArchive(["manual"])).output)
+    let after = try chartArchive(["formats", "--db", "/nonexistent/a.sqlite"])
+    #expect(after.status == 64)
+    #expect(after.error.hasPrefix("Error: unknown option '--db'"))
   }
 
   @Test func aMissingArchiveIsNotCreatedByAQuery() throws {

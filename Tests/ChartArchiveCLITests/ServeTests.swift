@@ -611,6 +611,12 @@ struct ServeTests {
     #expect(
       badPort.error.hasPrefix(
         "Error: --port expects a whole number from 0 to 65535, found '70000'\n"))
+    // Not an address: a usage error, not one to try again (it exited 75).
+    let badHost = try chartArchive(["serve", "--host", "999.1.1.1", "--port", "0", "--db", archive])
+    #expect(badHost.status == 64)
+    #expect(
+      badHost.error.hasPrefix(
+        "Error: '999.1.1.1' is not an address or a host name this machine knows\n"))
     #expect(server.stop(SIGINT) == 0)
   }
 

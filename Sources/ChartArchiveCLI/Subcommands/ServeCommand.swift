@@ -125,7 +125,9 @@ enum ServeCommand: Subcommand {
         text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
       }
     } catch {
-      throw CommandError(.temporaryFailure, error.description)
+      // A port in use may be free when tried again; a host that is not this machine's never is.
+      if case .addressInUse = error { throw CommandError(.temporaryFailure, error.description) }
+      throw CommandError(.usage, error.description)
     }
     let shownHost =
       configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
