@@ -351,10 +351,18 @@ public enum ChartFigures {
 
   /// The ranks of a snapshot as the source meant them, given its next snapshot: its file ranks,
   /// corrected where the next snapshot's published previous ranks say a run of them is off (see
-  /// ``shiftedRanks(of:byNext:)``), unless the next one follows a missing snapshot.
-  public static func trueRanks(of snapshot: AuditedSnapshot, next: AuditedSnapshot?) -> [Int] {
+  /// ``shiftedRanks(of:byNext:)``), unless the next one follows a missing snapshot. The next
+  /// snapshot's previous ranks speak of another chart, and say nothing of this one's ranks, when
+  /// it repeats this one (the same chart saved under two dates: they are this one's previous
+  /// ranks) or when it comes a period or more after it for the chart's `frequency` (the chart
+  /// between them is missing from the archive; see ``ChartFrequency/skipsAPeriod(from:to:)``).
+  public static func trueRanks(
+    of snapshot: AuditedSnapshot, next: AuditedSnapshot?, frequency: ChartFrequency? = nil
+  ) -> [Int] {
     let ranks = snapshot.entries.map(\.rank)
-    guard let next else { return ranks }
+    guard let next, !isRepeat(next, of: snapshot),
+      !(frequency?.skipsAPeriod(from: snapshot.chartDate, to: next.chartDate) ?? false)
+    else { return ranks }
     let runs = shiftedRanks(of: snapshot, byNext: next)
     guard !runs.isEmpty else { return ranks }
     let shifted = ranks.map { rank in
@@ -376,9 +384,13 @@ public enum ChartFigures {
   /// Whether a decided snapshot, decided before its next one was known, must be decided again now
   /// that it is: the next one says some of its ranks are shifted, or one of its peaks disagrees
   /// (whose cause the next one may tell). Otherwise its figures stand.
-  public static func mustDecideAgain(_ decided: DecidedSnapshot, next: AuditedSnapshot) -> Bool {
+  ///
+  /// - Parameter frequency: the chart's, when known (see ``trueRanks(of:next:frequency:)``).
+  public static func mustDecideAgain(
+    _ decided: DecidedSnapshot, next: AuditedSnapshot, frequency: ChartFrequency? = nil
+  ) -> Bool {
     decided.figures.contains { $0.peakPositionVerdict != nil }
-      || trueRanks(of: decided.snapshot, next: next) != decided.trueRanks
+      || trueRanks(of: decided.snapshot, next: next, frequency: frequency) != decided.trueRanks
   }
 
   /// Whether two snapshots hold the same entries, every published field included.
@@ -489,7 +501,7 @@ private struct Decider {
     var notes: [ChartFigures.Note] = []
     let entries = snapshot.entries
     let songs = snapshot.songs
-    let trueRanks = ChartFigures.trueRanks(of: snapshot, next: next)
+    let trueRanks = ChartFigures.trueRanks(of: snapshot, next: next, frequency: lookup.frequency)
     var publishes = snapshot.publishesPreviousRank
     // Each entry's song on the previous snapshot, and its rank there as the source meant it.
     var previousIndices = [Int?](repeating: nil, count: entries.count)

@@ -146,10 +146,12 @@ struct FigureStore {
 
   /// A stored snapshot as deciding its next one needs it: its figures as stored and its ranks as
   /// the source meant them, given its next snapshot.
-  static func decided(_ stored: Stored, next: AuditedSnapshot?) -> DecidedSnapshot {
+  static func decided(_ stored: Stored, next: AuditedSnapshot?, frequency: ChartFrequency?)
+    -> DecidedSnapshot
+  {
     DecidedSnapshot(
       snapshot: stored.snapshot, figures: stored.figures,
-      trueRanks: ChartFigures.trueRanks(of: stored.snapshot, next: next),
+      trueRanks: ChartFigures.trueRanks(of: stored.snapshot, next: next, frequency: frequency),
       followsMissingSnapshot: stored.followsMissingSnapshot, notes: [])
   }
 
@@ -227,7 +229,7 @@ struct FigureStore {
       ofChart: chartID, before: current.snapshot.chartDate.secondsSince1970),
       let stored = try stored(before)
     {
-      previous = Self.decided(stored, next: current.snapshot)
+      previous = Self.decided(stored, next: current.snapshot, frequency: lookup.frequency)
     }
     var notes: [(ChartDate, ChartFigures.Note)] = []
     for index in pending.indices {

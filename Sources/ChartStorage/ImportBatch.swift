@@ -438,7 +438,7 @@ public final class ImportBatch {
       if let ledger = state.ledgers[chartID], ledger.last.snapshot.id.rawValue == previousID {
         // Its figures stand unless this one tells more about it.
         var redecided = ledger.last
-        if ChartFigures.mustDecideAgain(ledger.last, next: audited) {
+        if ChartFigures.mustDecideAgain(ledger.last, next: audited, frequency: history.frequency) {
           redecided = ChartFigures.decide(
             ledger.last.snapshot, previous: ledger.beforeLast, next: audited, lookup: history)
           try figures.update(redecided, storedAs: ledger.last.figures)
@@ -453,7 +453,8 @@ public final class ImportBatch {
           ofChart: chartID, before: stored.snapshot.chartDate.secondsSince1970),
           let twoBack = try figures.stored(twoBackID)
         {
-          beforeLast = FigureStore.decided(twoBack, next: stored.snapshot)
+          beforeLast = FigureStore.decided(
+            twoBack, next: stored.snapshot, frequency: history.frequency)
         }
         let redecided = ChartFigures.decide(
           stored.snapshot, previous: beforeLast, next: audited, lookup: history)

@@ -861,6 +861,41 @@ struct ArchiveTests {
     #expect(try archive.placements(of: second).map(\.figures.weeksOnChart) == [2])
   }
 
+  @Test func aRepeatedWeekOrAMissingOneShiftsNoRanksOfTheWeekBefore() throws {
+    // The next snapshot's previous ranks were read as saying this week's ranks were shifted: from
+    // a copy of this week saved under the next date (its previous ranks are this week's own), or
+    // from the week after a missing one (theirs are the missing week's). The week's peaks were
+    // then worse than its ranks: Filler Song at 1 with peak 2.
+    func week(_ date: String, _ songs: [(String, Int?, Int)]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: songs.enumerated().map { index, song in
+          ChartEntry(
+            rank: index + 1, title: song.0, artist: "X", publishedPreviousRank: song.1,
+            publishedWeeksOnChart: song.2)
+        })
+    }
+    let first = try week("2020-01-04", [("Amber", nil, 1), ("Filler", nil, 1), ("Kite", nil, 1)])
+    let second = [("Filler", 2, 2), ("Kite", 3, 2), ("Amber", 1, 2)]
+    let repeated = try Archive(path: ":memory:", access: .create)
+    try repeated.write { batch in
+      for snapshot in [first, try week("2020-01-11", second), try week("2020-01-18", second)] {
+        try batch.store(snapshot, frequency: .weekly)
+      }
+    }
+    let middle = try repeated.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-11"))
+    #expect(try repeated.placements(of: middle).map(\.figures.peakPosition) == [1, 2, 1])
+    let missing = try Archive(path: ":memory:", access: .create)
+    try missing.write { batch in
+      try batch.store(first, frequency: .weekly)
+      try batch.store(
+        week("2020-01-18", [("Filler", 3, 3), ("Amber", 2, 3), ("Kite", 1, 3)]),
+        frequency: .weekly)
+    }
+    let before = try missing.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-04"))
+    #expect(try missing.placements(of: before).map(\.figures.peakPosition) == [1, 2, 3])
+  }
+
   @Test func aReentryUnderAnotherCreditJoinsItsSongWhateverTheImportOrder() throws {
     // "Song" by A back after a week away (weeks on chart 2, no previous rank) is the re-entry of
     // "Song (Remix)" by A Featuring B. Stored first, it made a song of its own, and linked again
