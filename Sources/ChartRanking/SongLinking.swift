@@ -38,16 +38,19 @@ public enum SongLink: Hashable, Sendable {
 ///    the previous snapshot too (two versions of one title, the previous rank speaking of a chart
 ///    missing between them): the identity decides.
 /// 2. Identity: the most recent song of the chart with the entry's identity that no entry of this
-///    snapshot has taken yet. Two entries of one snapshot are never one song. When the source says
-///    the entry is in its first week on the chart, it is a new recording (a reissue or a remake)
-///    rather than an earlier song of this chart, but it is the song of another chart with that
-///    identity (a first week is a first week on this chart), or the song of this chart's later
-///    snapshots that has no entry before it (an earlier week imported after the later ones keeps
-///    the song the later ones made); and a song URL names one recording
+///    snapshot has taken yet; a song has the identity of every credit it charted under (the
+///    archive's `songsWithIdentity` finds it by each). Two entries of one snapshot are never one
+///    song. When the source says the entry is in its first week on the chart, it is a new
+///    recording (a reissue or a remake) rather than an earlier song of this chart, but it is the
+///    song of another chart with that identity (a first week is a first week on this chart), or
+///    the song of this chart's later snapshots that has no entry before it (an earlier week
+///    imported after the later ones keeps the song the later ones made; of several, the one the
+///    next snapshot continues from this entry, rule 5); and a song URL names one recording
 ///    whatever the source counts (a streaming chart restarts its weeks after a week away).
 /// 3. Re-entry under another credit: when the source says the song has been on the chart for more
 ///    than one week but has no previous rank, the most recent song with the same title before any
-///    parenthesis and the same lead artist that was not on the previous snapshot.
+///    parenthesis and the same lead artist (under any credit it charted under) that was not on the
+///    previous snapshot.
 /// 4. A song with the identity that has no entry on the chart before this snapshot (the chart's
 ///    later snapshots, stored first, made it), unless the entry is in its first week (rule 2 took
 ///    it then): what a new song would be, its ID kept.
@@ -311,7 +314,9 @@ public enum SongLinking {
         if let song = try songsWithIdentity(identity).first(where: { !taken.contains($0) }) {
           return .identity(song)
         }
-      } else if let song = try songsElsewhere(identity).first(where: { !taken.contains($0) }) {
+      } else if let song = try preferringNextRank(
+        songsElsewhere(identity), forEntryAt: position, of: entries, keys: keys)
+      {
         return .identity(song)
       }
       // 3. A re-entry under another credit.
@@ -325,11 +330,25 @@ public enum SongLinking {
       // A song with the identity that has no entry on the chart before this snapshot (one that
       // the chart's later snapshots made, stored first): what a new song would be, its ID kept.
       if !entries[position].saysFirstWeek || identity.isSongURL,
-        let song = try songsElsewhere(identity).first(where: { !taken.contains($0) })
+        let song = try preferringNextRank(
+          songsElsewhere(identity), forEntryAt: position, of: entries, keys: keys)
       {
         return .identity(song)
       }
       // 5. The next snapshot's entry that continues this one by its previous rank.
+      if let song = nextRankSong(forEntryAt: position, of: entries, keys: keys) {
+        return .nextRank(song)
+      }
+      return .newSong
+    }
+
+    /// The song of the next snapshot's entry that continues `entries[position]` (rule 5): its
+    /// previous rank is the entry's rank, its title the same; `nil` when there is none, or its
+    /// song is taken.
+    func nextRankSong(
+      forEntryAt position: Int, of entries: UnsafeBufferPointer<ChartEntry>,
+      keys: UnsafeBufferPointer<SongKeys>
+    ) -> SongID? {
       let rank = entries[position].rank
       for index in next.entries.indices
       where next.entries[index].publishedPreviousRank == rank && !taken.contains(next.songs[index])
@@ -338,10 +357,25 @@ public enum SongLinking {
           || next.keys[index].baseTitle == keys[position].baseTitle
             && next.keys[index].primaryArtist == keys[position].primaryArtist
         {
-          return .nextRank(next.songs[index])
+          return next.songs[index]
         }
       }
-      return .newSong
+      return nil
+    }
+
+    /// The first of `songs` not taken, or the one the next snapshot continues from the entry
+    /// when it is among them: of two recordings that only later snapshots have, the one whose run
+    /// the entry starts, as a date-order import gives it, rather than the latest recording.
+    func preferringNextRank(
+      _ songs: [SongID], forEntryAt position: Int, of entries: UnsafeBufferPointer<ChartEntry>,
+      keys: UnsafeBufferPointer<SongKeys>
+    ) -> SongID? {
+      let free = songs.filter { !taken.contains($0) }
+      guard free.count > 1,
+        let continued = nextRankSong(forEntryAt: position, of: entries, keys: keys),
+        free.contains(continued)
+      else { return free.first }
+      return continued
     }
   }
 }

@@ -133,17 +133,26 @@ final class SongLinker {
           otherCharts || hasLater
           ? " AND EXISTS (SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
             + " WHERE e.song_id = songs.id AND s.chart_time < ?2)" : ""
+        // A song has the identity of each credit it charted under: its first (its own) and those
+        // it took since (a credit changed within a run, "Otto Brandt" then "Otto Brand"), by which
+        // a re-entry finds it whichever credit was imported first.
+        let (matching, credit) = Self.songs(withIdentity: identity)
+        // Only the parameters each query has are bound.
+        func arguments(withChartTime: Bool) -> [any StatementArgument] {
+          if let credit { return [identity.key, chartTime, credit.title, credit.artist] }
+          return withChartTime ? [identity.key, chartTime] : [identity.key]
+        }
         let songs = try database.rows(
-          "SELECT id FROM songs WHERE identity = ?1\(chartedBefore) ORDER BY recording DESC",
-          chartedBefore.isEmpty ? [identity.key] : [identity.key, chartTime]
+          "SELECT id FROM songs WHERE \(matching)\(chartedBefore) ORDER BY recording DESC",
+          arguments(withChartTime: !chartedBefore.isEmpty)
         ) { SongID($0.int64(at: 0)) }
         guard songs.count > 1 else { return songs }
         return try database.rows(
           """
-          SELECT id FROM songs WHERE identity = ?1\(chartedBefore)
+          SELECT id FROM songs WHERE \(matching)\(chartedBefore)
           ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
             WHERE e.song_id = songs.id AND s.chart_time < ?2) DESC, recording DESC
-          """, [identity.key, chartTime]
+          """, arguments(withChartTime: true)
         ) { SongID($0.int64(at: 0)) }
       },
       songsElsewhere: { identity in
@@ -160,12 +169,16 @@ final class SongLinker {
         ) { SongID($0.int64(at: 0)) }
       },
       songsWithTitle: { baseTitle, primaryArtist in
+        // By the song's own credit or one it took since, as for the identity.
         try database.rows(
           """
           SELECT g.id FROM songs g
             CROSS JOIN entries e ON e.song_id = g.id CROSS JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE g.base_title_key = ? AND g.primary_artist_key = ? AND s.chart_id = ?
-            AND s.chart_time < ?
+          WHERE g.id IN (
+              SELECT id FROM songs WHERE base_title_key = ?1 AND primary_artist_key = ?2
+              UNION ALL
+              SELECT song_id FROM song_credits WHERE base_title_key = ?1 AND primary_artist_key = ?2)
+            AND s.chart_id = ?3 AND s.chart_time < ?4
           GROUP BY g.id ORDER BY max(s.chart_time) DESC
           """, [baseTitle, primaryArtist, chartID, chartTime]
         ) { SongID($0.int64(at: 0)) }
@@ -233,6 +246,24 @@ final class SongLinker {
       createdSongs.insert(database.lastInsertedRowID)
     }
     return songs
+  }
+
+  /// The condition on `songs` of the songs with an identity, by their own or by a credit they
+  /// took since, and that credit's folded title and artist as `song_credits` holds them (`nil`
+  /// for a song URL, which names a song by its own identity alone). The condition's parameters:
+  /// `?1` the identity's key, and for a credit `?3` its title and `?4` its artist (`?2` is left
+  /// to the caller: the chart time).
+  static func songs(withIdentity identity: SongIdentity) -> (
+    condition: String, credit: (title: String, artist: String)?
+  ) {
+    let parts = identity.key.dropFirst("song:".count).split(
+      separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+    guard identity.key.hasPrefix("song:"), parts.count == 2 else { return ("identity = ?1", nil) }
+    return (
+      "id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
+        + " SELECT song_id FROM song_credits WHERE title_key = ?3 AND artist_key = ?4)",
+      (String(parts[0]), String(parts[1]))
+    )
   }
 
   /// Of the chart's first snapshot after a chart time, when it publishes previous ranks, the

@@ -896,6 +896,90 @@ struct ArchiveTests {
     #expect(try missing.placements(of: before).map(\.figures.peakPosition) == [1, 2, 3])
   }
 
+  @Test func aReentryUnderACreditTakenWithinTheRunJoinsIt() throws {
+    // "Otto Brandt" becomes "Otto Brand" within the run (joined by the previous rank), and the
+    // song re-enters as "Otto Brand". In date order the re-entry found no song by its identity
+    // (the song's is its first credit's) nor by its lead artist ("ottobrandt"): a new song, run 1
+    // and partial. Stored newest first, the song was made with the later credit and the run
+    // joined: the split depended on the import order.
+    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: entries)
+    }
+    let weeks = [
+      try week(
+        "2020-01-04",
+        [ChartEntry(rank: 1, title: "Glass River", artist: "Otto Brandt", publishedWeeksOnChart: 1)]
+      ),
+      try week(
+        "2020-01-11",
+        [
+          ChartEntry(
+            rank: 1, title: "Glass River", artist: "Otto Brand", publishedPreviousRank: 1,
+            publishedWeeksOnChart: 2)
+        ]),
+      try week(
+        "2020-01-18",
+        [ChartEntry(rank: 1, title: "Filler", artist: "Z", publishedWeeksOnChart: 1)]),
+      try week(
+        "2020-01-25",
+        [
+          ChartEntry(rank: 1, title: "Glass River", artist: "Otto Brand", publishedWeeksOnChart: 3),
+          ChartEntry(
+            rank: 2, title: "Filler", artist: "Z", publishedPreviousRank: 1,
+            publishedWeeksOnChart: 2),
+        ]),
+    ]
+    for order in [[0, 1, 2, 3], [3, 2, 1, 0]] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      for index in order { try archive.write { try $0.store(weeks[index]) } }
+      let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-04"))
+      let last = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-25"))
+      let reentry = try archive.placements(of: last)[0]
+      #expect(reentry.song == (try archive.entries(of: first.id)[0].song), "\(order)")
+      #expect(reentry.figures.movement == .reentry, "\(order)")
+      #expect(reentry.figures.run == 2, "\(order)")
+      #expect(reentry.figures.weeksOnChart == 3, "\(order)")
+      #expect(!reentry.figures.isPartialRun, "\(order)")
+      #expect(try archive.songs(matching: "glass river").count == 1, "\(order)")
+    }
+  }
+
+  @Test func anEarlierWeekKeepsTheIDsOfTwoRecordingsTheLaterWeekMade() throws {
+    // An original in its second week at 1 and a remake with its title and artist debuting at 3.
+    // The later week stored first made song 1 (the original) and song 2 (the remake); the
+    // earlier week's debut of the original, stored after it, took the latest recording of the
+    // two, so that song 1 then named the remake and song 2 the original.
+    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: entries)
+    }
+    let earlier = try week(
+      "2020-01-04",
+      [ChartEntry(rank: 1, title: "Tide", artist: "Corvins", publishedWeeksOnChart: 1)])
+    let later = try week(
+      "2020-01-11",
+      [
+        ChartEntry(
+          rank: 1, title: "Tide", artist: "Corvins", publishedPreviousRank: 1,
+          publishedWeeksOnChart: 2),
+        ChartEntry(rank: 2, title: "Tide", artist: "Corvins", publishedWeeksOnChart: 1),
+      ])
+    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
+      let songs = try archive.database.rows(
+        "SELECT id, recording FROM songs ORDER BY id", [],
+        { "\($0.int64(at: 0)) \($0.int(at: 1))" })
+      #expect(songs == ["1 1", "2 2"], "separately: \(separately)")
+      let first = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-04"))
+      let second = try archive.snapshot(of: "c", at: ChartDate(iso8601: "2020-01-11"))
+      #expect(try archive.entries(of: first.id).map(\.song.rawValue) == [1])
+      #expect(try archive.placements(of: second).map(\.song.rawValue) == [1, 2])
+      #expect(try archive.placements(of: second).map(\.figures.weeksOnChart) == [2, 1])
+    }
+  }
+
   @Test func aReentryUnderAnotherCreditJoinsItsSongWhateverTheImportOrder() throws {
     // "Song" by A back after a week away (weeks on chart 2, no previous rank) is the re-entry of
     // "Song (Remix)" by A Featuring B. Stored first, it made a song of its own, and linked again
