@@ -734,6 +734,13 @@ struct ArchiveTests {
       try archive.history(of: song)[0].history.creditChanges.map(\.to) == ["Ann & Bo", "Ann, Bo"])
   }
 
+  /// A snapshot of chart "c" that publishes previous ranks.
+  private func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+    Snapshot(
+      chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+      entries: entries)
+  }
+
   /// New archives holding `later` and then `earlier`, stored in one write (`separately` false)
   /// and in two.
   private func storedLaterWeekFirst(_ later: Snapshot, _ earlier: Snapshot) throws -> [(
@@ -760,11 +767,6 @@ struct ArchiveTests {
     // neither (a first week took no song this chart had, even one only after it), so that
     // linking the later week again replaced both with new recordings: new IDs, and recording 2
     // with no first.
-    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
-      Snapshot(
-        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
-        entries: entries)
-    }
     let earlier = try week(
       "2024-01-06",
       [ChartEntry(rank: 1, title: "Debut", artist: "X", publishedWeeksOnChart: 1)])
@@ -902,11 +904,6 @@ struct ArchiveTests {
     // (the song's is its first credit's) nor by its lead artist ("ottobrandt"): a new song, run 1
     // and partial. Stored newest first, the song was made with the later credit and the run
     // joined: the split depended on the import order.
-    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
-      Snapshot(
-        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
-        entries: entries)
-    }
     let weeks = [
       try week(
         "2020-01-04",
@@ -951,11 +948,6 @@ struct ArchiveTests {
     // The later week stored first made song 1 (the original) and song 2 (the remake); the
     // earlier week's debut of the original, stored after it, took the latest recording of the
     // two, so that song 1 then named the remake and song 2 the original.
-    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
-      Snapshot(
-        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
-        entries: entries)
-    }
     let earlier = try week(
       "2020-01-04",
       [ChartEntry(rank: 1, title: "Tide", artist: "Corvins", publishedWeeksOnChart: 1)])
@@ -985,11 +977,6 @@ struct ArchiveTests {
     // "Song (Remix)" by A Featuring B. Stored first, it made a song of its own, and linked again
     // after the earlier weeks it found that song by its identity before looking for the run it
     // re-enters: run 1 of its own, partial, instead of run 2.
-    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
-      Snapshot(
-        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
-        entries: entries)
-    }
     let weeks = [
       try week(
         "2020-01-04",
