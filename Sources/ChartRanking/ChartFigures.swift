@@ -921,6 +921,14 @@ private struct CauseFinder {
     return songs
   }
 
+  /// Whether no song but the entry's has its title on the chart before this snapshot, nor on it:
+  /// nothing the archive holds explains what the source counted before the entry. On the chart's
+  /// first snapshot in the archive nothing is earlier: two recordings of one title there (one in
+  /// its second week, one debuting) each say what the archive lacks.
+  private func nothingEarlierHasTheTitle(of entry: ChartEntry) -> Bool {
+    previous == nil || songs(withTitleOf: entry).count <= 1
+  }
+
   /// The cause of a disagreement that appears at this snapshot.
   ///
   /// - Parameters:
@@ -965,7 +973,7 @@ private struct CauseFinder {
       // better peak than its rank: reached on a chart the archive lacks, whatever the offset
       // (a chart app's first imported week, several songs two places above their peaks).
       if since == nil, entry.saysChartedBefore, peak < trueRank,
-        songs(withTitleOf: entry).count <= 1
+        nothingEarlierHasTheTitle(of: entry)
       {
         return .sourceGap
       }
@@ -1021,7 +1029,7 @@ private struct CauseFinder {
     // its first), and nothing earlier has its title: the source counts weeks or runs the archive
     // does not hold.
     if since == nil, !checksPrevious, entry.saysChartedBefore || (entry.publishedRun ?? 1) > 1,
-      songs(withTitleOf: entry).count <= 1
+      nothingEarlierHasTheTitle(of: entry)
     {
       return .sourceGap
     }

@@ -972,6 +972,41 @@ struct ArchiveTests {
     }
   }
 
+  @Test func twoRecordingsOnTheChartsFirstSnapshotEachSayWhatTheArchiveLacks() throws {
+    // The original in its second week (last week 1) beside a remake debuting, on the first
+    // snapshot the archive holds of the chart: the original's weeks on chart were the archive's
+    // (1, then 2) as if the two recordings explained the source's 2, not the source's 2 and 3.
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { batch in
+      try batch.store(
+        week(
+          "2020-01-11",
+          [
+            ChartEntry(
+              rank: 1, title: "Tide", artist: "Corvins", publishedPreviousRank: 1,
+              publishedWeeksOnChart: 2),
+            ChartEntry(rank: 2, title: "Tide", artist: "Corvins", publishedWeeksOnChart: 1),
+          ]))
+      try batch.store(
+        week(
+          "2020-01-18",
+          [
+            ChartEntry(
+              rank: 1, title: "Tide", artist: "Corvins", publishedPreviousRank: 1,
+              publishedWeeksOnChart: 3),
+            ChartEntry(
+              rank: 2, title: "Tide", artist: "Corvins", publishedPreviousRank: 2,
+              publishedWeeksOnChart: 2),
+          ]))
+    }
+    for (date, weeks) in [("2020-01-11", [2, 1]), ("2020-01-18", [3, 2])] {
+      let placements = try archive.placements(
+        of: archive.snapshot(of: "c", at: ChartDate(iso8601: date)))
+      #expect(placements.map(\.figures.weeksOnChart) == weeks, "\(date)")
+      #expect(placements.map(\.figures.isPartialRun) == [true, false], "\(date)")
+    }
+  }
+
   @Test func aReentryUnderAnotherCreditJoinsItsSongWhateverTheImportOrder() throws {
     // "Song" by A back after a week away (weeks on chart 2, no previous rank) is the re-entry of
     // "Song (Remix)" by A Featuring B. Stored first, it made a song of its own, and linked again
