@@ -136,16 +136,31 @@ final class SongLinker {
         // A song has the identity of each credit it charted under: its first (its own) and those
         // it took since (a credit changed within a run, "Otto Brandt" then "Otto Brand"), by which
         // a re-entry finds it whichever credit was imported first.
-        let (matching, credit) = Self.songs(withIdentity: identity)
+        var (matching, credit) = Self.songs(withIdentity: identity)
         // Only the parameters each query has are bound.
         func arguments(withChartTime: Bool) -> [any StatementArgument] {
           if let credit { return [identity.key, chartTime, credit.title, credit.artist] }
           return withChartTime ? [identity.key, chartTime] : [identity.key]
         }
-        let songs = try database.rows(
-          "SELECT id FROM songs WHERE \(matching)\(chartedBefore) ORDER BY recording DESC",
-          arguments(withChartTime: !chartedBefore.isEmpty)
+        var songs = try database.rows(
+          "SELECT id FROM songs WHERE identity = ?1\(chartedBefore) ORDER BY recording DESC",
+          chartedBefore.isEmpty ? [identity.key] : [identity.key, chartTime]
         ) { SongID($0.int64(at: 0)) }
+        // The songs that took the credit since, found apart (most have none): only when one is
+        // not among those found by their own identity are they all asked for at once.
+        if let found = credit,
+          try database.rows(
+            "SELECT song_id FROM song_credits WHERE title_key = ? AND artist_key = ?",
+            [found.title, found.artist], { SongID($0.int64(at: 0)) }
+          ).contains(where: { !songs.contains($0) })
+        {
+          songs = try database.rows(
+            "SELECT id FROM songs WHERE \(matching)\(chartedBefore) ORDER BY recording DESC",
+            arguments(withChartTime: true)
+          ) { SongID($0.int64(at: 0)) }
+        } else {
+          (matching, credit) = ("identity = ?1", nil)
+        }
         guard songs.count > 1 else { return songs }
         return try database.rows(
           """
