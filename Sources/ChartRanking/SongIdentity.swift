@@ -70,6 +70,15 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   /// Whether the identity is a song URL's (`url:`), rather than a title's and artist's.
   public var isSongURL: Bool { key.hasPrefix("url:") }
 
+  /// The folded title and artist of a title's and artist's identity (see ``fold(_:)``), as the
+  /// archive keeps a credit's (`title_key`, `artist_key`); `nil` for a song URL's.
+  public var foldedCredit: (title: String, artist: String)? {
+    guard key.hasPrefix("song:") else { return nil }
+    let parts = key.dropFirst("song:".count).split(
+      separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
+    return parts.count == 2 ? (String(parts[0]), String(parts[1])) : nil
+  }
+
   /// The words that join a lead artist to the others in a credit: "Featuring", "Feat.", "ft.",
   /// "With", "And", "&", "x", "vs." and commas and slashes; as UTF-8 bytes, compared with a
   /// credit's words without making a `String` of each word.

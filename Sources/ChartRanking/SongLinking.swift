@@ -288,10 +288,7 @@ public enum SongLinking {
       if publishesPreviousRank, let rank = previousRank {
         for index in previous.indices(ofRank: rank) where !taken.contains(previous.songs[index]) {
           // Field by field: a copy of the previous entry's keys would retain all their texts.
-          if previous.keys[index].squashedTitle == keys[position].squashedTitle
-            || previous.keys[index].baseTitle == keys[position].baseTitle
-              && previous.keys[index].primaryArtist == keys[position].primaryArtist
-          {
+          if Self.sameTitle(previous.keys[index], keys[position]) {
             // Another credit of the title there, while this credit is on the previous snapshot
             // too: the previous rank speaks of another chart (one missing between them) or of
             // another version of the song, and the credit decides (rule 2).
@@ -342,6 +339,15 @@ public enum SongLinking {
       return .newSong
     }
 
+    /// Rule 1's test of two entries' keys: the same title (its letters and digits), or the same
+    /// title before any parenthesis by the same lead artist. Inlined, so that the keys are read
+    /// in place, field by field: a copy of them would retain all their texts.
+    @inline(__always)
+    static func sameTitle(_ one: borrowing SongKeys, _ other: borrowing SongKeys) -> Bool {
+      one.squashedTitle == other.squashedTitle
+        || one.baseTitle == other.baseTitle && one.primaryArtist == other.primaryArtist
+    }
+
     /// The song of the next snapshot's entry that continues `entries[position]` (rule 5): its
     /// previous rank is the entry's rank, its title the same; `nil` when there is none, or its
     /// song is taken.
@@ -353,12 +359,7 @@ public enum SongLinking {
       for index in next.entries.indices
       where next.entries[index].publishedPreviousRank == rank && !taken.contains(next.songs[index])
       {
-        if next.keys[index].squashedTitle == keys[position].squashedTitle
-          || next.keys[index].baseTitle == keys[position].baseTitle
-            && next.keys[index].primaryArtist == keys[position].primaryArtist
-        {
-          return next.songs[index]
-        }
+        if Self.sameTitle(next.keys[index], keys[position]) { return next.songs[index] }
       }
       return nil
     }

@@ -448,7 +448,16 @@ final class ArchiveHistory: ChartHistoryLookup {
 
   func songs(withIdentity identity: SongIdentity, before chartDate: ChartDate) -> Set<SongID> {
     let candidates: [Int64]
-    if identity.key.hasPrefix("url:") {
+    if let credit = identity.foldedCredit {
+      candidates =
+        answer([]) { () throws(DatabaseError) in
+          try database.rows(
+            "SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 UNION"
+              + " SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2",
+            [credit.title, credit.artist]
+          ) { $0.int64(at: 0) }
+        }
+    } else if identity.isSongURL {
       candidates =
         answer([]) { () throws(DatabaseError) in
           try database.rows("SELECT id FROM songs WHERE identity = ?", [identity.key]) {
@@ -456,17 +465,7 @@ final class ArchiveHistory: ChartHistoryLookup {
           }
         }
     } else {
-      let parts = identity.key.dropFirst("song:".count).split(
-        separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-      guard parts.count == 2 else { return [] }
-      candidates =
-        answer([]) { () throws(DatabaseError) in
-          try database.rows(
-            "SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 UNION"
-              + " SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2",
-            [String(parts[0]), String(parts[1])]
-          ) { $0.int64(at: 0) }
-        }
+      return []
     }
     return onChart(candidates, before: chartDate)
   }

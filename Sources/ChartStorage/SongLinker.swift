@@ -135,39 +135,38 @@ final class SongLinker {
             + " WHERE e.song_id = songs.id AND s.chart_time < ?2)" : ""
         // A song has the identity of each credit it charted under: its first (its own) and those
         // it took since (a credit changed within a run, "Otto Brandt" then "Otto Brand"), by which
-        // a re-entry finds it whichever credit was imported first.
-        var (matching, credit) = Self.songs(withIdentity: identity)
-        // Only the parameters each query has are bound.
-        func arguments(withChartTime: Bool) -> [any StatementArgument] {
-          if let credit { return [identity.key, chartTime, credit.title, credit.artist] }
-          return withChartTime ? [identity.key, chartTime] : [identity.key]
-        }
+        // a re-entry finds it whichever credit was imported first. Those that took it since are
+        // found apart (most songs have none); only when one of them is not among the songs found
+        // by their own identity are they all asked for at once. Only the parameters each query
+        // has are bound.
+        var condition = "identity = ?1"
+        var arguments: [any StatementArgument] = [identity.key, chartTime]
         var songs = try database.rows(
-          "SELECT id FROM songs WHERE identity = ?1\(chartedBefore) ORDER BY recording DESC",
-          chartedBefore.isEmpty ? [identity.key] : [identity.key, chartTime]
+          "SELECT id FROM songs WHERE \(condition)\(chartedBefore) ORDER BY recording DESC",
+          chartedBefore.isEmpty ? [identity.key] : arguments
         ) { SongID($0.int64(at: 0)) }
-        // The songs that took the credit since, found apart (most have none): only when one is
-        // not among those found by their own identity are they all asked for at once.
-        if let found = credit,
+        if let credit = identity.foldedCredit,
           try database.rows(
             "SELECT song_id FROM song_credits WHERE title_key = ? AND artist_key = ?",
-            [found.title, found.artist], { SongID($0.int64(at: 0)) }
+            [credit.title, credit.artist], { SongID($0.int64(at: 0)) }
           ).contains(where: { !songs.contains($0) })
         {
+          condition =
+            "id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
+            + " SELECT song_id FROM song_credits WHERE title_key = ?3 AND artist_key = ?4)"
+          arguments += [credit.title, credit.artist]
           songs = try database.rows(
-            "SELECT id FROM songs WHERE \(matching)\(chartedBefore) ORDER BY recording DESC",
-            arguments(withChartTime: true)
+            "SELECT id FROM songs WHERE \(condition)\(chartedBefore) ORDER BY recording DESC",
+            arguments
           ) { SongID($0.int64(at: 0)) }
-        } else {
-          (matching, credit) = ("identity = ?1", nil)
         }
         guard songs.count > 1 else { return songs }
         return try database.rows(
           """
-          SELECT id FROM songs WHERE \(matching)\(chartedBefore)
+          SELECT id FROM songs WHERE \(condition)\(chartedBefore)
           ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
             WHERE e.song_id = songs.id AND s.chart_time < ?2) DESC, recording DESC
-          """, arguments(withChartTime: true)
+          """, arguments
         ) { SongID($0.int64(at: 0)) }
       },
       songsElsewhere: { identity in
@@ -261,24 +260,6 @@ final class SongLinker {
       createdSongs.insert(database.lastInsertedRowID)
     }
     return songs
-  }
-
-  /// The condition on `songs` of the songs with an identity, by their own or by a credit they
-  /// took since, and that credit's folded title and artist as `song_credits` holds them (`nil`
-  /// for a song URL, which names a song by its own identity alone). The condition's parameters:
-  /// `?1` the identity's key, and for a credit `?3` its title and `?4` its artist (`?2` is left
-  /// to the caller: the chart time).
-  static func songs(withIdentity identity: SongIdentity) -> (
-    condition: String, credit: (title: String, artist: String)?
-  ) {
-    let parts = identity.key.dropFirst("song:".count).split(
-      separator: "\u{1F}", maxSplits: 1, omittingEmptySubsequences: false)
-    guard identity.key.hasPrefix("song:"), parts.count == 2 else { return ("identity = ?1", nil) }
-    return (
-      "id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
-        + " SELECT song_id FROM song_credits WHERE title_key = ?3 AND artist_key = ?4)",
-      (String(parts[0]), String(parts[1]))
-    )
   }
 
   /// Of the chart's first snapshot after a chart time, when it publishes previous ranks, the

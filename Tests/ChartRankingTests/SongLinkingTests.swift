@@ -43,6 +43,15 @@ struct SongLinkingTests {
     #expect(links == [.previousRank(SongID(7))])
   }
 
+  @Test func anIdentityGivesItsFoldedCreditAndASongURLNone() {
+    let credit = SongIdentity(title: "Blinding  Lights", artist: "the weeknd", songURL: nil)
+      .foldedCredit
+    #expect(credit?.title == SongIdentity.fold("Blinding Lights"))
+    #expect(credit?.artist == SongIdentity.fold("The Weeknd"))
+    #expect(credit?.title != credit?.artist)
+    #expect(SongIdentity(title: "A", artist: "B", songURL: "https://x/1").foldedCredit == nil)
+  }
+
   @Test func anEntryTheNextSnapshotContinuesTakesItsSong() {
     // Rule 5: the next snapshot's entry whose previous rank is this entry's rank, same title.
     let next = SongLinking.PreviousSnapshot([
