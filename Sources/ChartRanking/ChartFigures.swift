@@ -356,8 +356,10 @@ public enum ChartFigures {
   /// it repeats this one (the same chart saved under two dates: they are this one's previous
   /// ranks) or when it comes a period or more after it for the chart's `frequency` (the chart
   /// between them is missing from the archive; see ``ChartFrequency/skipsAPeriod(from:to:)``).
+  /// `frequency` is `nil` for a chart whose frequency is not known; every caller gives it, so
+  /// that deciding and reading back a snapshot's ranks agree.
   public static func trueRanks(
-    of snapshot: AuditedSnapshot, next: AuditedSnapshot?, frequency: ChartFrequency? = nil
+    of snapshot: AuditedSnapshot, next: AuditedSnapshot?, frequency: ChartFrequency?
   ) -> [Int] {
     let ranks = snapshot.entries.map(\.rank)
     guard let next, !isRepeat(next, of: snapshot),
@@ -385,9 +387,10 @@ public enum ChartFigures {
   /// that it is: the next one says some of its ranks are shifted, or one of its peaks disagrees
   /// (whose cause the next one may tell). Otherwise its figures stand.
   ///
-  /// - Parameter frequency: the chart's, when known (see ``trueRanks(of:next:frequency:)``).
+  /// - Parameter frequency: the chart's, when known (see ``trueRanks(of:next:frequency:)``):
+  ///   given by every caller, so that no two places read a snapshot's ranks differently.
   public static func mustDecideAgain(
-    _ decided: DecidedSnapshot, next: AuditedSnapshot, frequency: ChartFrequency? = nil
+    _ decided: DecidedSnapshot, next: AuditedSnapshot, frequency: ChartFrequency?
   ) -> Bool {
     decided.figures.contains { $0.peakPositionVerdict != nil }
       || trueRanks(of: decided.snapshot, next: next, frequency: frequency) != decided.trueRanks

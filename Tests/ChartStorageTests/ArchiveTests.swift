@@ -944,7 +944,7 @@ struct ArchiveTests {
   }
 
   @Test func anEarlierWeekKeepsTheIDsOfTwoRecordingsTheLaterWeekMade() throws {
-    // An original in its second week at 1 and a remake with its title and artist debuting at 3.
+    // An original in its second week at 1 and a remake with its title and artist debuting at 2.
     // The later week stored first made song 1 (the original) and song 2 (the remake); the
     // earlier week's debut of the original, stored after it, took the latest recording of the
     // two, so that song 1 then named the remake and song 2 the original.
