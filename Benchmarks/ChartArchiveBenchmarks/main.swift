@@ -15,6 +15,7 @@
 //     D days each, N entries a day, songs rising, peaking and falling like real ones.
 import ChartArchiveServer
 import ChartFormats
+import ChartImport
 import ChartRanking
 import ChartStorage
 import Foundation
@@ -58,7 +59,7 @@ func queries(_ arguments: [String]) throws {
   else { fatalError("usage: queries --db PATH --chart NAME [--count N] [--seed S]") }
   let count = Int(option("--count", in: arguments) ?? "") ?? 1000
   var random = SeededGenerator(state: UInt64(option("--seed", in: arguments) ?? "") ?? 1)
-  let archive = try Archive(path: path, access: .read)
+  let archive = try Archive(path: path, access: .read, upgrade: .decidingFigures)
   let snapshots = try archive.read { try $0.snapshots(of: chart) }
   // Songs picked from random snapshots, so that each is a song of this chart.
   var songs: [(id: SongID, title: String, artist: String)] = []
@@ -100,7 +101,7 @@ func pages(_ arguments: [String]) throws {
   else { fatalError("usage: pages --db PATH --chart NAME [--count N] [--seed S]") }
   let count = Int(option("--count", in: arguments) ?? "") ?? 1000
   var random = SeededGenerator(state: UInt64(option("--seed", in: arguments) ?? "") ?? 1)
-  let archive = try Archive(path: path, access: .read)
+  let archive = try Archive(path: path, access: .read, upgrade: .decidingFigures)
   let snapshots = try archive.read { try $0.snapshots(of: chart) }
   // Distinct chart dates and songs, so that no request is answered from the server's cache.
   let dates = Array(snapshots.shuffled(using: &random).prefix(count))

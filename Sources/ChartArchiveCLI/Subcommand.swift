@@ -1,3 +1,4 @@
+import ChartImport
 import ChartPresentation
 import ChartRanking
 import ChartStorage
@@ -72,7 +73,11 @@ enum SharedOptions {
   /// Opens the archive for queries.
   static func openArchive(_ arguments: ParsedArguments, console: Console) throws -> Archive {
     let path = try databasePath(arguments, environment: console.environment)
-    do { return try Archive(path: path, access: .read) } catch { throw CommandError(error) }
+    do {
+      return try Archive(path: path, access: .read, upgrade: .decidingFigures)
+    } catch {
+      throw CommandError(error)
+    }
   }
 
   /// The output format of `--format`: table (the default), json or csv.

@@ -64,8 +64,11 @@ public final class Router: Sendable {
     self.configuration = configuration
     uploads =
       configuration.uploadToken == nil
-      ? nil : try Archive(path: configuration.archivePath, access: .create)
-    archive = try Archive(path: configuration.archivePath, access: .read)
+      ? nil
+      : try Archive(
+        path: configuration.archivePath, access: .create, upgrade: .decidingFigures)
+    archive = try Archive(
+      path: configuration.archivePath, access: .read, upgrade: .decidingFigures)
     cache = ResponseCache(path: configuration.archivePath)
   }
 

@@ -67,7 +67,11 @@ public enum Importer {
       NewArchive.deleteAbandonedBuildFiles(besides: path)
     }
     let archive: Archive
-    do { archive = try Archive(path: path, access: .create) } catch { throw .archive(error) }
+    do {
+      archive = try Archive(path: path, access: .create, upgrade: .decidingFigures)
+    } catch {
+      throw .archive(error)
+    }
     var report = try run(sources, into: archive, options: options, progress: progress)
     // The import is committed in the write-ahead log; it is copied into the archive file now, and
     // when that fails (a full disk) the log must stay with the archive.
@@ -103,7 +107,7 @@ public enum Importer {
     // The pages of charts published in pages, until each chart is whole.
     var pages = PageGathering()
     do {
-      try archive.write { batch in
+      try archive.importing { batch in
         /// Stores a file's snapshots, or refuses it; `otherPages` are the sources of the other
         /// pages of its chart when it is pages joined.
         func storeFile(_ prepared: PreparedFile, source index: Int, otherPages: [Int]) throws {
@@ -214,7 +218,7 @@ public enum Importer {
         {
           throw ImportError.refused(refused, sourceCount: sources.count)
         }
-        try batch.settleFigures()
+        try batch.finish()
         report.notes = batch.takeNotes()
         report.trendDisagreements = try trendDisagreements(trends, reader: batch.reader)
       }
@@ -253,7 +257,7 @@ public enum Importer {
   /// - Throws: ``UnreadablePart`` when a later part of the file has a problem; `ArchiveError`.
   ///   The file's parts are read to the end either way.
   private static func store(
-    _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: ImportBatch,
+    _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: SnapshotStore,
     options: ImportOptions, into report: inout ImportReport, readAhead: ReadAhead,
     partStored: (Double) -> Void
   ) throws -> [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] {

@@ -157,7 +157,7 @@ final class ReadAhead: @unchecked Sendable {
   }
 
   /// Takes back snapshots that song linking no longer needs (see
-  /// ``ImportBatch/takeRetiredSnapshots()``), to free their keys on the reading thread.
+  /// ``SnapshotStore/takeRetiredSnapshots()``), to free their keys on the reading thread.
   func recycle(_ snapshots: consuming RetiredSnapshots) {
     guard !snapshots.isEmpty else { return }
     condition.lock()

@@ -117,12 +117,65 @@ public struct ChecksView: Presentation {
         ],
         rows: checks.map {
           [
-            .text($0.name), .text($0.passed ? "ok" : "failed"),
-            .text($0.problems.joined(separator: "; ")),
+            .text(Self.name(of: $0.kind)), .text($0.passed ? "ok" : "failed"),
+            .text($0.findings.map(Self.words).joined(separator: "; ")),
           ]
         }), fields: [("archive", .text(path))]
     )
     .rendered(as: format, style: style)
+  }
+
+  /// What a check is, as a short phrase.
+  static func name(of kind: ArchiveCheck.Kind) -> String {
+    switch kind {
+    case .integrity: "SQLite integrity"
+    case .foreignKeys: "foreign keys"
+    case .ranks: "ranks positive and in order per snapshot"
+    case .snapshots: "snapshots dated, ordered and not empty"
+    case .songs: "every entry's song present"
+    case .checkConstraints: "numbers within CHECK constraints"
+    }
+  }
+
+  /// A finding, in one line.
+  static func words(_ finding: ArchiveFinding) -> String {
+    switch finding {
+    case .schemaUnreadable(let message):
+      "the schema cannot be read: \(message)"
+    case .notChecked(let message):
+      "could not be checked: \(message)"
+    case .notCheckedFurther(let message):
+      "could not be checked further: \(message)"
+    case .integrity(let line):
+      line
+    case .missingReference(let table, let rowID, let parent):
+      "\(table) row \(rowID) refers to a missing \(parent) row"
+    case .rankOutOfOrder(let chart, let chartDate, let position, let rank, let previousRank):
+      "\(chart) \(chartDate): entry \(position) has rank \(rank), below the rank \(previousRank)"
+        + " of the entry before it"
+    case .rankBelowOne(let chart, let chartDate, let rank):
+      "\(chart) \(chartDate): rank \(rank) is below 1"
+    case .emptySnapshot(let chart, let chartDate):
+      "\(chart) \(chartDate): no entries"
+    case .invalidChartDate(let chart, let text):
+      "\(chart) '\(text)': not an ISO 8601 chart date"
+    case .instantDisagrees(let chart, let chartDate, let stored, let dated):
+      "\(chart) \(chartDate): stored as the instant \(stored), which is \(dated)"
+    case .missingSong(let chartDate, let rank, let song):
+      "\(chartDate) rank \(rank): song \(song) is missing"
+    case .brokenConstraint(let row, let constraint):
+      "\(words(row)): \(constraint)"
+    }
+  }
+
+  private static func words(_ row: ArchiveRow) -> String {
+    switch row {
+    case .entry(let chart, let chartDate, let position): "\(chart) \(chartDate) entry \(position)"
+    case .snapshot(let id): "snapshot \(id)"
+    case .song(let id): "song \(id)"
+    case .chart(let id): "chart \(id)"
+    case .verdict(let snapshot, let position): "verdict of snapshot \(snapshot) entry \(position)"
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 public import ChartFormats
 public import ChartImport
 import ChartRanking
-public import ChartStorage
+import ChartStorage
 
 /// What an import found, in the words every front end gives it (the command line prefixes each
 /// line with `warning: `; the service lists them in its answer to an upload).

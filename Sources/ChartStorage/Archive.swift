@@ -12,13 +12,13 @@ import Foundation
 ///
 /// ```swift
 /// let archive = try Archive(path: "archive.sqlite", access: .create)
-/// try archive.write { try $0.store(snapshot) }
 /// let charts = try archive.read { try $0.charts() }
 /// ```
 ///
 /// What a read returns is plain `Sendable` values (``ChartSummary``, ``SnapshotSummary``,
-/// ``Placement`` …); the ``ArchiveReader`` and ``ImportBatch`` handed to the closures are valid
-/// only inside them.
+/// ``Placement`` …); the ``ArchiveReader`` and ``ArchiveWriter`` handed to the closures are valid
+/// only inside them. Snapshots are stored by ChartImport's import engine, which decides what to
+/// write and writes it through ``write(_:)``.
 public final class Archive: Sendable {
   /// What an archive is opened for.
   public enum Access: Sendable {
@@ -64,6 +64,10 @@ public final class Archive: Sendable {
   ///     reads share its one connection).
   ///   - access: what the archive is opened for.
   ///   - maximumReaders: how many read-only connections may be open at once.
+  ///   - upgrade: what bringing an archive of an older schema version up to date needs beyond SQL
+  ///     (``ArchiveUpgrade``); the front ends give ChartImport's `ArchiveUpgrade.decidingFigures`.
+  ///     An archive that needs it (one of schema version 1 with entries) opened without it stops
+  ///     the program: a programming error.
   /// - Throws: ``ArchiveError/notFound(path:)``, ``ArchiveError/notAnArchive(path:reason:)`` (also
   ///   for an archive whose tables are not those of its schema version),
   ///   ``ArchiveError/newerSchema(path:version:supported:)``,
@@ -71,11 +75,12 @@ public final class Archive: Sendable {
   ///   schema opened for reading, which must be upgraded and cannot be written) or
   ///   ``ArchiveError/database(path:_:)``.
   public init(
-    path: String, access: Access, maximumReaders: Int = Archive.defaultMaximumReaders
+    path: String, access: Access, maximumReaders: Int = Archive.defaultMaximumReaders,
+    upgrade: ArchiveUpgrade? = nil
   ) throws(ArchiveError) {
     self.path = path
     self.access = access
-    let opened = try ArchiveOpening.open(path: path, access: access)
+    let opened = try ArchiveOpening.open(path: path, access: access, upgrade: upgrade)
     writer = opened.writer.map(Connection.init)
     readers =
       opened.sharesWriter
@@ -166,34 +171,35 @@ public final class Archive: Sendable {
 
   // MARK: - Writing
 
-  /// Runs `body` in one write transaction: everything it stores is committed when it returns and
+  /// Runs `body` in one write transaction: everything it writes is committed when it returns and
   /// nothing is when it throws. Writes run one at a time; each waits for the one before (and for
   /// another process's, up to the busy timeout).
   ///
-  /// - Parameter body: receives the ``ImportBatch`` to store snapshots with; it must not keep it
-  ///   past the write.
+  /// - Parameter body: receives the ``ArchiveWriter`` to write with; it must not keep it past the
+  ///   write.
   /// - Returns: what `body` returns.
   /// - Throws: what `body` throws, or ``ArchiveError/database(path:_:)`` when the transaction cannot
   ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
   ///
-  /// Foreign keys are not enforced row by row while `body` runs: the batch checks the songs,
+  /// Foreign keys are not enforced row by row while `body` runs: the writer checks the songs,
   /// snapshots and charts its rows refer to once, before the commit, and throws SQLite's
   /// `SQLITE_CONSTRAINT_FOREIGNKEY` error when one is missing (see ``References``). Nor are the
   /// schema's CHECK constraints (`PRAGMA ignore_check_constraints`,
   /// <https://www.sqlite.org/pragma.html#pragma_ignore_check_constraints>), some fifteen steps of
-  /// SQLite's per entry: the batch tests each entry's row against them itself and throws SQLite's
+  /// SQLite's per entry: the writer tests each entry's row against them itself and throws SQLite's
   /// `SQLITE_CONSTRAINT_CHECK` error, in SQLite's words, for one that breaks them; the values of
   /// the other tables' checked columns come from Swift types that cannot break theirs (a `Bool`, an
-  /// enumeration, a chart name checked by ``Snapshot/isValidChartName(_:)``).
+  /// enumeration, a chart name checked by ``Snapshot/isValidChartName(_:)``). Before the commit the
+  /// writer also adds the songs and credits it inserted to the full-text index.
   ///
   /// - Precondition: the archive was not opened for ``Access/read``.
   @discardableResult
-  public func write<Result>(_ body: (ImportBatch) throws -> Result) throws -> Result {
+  public func write<Result>(_ body: (ArchiveWriter) throws -> Result) throws -> Result {
     guard let writer else { preconditionFailure("an archive opened for reading has no writer") }
     writeLock.lock()
     defer { writeLock.unlock() }
     let database = writer.database
-    let batch = ImportBatch(database: database, path: path)
+    let archiveWriter = ArchiveWriter(database: database, path: path)
     do {
       // The setting can change only outside a transaction
       // (<https://www.sqlite.org/pragma.html#pragma_foreign_keys>).
@@ -202,8 +208,8 @@ public final class Archive: Sendable {
       try database.execute("PRAGMA ignore_check_constraints = ON")
       defer { try? database.execute("PRAGMA ignore_check_constraints = OFF") }
       return try database.inTransaction {
-        let result = try body(batch)
-        try batch.finish()
+        let result = try body(archiveWriter)
+        try archiveWriter.finish()
         return result
       }
     } catch let error as DatabaseError {

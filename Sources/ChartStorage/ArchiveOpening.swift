@@ -28,7 +28,9 @@ enum ArchiveOpening {
   ///   ``ArchiveError/newerSchema(path:version:supported:)``,
   ///   ``ArchiveError/upgradeNotWritable(path:version:supported:reason:)`` (an older archive opened
   ///   for reading that cannot be written) or ``ArchiveError/database(path:_:)``.
-  static func open(path: String, access: Archive.Access) throws(ArchiveError) -> Opened {
+  static func open(path: String, access: Archive.Access, upgrade: ArchiveUpgrade?)
+    throws(ArchiveError) -> Opened
+  {
     let manager = FileManager.default
     // What is at the path is checked before anything opens it, following symbolic links: SQLite
     // opening a file for writing changes it (its journal mode in the header), or writes a journal
@@ -62,7 +64,7 @@ enum ArchiveOpening {
         // writing.
         if existing { try checkBeforeWriting(path: path) }
         let writer = try Database(path: path, mode: access == .write ? .readWrite : .create)
-        try Migrations.migrate(writer)
+        try Migrations.migrate(writer, upgrade: upgrade)
         try Migrations.verifySchema(writer)
         return Opened(writer: writer, reader: nil, sharesWriter: path == ":memory:")
       }
@@ -81,7 +83,7 @@ enum ArchiveOpening {
       if version < Migrations.latestVersion {
         do {
           let migrating = try Database(path: path, mode: .readWrite)
-          try Migrations.migrate(migrating)
+          try Migrations.migrate(migrating, upgrade: upgrade)
           try migrating.close()
         } catch let error as DatabaseError where error.isNotWritable {
           throw ArchiveError.upgradeNotWritable(

@@ -1,14 +1,81 @@
 import ChartRanking
 
-/// The result of one check of an archive.
+/// The result of one check of an archive: which check, and what it found wrong (nothing when it
+/// passed). Findings are data; each front end words them.
 public struct ArchiveCheck: Hashable, Sendable {
-  /// What was checked, as a short phrase.
-  public var name: String
-  /// What is wrong, one line per problem; empty when the check passed.
-  public var problems: [String]
+  /// The checks, in the order ``ArchiveReader/check()`` runs them.
+  public enum Kind: String, CaseIterable, Hashable, Sendable {
+    /// SQLite's `PRAGMA integrity_check`.
+    case integrity
+    /// SQLite's `PRAGMA foreign_key_check`.
+    case foreignKeys
+    /// Ranks are 1 or more and in order within each snapshot.
+    case ranks
+    /// Each snapshot has entries and a valid chart date that agrees with its instant.
+    case snapshots
+    /// Every entry's song exists.
+    case songs
+    /// Every row keeps the schema's CHECK constraints.
+    case checkConstraints
+  }
+
+  /// Which check.
+  public var kind: Kind
+  /// What is wrong, one finding per problem; empty when the check passed.
+  public var findings: [ArchiveFinding]
+
+  /// A check's result.
+  public init(kind: Kind, findings: [ArchiveFinding]) {
+    self.kind = kind
+    self.findings = findings
+  }
 
   /// Whether the check passed.
-  public var passed: Bool { problems.isEmpty }
+  public var passed: Bool { findings.isEmpty }
+}
+
+/// One problem a check of an archive found, with where it is.
+public enum ArchiveFinding: Hashable, Sendable {
+  /// The archive's schema cannot be read (the file is damaged): SQLite's words; no other check
+  /// ran.
+  case schemaUnreadable(message: String)
+  /// SQLite could not finish the check (the file is damaged): SQLite's words.
+  case notChecked(message: String)
+  /// SQLite's integrity check met damage it could not go past: SQLite's words.
+  case notCheckedFurther(message: String)
+  /// A line of SQLite's integrity check, in SQLite's words.
+  case integrity(String)
+  /// A row of `table` (its row ID) refers to a row of `parent` that is not there.
+  case missingReference(table: String, rowID: Int64, parent: String)
+  /// The entry at `position` (1-based) of a snapshot has a rank below the rank of the entry
+  /// before it.
+  case rankOutOfOrder(chart: String, chartDate: String, position: Int, rank: Int, previousRank: Int)
+  /// An entry has a rank below 1.
+  case rankBelowOne(chart: String, chartDate: String, rank: Int)
+  /// A snapshot has no entries.
+  case emptySnapshot(chart: String, chartDate: String)
+  /// A snapshot's chart date is not ISO 8601.
+  case invalidChartDate(chart: String, text: String)
+  /// A snapshot's chart date is another instant than the one stored to order it.
+  case instantDisagrees(chart: String, chartDate: String, stored: Int64, dated: Int64)
+  /// An entry's song is not in the archive.
+  case missingSong(chartDate: String, rank: Int, song: Int64)
+  /// A row breaks a CHECK constraint of the schema (the first it breaks, in SQLite's words).
+  case brokenConstraint(row: ArchiveRow, constraint: String)
+}
+
+/// A row of the archive, as a finding names it.
+public enum ArchiveRow: Hashable, Sendable {
+  /// The entry at `position` (1-based) of a chart's snapshot.
+  case entry(chart: String, chartDate: String, position: Int)
+  /// A snapshot by its row ID.
+  case snapshot(Int64)
+  /// A song by its row ID.
+  case song(Int64)
+  /// A chart by its row ID.
+  case chart(Int64)
+  /// The verdicts of the entry at `position` (1-based) of a snapshot (its row ID).
+  case verdict(snapshot: Int64, position: Int)
 }
 
 extension Archive {
@@ -16,19 +83,20 @@ extension Archive {
   /// file so damaged that its schema cannot be read (`SQLITE_CORRUPT`, `SQLITE_NOTADB` once it
   /// is known to be a database) fails the first check, with SQLite's words, and no other runs.
   ///
+  /// - Parameter upgrade: what bringing an archive of an older schema up to date needs (see
+  ///   ``Archive/init(path:access:maximumReaders:upgrade:)``).
   /// - Returns: one result per check, in ``ArchiveReader/check()``'s order.
   /// - Throws: what ``Archive/init(path:access:maximumReaders:)`` throws for a file that is no
   ///   archive, or not there; ``ArchiveError/database(path:_:)`` when a check cannot run for
   ///   another reason.
-  public static func check(path: String) throws(ArchiveError) -> [ArchiveCheck] {
+  public static func check(path: String, upgrade: ArchiveUpgrade?) throws(ArchiveError)
+    -> [ArchiveCheck]
+  {
     do {
-      let archive = try Archive(path: path, access: .read)
+      let archive = try Archive(path: path, access: .read, upgrade: upgrade)
       return try ArchiveError.mapping(path: path) { try archive.read { try $0.check() } }
     } catch .database(_, let failure) where failure.isDamage {
-      return [
-        ArchiveCheck(
-          name: "SQLite integrity", problems: ["the schema cannot be read: \(failure.message)"])
-      ]
+      return [ArchiveCheck(kind: .integrity, findings: [.schemaUnreadable(message: failure.message)])]
     }
   }
 }
@@ -59,97 +127,126 @@ extension ArchiveReader {
   /// - Throws: ``ArchiveError/database(path:_:)`` when a check cannot run for another reason (an
   ///   I/O error, the archive locked).
   public func check() throws(ArchiveError) -> [ArchiveCheck] {
-    let limit = Self.problemLimit
-    return try reading {
-      var checks: [ArchiveCheck] = []
-      /// Appends the check `name` whose problems `problems` finds.
-      func check(_ name: String, _ problems: () throws -> [String]) throws {
-        do {
-          checks.append(ArchiveCheck(name: name, problems: try problems()))
-        } catch let error as DatabaseError where error.isDamage {
-          checks.append(
-            ArchiveCheck(name: name, problems: ["could not be checked: \(error.message)"]))
+    try reading {
+      [
+        try run(.integrity) { try integrity() },
+        try run(.foreignKeys) { try missingReferences() },
+        try run(.ranks) { try ranksOutOfOrder() },
+        try run(.snapshots) { try snapshotsWithoutDates() },
+        try run(.songs) { try missingSongs() },
+        try run(.checkConstraints) { try brokenConstraints() },
+      ]
+    }
+  }
+
+  /// One check: its findings, or SQLite's words when the file is too damaged to check.
+  private func run(_ kind: ArchiveCheck.Kind, _ findings: () throws -> [ArchiveFinding]) throws
+    -> ArchiveCheck
+  {
+    do {
+      return ArchiveCheck(kind: kind, findings: try findings())
+    } catch let error as DatabaseError where error.isDamage {
+      return ArchiveCheck(kind: kind, findings: [.notChecked(message: error.message)])
+    }
+  }
+
+  /// SQLite's integrity check: the damage SQLite lists before it meets a page it cannot go on
+  /// from, then its words.
+  private func integrity() throws -> [ArchiveFinding] {
+    let statement = try database.statement("PRAGMA integrity_check(\(Self.problemLimit))")
+    defer { statement.reset() }
+    var lines: [String] = []
+    var findings: [ArchiveFinding] = []
+    do {
+      // A row may hold several lines, after SQLite's heading of the database they are in.
+      while try statement.step() {
+        lines += statement.string(at: 0).split(separator: "\n").map(String.init).filter {
+          !$0.hasPrefix("*** in database ")
         }
       }
-      try check("SQLite integrity") {
-        // The damage SQLite lists before it meets a page it cannot go on from, then its words.
-        let statement = try database.statement("PRAGMA integrity_check(\(limit))")
-        defer { statement.reset() }
-        var integrity: [String] = []
-        do {
-          // A row may hold several lines, after SQLite's heading of the database they are in.
-          while try statement.step() {
-            integrity += statement.string(at: 0).split(separator: "\n").map(String.init).filter {
-              !$0.hasPrefix("*** in database ")
-            }
-          }
-        } catch let error as DatabaseError where error.isDamage {
-          integrity.append("could not be checked further: \(error.message)")
+    } catch {
+      guard error.isDamage else { throw error }
+      findings.append(.notCheckedFurther(message: error.message))
+    }
+    if lines == ["ok"], findings.isEmpty { return [] }
+    return lines.map(ArchiveFinding.integrity) + findings
+  }
+
+  private func missingReferences() throws -> [ArchiveFinding] {
+    try database.rows("PRAGMA foreign_key_check") {
+      ArchiveFinding.missingReference(
+        table: $0.string(at: 0), rowID: $0.int64(at: 1), parent: $0.string(at: 2))
+    }.prefix(Self.problemLimit).map { $0 }
+  }
+
+  private func ranksOutOfOrder() throws -> [ArchiveFinding] {
+    try database.rows(
+      """
+      SELECT c.name, s.chart_date, e.position, e.rank, p.rank FROM entries e
+        JOIN entries p ON p.snapshot_id = e.snapshot_id AND p.position = e.position - 1
+        JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+      WHERE e.rank < p.rank LIMIT ?
+      """, [Self.problemLimit]
+    ) {
+      .rankOutOfOrder(
+        chart: $0.string(at: 0), chartDate: $0.string(at: 1), position: $0.int(at: 2) + 1,
+        rank: $0.int(at: 3), previousRank: $0.int(at: 4))
+    }
+      + (try database.rows(
+        """
+        SELECT c.name, s.chart_date, e.rank FROM entries e
+          JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
+        WHERE e.rank < 1 LIMIT ?
+        """, [Self.problemLimit]
+      ) { .rankBelowOne(chart: $0.string(at: 0), chartDate: $0.string(at: 1), rank: $0.int(at: 2)) })
+  }
+
+  private func snapshotsWithoutDates() throws -> [ArchiveFinding] {
+    var findings: [ArchiveFinding] = []
+    let snapshots = try database.rows(
+      """
+      SELECT c.name, s.chart_date, s.chart_time,
+        (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
+      FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
+      """
+    ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
+    for (chart, text, time, count) in snapshots where findings.count < Self.problemLimit {
+      if count == 0 { findings.append(.emptySnapshot(chart: chart, chartDate: text)) }
+      guard let date = try? ChartDate(iso8601: text) else {
+        findings.append(.invalidChartDate(chart: chart, text: text))
+        continue
+      }
+      if date.secondsSince1970 != time || date.iso8601 != text {
+        findings.append(
+          .instantDisagrees(
+            chart: chart, chartDate: text, stored: time, dated: date.secondsSince1970))
+      }
+    }
+    return findings
+  }
+
+  private func missingSongs() throws -> [ArchiveFinding] {
+    try database.rows(
+      """
+      SELECT s.chart_date, e.rank, e.song_id FROM entries e
+        JOIN snapshots s ON s.id = e.snapshot_id
+      WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
+      """, [Self.problemLimit]
+    ) { .missingSong(chartDate: $0.string(at: 0), rank: $0.int(at: 1), song: $0.int64(at: 2)) }
+  }
+
+  private func brokenConstraints() throws -> [ArchiveFinding] {
+    try database.rows(Self.brokenChecks, [Self.problemLimit]) { row in
+      let place: ArchiveRow =
+        switch row.string(at: 0) {
+        case "entry":
+          .entry(chart: row.string(at: 1), chartDate: row.string(at: 2), position: row.int(at: 4))
+        case "snapshot": .snapshot(row.int64(at: 3))
+        case "song": .song(row.int64(at: 3))
+        case "chart": .chart(row.int64(at: 3))
+        default: .verdict(snapshot: row.int64(at: 3), position: row.int(at: 4))
         }
-        return integrity == ["ok"] ? [] : integrity
-      }
-      try check("foreign keys") {
-        try database.rows("PRAGMA foreign_key_check") {
-          "\($0.string(at: 0)) row \($0.int64(at: 1)) refers to a missing \($0.string(at: 2)) row"
-        }.prefix(limit).map { $0 }
-      }
-      try check("ranks positive and in order per snapshot") {
-        try database.rows(
-          """
-          SELECT c.name, s.chart_date, e.position, e.rank, p.rank FROM entries e
-            JOIN entries p ON p.snapshot_id = e.snapshot_id AND p.position = e.position - 1
-            JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
-          WHERE e.rank < p.rank LIMIT ?
-          """, [limit]
-        ) {
-          "\($0.string(at: 0)) \($0.string(at: 1)): entry \($0.int(at: 2) + 1) has rank"
-            + " \($0.int(at: 3)), below the rank \($0.int(at: 4)) of the entry before it"
-        }
-          + (try database.rows(
-            """
-            SELECT c.name, s.chart_date, e.rank FROM entries e
-              JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
-            WHERE e.rank < 1 LIMIT ?
-            """, [limit]
-          ) { "\($0.string(at: 0)) \($0.string(at: 1)): rank \($0.int(at: 2)) is below 1" })
-      }
-      try check("snapshots dated, ordered and not empty") {
-        var dates: [String] = []
-        let snapshots = try database.rows(
-          """
-          SELECT c.name, s.chart_date, s.chart_time,
-            (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
-          FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
-          """
-        ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
-        for (chart, text, time, count) in snapshots where dates.count < limit {
-          if count == 0 { dates.append("\(chart) \(text): no entries") }
-          guard let date = try? ChartDate(iso8601: text) else {
-            dates.append("\(chart) '\(text)': not an ISO 8601 chart date")
-            continue
-          }
-          if date.secondsSince1970 != time || date.iso8601 != text {
-            dates.append(
-              "\(chart) \(text): stored as the instant \(time), which is \(date.secondsSince1970)")
-          }
-        }
-        return dates
-      }
-      try check("every entry's song present") {
-        try database.rows(
-          """
-          SELECT s.chart_date, e.rank, e.song_id FROM entries e
-            JOIN snapshots s ON s.id = e.snapshot_id
-          WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
-          """, [limit]
-        ) { "\($0.string(at: 0)) rank \($0.int(at: 1)): song \($0.int64(at: 2)) is missing" }
-      }
-      try check("numbers within CHECK constraints") {
-        try database.rows(Self.brokenChecks, [limit]) {
-          "\($0.string(at: 0)): \($0.string(at: 1))"
-        }
-      }
-      return checks
+      return .brokenConstraint(row: place, constraint: row.string(at: 5))
     }
   }
 }
@@ -159,8 +256,9 @@ extension ArchiveReader {
   /// breaks in SQLite's words (`rank >= 1`), at most `?1` of them; rows whose numbers are
   /// within them all are left out (a NULL constraint).
   static let brokenChecks = """
-    SELECT place, broken FROM (
-      SELECT c.name || ' ' || s.chart_date || ' entry ' || (e.position + 1) AS place,
+    SELECT kind, chart, chart_date, id, position, broken FROM (
+      SELECT 'entry' AS kind, c.name AS chart, s.chart_date, e.snapshot_id AS id,
+        e.position + 1 AS position,
         CASE
           WHEN e.position < 0 THEN 'position >= 0'
           WHEN e.rank < 1 THEN 'rank >= 1'
@@ -172,29 +270,30 @@ extension ArchiveReader {
           WHEN e.peak_position < 1 THEN 'peak_position >= 1'
           WHEN e.weeks_on_chart < 1 THEN 'weeks_on_chart >= 1'
           WHEN e.run < 1 THEN 'run >= 1'
-          WHEN NOT (e.figure_flags BETWEEN 0 AND 15 AND e.figure_flags & 3 != 3)
-            THEN 'figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3'
+          WHEN NOT (\(FigureFlags.checkConstraint(of: "e")))
+            THEN '\(FigureFlags.checkConstraint)'
           WHEN e.published_run < 1 THEN 'published_run >= 1'
         END AS broken
       FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
       UNION ALL
-      SELECT 'snapshot ' || id, CASE
+      SELECT 'snapshot', NULL, NULL, id, NULL, CASE
           WHEN publishes_previous_rank NOT IN (0, 1) THEN 'publishes_previous_rank IN (0, 1)'
           WHEN entry_count < 0 THEN 'entry_count >= 0'
           WHEN follows_missing_snapshot NOT IN (0, 1) THEN 'follows_missing_snapshot IN (0, 1)'
         END
       FROM snapshots
       UNION ALL
-      SELECT 'song ' || id, CASE WHEN recording < 1 THEN 'recording >= 1' END FROM songs
+      SELECT 'song', NULL, NULL, id, NULL, CASE WHEN recording < 1 THEN 'recording >= 1' END
+      FROM songs
       UNION ALL
-      SELECT 'chart ' || id, CASE
+      SELECT 'chart', NULL, NULL, id, NULL, CASE
           WHEN length(name) <= 0 THEN 'length(name) > 0'
           WHEN frequency NOT IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time')
             THEN 'frequency IN (''hourly'', ''daily'', ''weekly'', ''monthly'', ''all-time'')'
         END
       FROM charts
       UNION ALL
-      SELECT 'verdict of snapshot ' || snapshot_id || ' entry ' || (position + 1), CASE
+      SELECT 'verdict', NULL, NULL, snapshot_id, position + 1, CASE
           WHEN figure NOT IN (0, 1, 2, 3) THEN 'figure IN (0, 1, 2, 3)'
           WHEN cause NOT BETWEEN 0 AND 5 THEN 'cause BETWEEN 0 AND 5'
         END

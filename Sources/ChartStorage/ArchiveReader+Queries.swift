@@ -145,10 +145,6 @@ private let songColumns = """
     (SELECT count(*) FROM entries WHERE song_id = g.id) AS n
   """
 
-private func readDate(_ row: Statement) -> ChartDate {
-  ChartDate(trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1))
-}
-
 private func readSong(_ row: Statement) -> SongSummary {
   SongSummary(
     id: SongID(row.int64(at: 0)), title: row.string(at: 1), artist: row.string(at: 2),
@@ -260,18 +256,11 @@ extension ArchiveReader {
         return found
       }
       // The chart dates around the one asked for.
-      let (before, after) = try reading {
-        (
-          try database.row(
-            "SELECT chart_date, chart_time FROM snapshots WHERE chart_id = ? AND chart_time < ?"
-              + " ORDER BY chart_time DESC LIMIT 1", [chartID, chartDate.secondsSince1970],
-            readDate),
-          try database.row(
-            "SELECT chart_date, chart_time FROM snapshots WHERE chart_id = ? AND chart_time > ?"
-              + " ORDER BY chart_time LIMIT 1", [chartID, chartDate.secondsSince1970], readDate)
-        )
-      }
-      throw .noSuchSnapshot(chart: chart, chartDate: chartDate, before: before, after: after)
+      let time = chartDate.secondsSince1970
+      throw .noSuchSnapshot(
+        chart: chart, chartDate: chartDate,
+        before: try snapshot(ofChart: ChartID(chartID), before: time)?.chartDate,
+        after: try snapshot(ofChart: ChartID(chartID), after: time)?.chartDate)
     case .latest, .previous:
       let skipped = when == .latest ? 0 : 1
       let found = try reading {
@@ -345,23 +334,31 @@ extension ArchiveReader {
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func snapshot(before snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
-    try reading {
-      try database.row(
-        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
-          + " WHERE c.name = ? AND s.chart_time < ? ORDER BY s.chart_time DESC LIMIT 1",
-        [snapshot.chart, snapshot.chartDate.secondsSince1970], readSnapshot)
-    }
+    guard let chart = try chart(named: snapshot.chart),
+      let previous = try self.snapshot(
+        ofChart: chart.id, before: snapshot.chartDate.secondsSince1970)
+    else { return nil }
+    return try summary(of: previous.id)
   }
 
   /// The snapshot just after another of the same chart, or `nil` when it is the latest.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func snapshot(after snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
+    guard let chart = try chart(named: snapshot.chart),
+      let next = try self.snapshot(ofChart: chart.id, after: snapshot.chartDate.secondsSince1970)
+    else { return nil }
+    return try summary(of: next.id)
+  }
+
+  /// The summary of a snapshot, or `nil` when there is none with this ID.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  func summary(of snapshot: SnapshotID) throws(ArchiveError) -> SnapshotSummary? {
     try reading {
       try database.row(
         "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
-          + " WHERE c.name = ? AND s.chart_time > ? ORDER BY s.chart_time LIMIT 1",
-        [snapshot.chart, snapshot.chartDate.secondsSince1970], readSnapshot)
+          + " WHERE s.id = ?", [snapshot.rawValue], readSnapshot)
     }
   }
 
@@ -405,11 +402,11 @@ extension ArchiveReader {
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func placements(of snapshot: SnapshotSummary) throws(ArchiveError) -> [Placement] {
     try reading {
-      let verdicts = try FigureStore(database: database).verdicts(of: snapshot.id.rawValue)
+      let verdicts = try verdicts(of: snapshot.id)
       var placements: [Placement] = []
       placements.reserveCapacity(snapshot.entryCount)
       let statement = try database.statement(
-        "SELECT e.song_id, \(Self.entryColumns), \(FigureStore.figureColumns) FROM entries e"
+        "SELECT e.song_id, \(Self.entryColumns), \(FigureColumns.sql) FROM entries e"
           + " WHERE e.snapshot_id = ? ORDER BY e.position")
       statement.bind(snapshot.id.rawValue, at: 1)
       defer { statement.reset() }
@@ -419,7 +416,7 @@ extension ArchiveReader {
           Placement(
             snapshot: snapshot.id, chartDate: snapshot.chartDate, entry: entry,
             song: SongID(statement.int64(at: 0)),
-            figures: FigureStore.figures(
+            figures: FigureColumns.read(
               statement, from: 1 + Self.entryColumnCount, entry: entry,
               verdicts: verdicts[placements.count] ?? [:])))
       }
@@ -480,7 +477,7 @@ extension ArchiveReader {
           """
           SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
           WHERE e.song_id = ?1
-            AND (s.chart_time <= ?3 OR s.chart_time <= ?4 AND e.figure_flags & 4 != 0)
+            AND (s.chart_time <= ?3 OR s.chart_time <= ?4 AND \(FigureFlags.isPartialRunSQL("e")))
             AND s.chart_id = (SELECT chart_id FROM snapshots WHERE id = ?2)
           LIMIT 1
           """,
@@ -707,7 +704,7 @@ extension ArchiveReader {
       let statement = try database.statement(
         """
         SELECT c.name, c.frequency, s.id, s.chart_date, s.chart_time, e.position,
-          \(Self.entryColumns), \(FigureStore.figureColumns)
+          \(Self.entryColumns), \(FigureColumns.sql)
         FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
           CROSS JOIN charts c ON c.id = s.chart_id
         WHERE e.song_id = ? ORDER BY c.name, s.chart_time, e.position
@@ -726,16 +723,15 @@ extension ArchiveReader {
               chartDate: ChartDate(
                 trustedISO8601: statement.string(at: 3), secondsSince1970: statement.int64(at: 4)),
               entry: entry, song: song,
-              figures: FigureStore.figures(
+              figures: FigureColumns.read(
                 statement, from: offset + Self.entryColumnCount, entry: entry, verdicts: [:])),
             statement.int(at: 5)
           ))
       }
       statement.reset()
       // The verdicts of the few entries that have any.
-      let store = FigureStore(database: database)
       for index in rows.indices {
-        let verdicts = try store.verdicts(of: rows[index].placement.snapshot.rawValue)[
+        let verdicts = try self.verdicts(of: rows[index].placement.snapshot)[
           rows[index].position]
         guard let verdicts else { continue }
         let entry = rows[index].placement.entry
@@ -790,7 +786,7 @@ extension ArchiveReader {
       let counts =
         try database.row(
           """
-          SELECT sum(s.publishes_previous_rank AND e.figure_flags & 3 != 1),
+          SELECT sum(s.publishes_previous_rank AND \(FigureFlags.previousRankNotDerivedSQL("e"))),
             count(e.published_peak_position), count(e.published_weeks_on_chart),
             count(e.published_run)
           FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id
@@ -812,7 +808,7 @@ extension ArchiveReader {
         """, range
       ) { row in
         let entry = Self.readEntry(row, from: 5)
-        let figure = FigureStore.figures[row.int(at: 2)]
+        let figure = VerdictCodes.figures[row.int(at: 2)]
         let published: Int? =
           switch figure {
           case .previousRank: entry.publishedPreviousRank
@@ -824,7 +820,7 @@ extension ArchiveReader {
           chartDate: ChartDate(
             trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
           entry: entry, figure: figure, published: published, derived: row.optionalInt(at: 3),
-          cause: FigureStore.cause(code: row.int(at: 4)))
+          cause: VerdictCodes.cause(code: row.int(at: 4)))
       }
       var wrong: [AuditFigure: Int] = [:]
       for disagreement in disagreements { wrong[disagreement.figure, default: 0] += 1 }

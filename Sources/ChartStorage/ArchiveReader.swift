@@ -1,5 +1,5 @@
 /// The queries of one read of an ``Archive``, all in one read transaction (see
-/// ``Archive/read(_:)``), or inside a write (``ImportBatch/reader``), where they see what the
+/// ``Archive/read(_:)``), or inside a write (``ArchiveWriter/reader``), where they see what the
 /// write stored so far.
 ///
 /// A reader is valid only inside the closure it was handed to; it is not `Sendable`. Its queries

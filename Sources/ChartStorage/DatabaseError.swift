@@ -60,7 +60,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// An error of the archive's own, not from SQLite's C API, under SQLite's generic code
   /// `SQLITE_ERROR`.
-  static func other(_ message: String) -> DatabaseError {
+  public static func other(_ message: String) -> DatabaseError {
     DatabaseError(extendedResultCode: SQLITE_ERROR, message: message)
   }
 

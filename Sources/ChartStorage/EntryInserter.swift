@@ -7,7 +7,7 @@ import ChartRanking
 /// (``BoundParameters``).
 final class EntryInserter {
   private let database: Database
-  /// The statements by the number of rows they insert, prepared once per batch and kept here
+  /// The statements by the number of rows they insert, prepared once per write and kept here
   /// rather than in the connection's cache, which would hash their long SQL for every snapshot.
   private var statements: [Int: BoundParameters] = [:]
   private let texts = TextArena()
@@ -30,7 +30,7 @@ final class EntryInserter {
   /// - Throws: ``DatabaseError``; the rows of the failing statement before the failure stay until
   ///   the transaction or savepoint is rolled back (see ``statement(count:)``).
   func insert(
-    _ entries: [ChartEntry], snapshot: Int64, songs: [Int64], figures: [EntryFigures]
+    _ entries: [ChartEntry], snapshot: Int64, songs: [SongID], figures: [EntryFigures]
   ) throws(DatabaseError) {
     try entries.withUnsafeBufferPointer { entries throws(DatabaseError) in
       var start = 0
@@ -57,7 +57,7 @@ final class EntryInserter {
           insert.bind(snapshot, at: base + 1)
           insert.bind(Int64(position), at: base + 2)
           insert.bind(Int64(entries[position].rank), at: base + 3)
-          insert.bind(songs[position], at: base + 4)
+          insert.bind(songs[position].rawValue, at: base + 4)
           insert.bind(entries[position].publishedPreviousRank, at: base + 5)
           insert.bind(entries[position].publishedPeakPosition, at: base + 6)
           insert.bind(entries[position].publishedWeeksOnChart, at: base + 7)
@@ -71,7 +71,7 @@ final class EntryInserter {
           insert.bind(Int64(decided.peakPosition), at: base + 14)
           insert.bind(Int64(decided.weeksOnChart), at: base + 15)
           insert.bind(Int64(decided.run), at: base + 16)
-          insert.bind(Int64(FigureStore.flags(decided)), at: base + 17)
+          insert.bind(Int64(FigureFlags(decided).rawValue), at: base + 17)
           insert.bind(entries[position].publishedRun, at: base + 18)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
@@ -85,9 +85,8 @@ final class EntryInserter {
   }
 
   /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
-  /// 0004), which SQLite does not while a batch writes (see ``Archive/write(_:)``). Its position is
-  /// an index (never below 0) and its `figure_flags` come from ``FigureStore/flags(_:)`` (always in
-  /// range).
+  /// 0004), which SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is
+  /// an index (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
   ///
   /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the first constraint broken, as
   ///   SQLite names it.
@@ -132,8 +131,7 @@ final class EntryInserter {
   /// a copy of every page the statement changes that was there before it
   /// (<https://www.sqlite.org/tempfiles.html#statement_journals>): the leaves of the index of
   /// entries by song, one per entry in a large archive. A failed store ends the transaction or
-  /// savepoint it ran in (as ``ImportBatch/store(_:keys:frequency:replacing:source:)`` asks),
-  /// which takes the rows out.
+  /// savepoint it ran in (as ``ArchiveWriter`` asks), which takes the rows out.
   private func statement(count: Int) throws(DatabaseError) -> BoundParameters {
     if let statement = statements[count] { return statement }
     let statement = try Statement(

@@ -9,11 +9,13 @@ struct Migration: Sendable {
   /// The SQL text.
   let sql: String
   /// What fills the new tables and columns of an archive that holds data, after the SQL, in the
-  /// same transaction: what the SQL cannot compute (folded text, decided figures).
-  let fill: (@Sendable (Database) throws -> Void)?
+  /// same transaction: what the SQL cannot compute (folded text, decided figures, which the
+  /// upgrade given to the opening decides).
+  let fill: (@Sendable (Database, ArchiveUpgrade?) throws -> Void)?
 
   init(
-    _ name: String, _ bytes: [UInt8], fill: (@Sendable (Database) throws -> Void)? = nil
+    _ name: String, _ bytes: [UInt8],
+    fill: (@Sendable (Database, ArchiveUpgrade?) throws -> Void)? = nil
   ) {
     self.name = name
     self.version = Int(name.prefix(while: \.isNumber)) ?? 0
@@ -30,11 +32,11 @@ enum Migrations {
     Migration("0001_initial_schema", PackageResources._001_initial_schema_sql),
     Migration(
       "0002_decided_figures", PackageResources._002_decided_figures_sql,
-      fill: { try fillCountsAndCredits($0) }),
+      fill: { database, _ in try fillCountsAndCredits(database) }),
     Migration("0003_views_and_search", PackageResources._003_views_and_search_sql),
     Migration(
       "0004_published_runs", PackageResources._004_published_runs_sql,
-      fill: { try decideUndecidedFigures($0) }),
+      fill: { try decideUndecidedFigures($0, upgrade: $1) }),
     Migration("0005_search_filled_by_import", PackageResources._005_search_filled_by_import_sql),
     Migration(
       "0006_search_without_column_sizes", PackageResources._006_search_without_column_sizes_sql),
@@ -66,16 +68,25 @@ enum Migrations {
     }
   }
 
-  /// Decides the figures of every chart that has an entry without them (an archive of version 1,
-  /// brought up to date), chart by chart from its first snapshot; an archive whose figures were
-  /// decided is left as it is.
-  static func decideUndecidedFigures(_ database: Database) throws {
-    let figures = FigureStore(database: database)
+  /// Has the figures of every chart that has an entry without them (an archive of version 1,
+  /// brought up to date) decided by the upgrade, chart by chart from its first snapshot; an
+  /// archive whose figures were decided is left as it is.
+  ///
+  /// - Precondition: an archive with such a chart is opened with an upgrade.
+  static func decideUndecidedFigures(_ database: Database, upgrade: ArchiveUpgrade?) throws {
     let charts = try database.rows(
       "SELECT id FROM charts c WHERE EXISTS (SELECT 1 FROM snapshots s CROSS JOIN entries e"
         + " ON e.snapshot_id = s.id WHERE s.chart_id = c.id AND e.run IS NULL) ORDER BY id", [],
-      { $0.int64(at: 0) })
-    for chart in charts { try figures.redecide(chart: chart, from: .min) }
+      { ChartID($0.int64(at: 0)) })
+    guard !charts.isEmpty else { return }
+    guard let upgrade else {
+      preconditionFailure(
+        "the archive \(database.path) holds entries without figures: open it with an upgrade"
+          + " that decides them (ArchiveUpgrade.decidingFigures)")
+    }
+    let writer = ArchiveWriter(database: database, path: database.path)
+    for chart in charts { try upgrade.decideFigures(chart, writer) }
+    try writer.finish()
   }
 
   /// The schema version this build writes: the last migration's.
@@ -83,13 +94,13 @@ enum Migrations {
 
   /// Brings a database up to ``latestVersion``, one migration per transaction, recording each in
   /// `PRAGMA user_version` (<https://www.sqlite.org/pragma.html#pragma_user_version>) inside the
-  /// same transaction.
+  /// same transaction. `upgrade` decides what SQL cannot (see ``ArchiveUpgrade``).
   ///
   /// - Throws: ``ArchiveError/newerSchema(path:version:supported:)`` when the database was written
   ///   by a newer version; ``ArchiveError/notAnArchive(path:reason:)`` when it has tables but no
   ///   schema version (another program's database); ``DatabaseError`` when a migration fails (that
   ///   migration is rolled back).
-  static func migrate(_ database: Database) throws {
+  static func migrate(_ database: Database, upgrade: ArchiveUpgrade? = nil) throws {
     let current = try userVersion(database)
     guard current <= latestVersion else {
       throw ArchiveError.newerSchema(
@@ -107,7 +118,7 @@ enum Migrations {
             path: database.path, reason: "an SQLite database with other tables (schema version 0)")
         }
         try database.execute(migration.sql)
-        if let fill = migration.fill { try fill(database) }
+        if let fill = migration.fill { try fill(database, upgrade) }
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
     }

@@ -44,4 +44,19 @@ struct References {
     }
     members.removeSubrange(count...)
   }
+
+  /// The runs of consecutive numbers in `ids`, in ascending order: [1, 2, 3, 7, 8] has 1...3
+  /// and 7...8 (an ID given twice counts once). Every ID of a run is one of `ids`.
+  static func runs(of ids: some Sequence<Int64>) -> [ClosedRange<Int64>] {
+    var runs: [ClosedRange<Int64>] = []
+    for id in ids.sorted() {
+      if let last = runs.last, last.upperBound == id { continue }
+      if let last = runs.last, last.upperBound == id - 1 {
+        runs[runs.count - 1] = last.lowerBound...id
+      } else {
+        runs.append(id...id)
+      }
+    }
+    return runs
+  }
 }

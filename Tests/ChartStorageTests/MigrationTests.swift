@@ -1,3 +1,4 @@
+import ChartImport
 import ChartRanking
 import Foundation
 import Testing
@@ -66,7 +67,7 @@ struct MigrationTests {
           (4, 1, 9, 1, NULL, 2, 3, 'Hit', 'Ann & Cy');
         """)
     }
-    let archive = try Archive(path: file.path, access: .write)
+    let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
     #expect(try archive.storedSchemaVersion() == 7)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])

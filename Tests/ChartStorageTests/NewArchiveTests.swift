@@ -1,3 +1,4 @@
+import ChartImport
 import ChartRanking
 import Foundation
 import Testing
@@ -20,7 +21,7 @@ struct NewArchiveTests {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.path)
     let first = try snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")])
-    #expect(try new.archive.write { try $0.store(first) } == .imported)
+    #expect(try new.archive.importing { try $0.store(first) } == .imported)
     #expect(new.archive.path == file.path)
     // Until published, the destination does not exist; the archive is in one hidden file.
     let building = try names(in: file.folder)
@@ -48,14 +49,14 @@ struct NewArchiveTests {
     do {
       let archive = try Archive(path: deleted, access: .create)
       try archive.database.execute("PRAGMA wal_autocheckpoint = 0")
-      try archive.write { try $0.store(snapshot("2024-01-06", [(1, "Stale", "X")])) }
+      try archive.importing { try $0.store(snapshot("2024-01-06", [(1, "Stale", "X")])) }
       for suffix in ["-wal", "-shm"] {
         try FileManager.default.copyItem(atPath: deleted + suffix, toPath: file.path + suffix)
       }
     }
     let leftLog = try Data(contentsOf: URL(fileURLWithPath: file.path + "-wal"))
     let new = try NewArchive(at: file.path)
-    try new.archive.write { try $0.store(snapshot("2024-02-03", [(1, "New", "Y")])) }
+    try new.archive.importing { try $0.store(snapshot("2024-02-03", [(1, "New", "Y")])) }
     #expect(try new.publish())
     let archive = try Archive(path: file.path, access: .read)
     #expect(try archive.check().allSatisfy(\.passed))
@@ -72,7 +73,7 @@ struct NewArchiveTests {
   @Test func leavesTheLogOfAnArchiveThatAppearedWhileItWaitedForTheFolder() throws {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.path)
-    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
+    try new.archive.importing { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
     // Another import holds the folder's lock while its archive appears at the destination, and
     // a connection keeps it open with its last import still in the log.
     let folderLock = open(file.folder.path, O_RDONLY | O_DIRECTORY)
@@ -90,7 +91,7 @@ struct NewArchiveTests {
     }
     let other = try Archive(path: file.path, access: .create)
     try other.database.execute("PRAGMA wal_autocheckpoint = 0")
-    try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
+    try other.importing { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
     let waited = publishing.done.wait(timeout: .now() + 0.2) == .timedOut
     #expect(waited)
     close(folderLock)
@@ -105,10 +106,10 @@ struct NewArchiveTests {
   @Test func neverOverwritesAnArchiveThatAppearedMeanwhile() throws {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.path)
-    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
+    try new.archive.importing { try $0.store(snapshot("2024-01-06", [(1, "Mine", "X")])) }
     do {
       let other = try Archive(path: file.path, access: .create)
-      try other.write { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
+      try other.importing { try $0.store(snapshot("2024-01-13", [(1, "Theirs", "Y")])) }
     }
     #expect(try !new.publish())
     let left = try names(in: file.folder)
@@ -122,7 +123,7 @@ struct NewArchiveTests {
     let path = file.folder.appendingPathComponent("deeper/archive.sqlite").path
     do {
       let new = try NewArchive(at: path)
-      try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+      try new.archive.importing { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
     }
     #expect(try names(in: file.folder.appendingPathComponent("deeper")) == [])
   }
@@ -156,7 +157,7 @@ struct NewArchiveTests {
     let file = TemporaryArchive()
     let path = file.folder.appendingPathComponent(String(repeating: "n", count: 250)).path
     let new = try NewArchive(at: path)
-    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    try new.archive.importing { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
     #expect(try new.publish())
     #expect(try names(in: file.folder) == [String(repeating: "n", count: 250)])
   }
@@ -164,7 +165,7 @@ struct NewArchiveTests {
   @Test func publishesAtThePathSQLiteWouldOpen() throws {
     let file = TemporaryArchive()
     let new = try NewArchive(at: file.folder.path + "/missing/../a.sqlite/")
-    try new.archive.write { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
+    try new.archive.importing { try $0.store(snapshot("2024-01-06", [(1, "A", "X")])) }
     #expect(try new.publish())
     #expect(try names(in: file.folder) == ["a.sqlite"])
   }

@@ -1,3 +1,4 @@
+import ChartImport
 import ChartPresentation
 import ChartStorage
 
@@ -18,7 +19,7 @@ enum CheckCommand: Subcommand {
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
     let path = try SharedOptions.databasePath(arguments, environment: console.environment)
-    let checks = try query { try Archive.check(path: path) }
+    let checks = try query { try Archive.check(path: path, upgrade: .decidingFigures) }
     console.show(ChecksView(path: path, checks: checks), as: format)
     return checks.allSatisfy(\.passed) ? .success : .failure
   }

@@ -1,3 +1,4 @@
+import ChartImport
 import ChartRanking
 import Foundation
 import Testing
@@ -54,14 +55,14 @@ struct FigureOrderTests {
   func inOrderReversedOrInSeveralImportsTheFiguresAreTheSame(seed: UInt64) throws {
     let weeks = try Self.chart(weeks: 40, seed: seed)
     let inOrder = try Archive(path: ":memory:", access: .create)
-    try inOrder.write { batch in for week in weeks { try batch.store(week) } }
+    try inOrder.importing { batch in for week in weeks { try batch.store(week) } }
     let reversed = try Archive(path: ":memory:", access: .create)
-    try reversed.write { batch in for week in weeks.reversed() { try batch.store(week) } }
+    try reversed.importing { batch in for week in weeks.reversed() { try batch.store(week) } }
     // The second half first, then the first half out of order, a replacement of a week in the
     // middle, and later weeks.
     let pieces = try Archive(path: ":memory:", access: .create)
-    try pieces.write { batch in for week in weeks[20..<35] { try batch.store(week) } }
-    try pieces.write { batch in
+    try pieces.importing { batch in for week in weeks[20..<35] { try batch.store(week) } }
+    try pieces.importing { batch in
       for index in [3, 0, 19, 7, 12, 1, 2, 4, 5, 6, 8, 9, 10, 11, 13, 14, 15, 16, 17, 18] {
         try batch.store(weeks[index])
       }
@@ -70,7 +71,7 @@ struct FigureOrderTests {
     var replacement = weeks[27]
     replacement.entries = other[27].entries
     replacement.publishesPreviousRank = false
-    try pieces.write { batch in
+    try pieces.importing { batch in
       try batch.store(replacement, replacing: true)
       for week in weeks[35...] { try batch.store(week) }
     }

@@ -1,0 +1,154 @@
+public import ChartRanking
+
+/// The queries song linking asks of the archive (see ``SongLinking``): songs by identity, by
+/// credit and by title, with the chart time they must have charted before. Each reads the
+/// `songs` and `song_credits` tables through their indexes, and entries through
+/// `entries_by_song`; joins are written with CROSS JOIN, whose order SQLite's planner keeps
+/// (<https://www.sqlite.org/optoverview.html#crossjoin>).
+extension ArchiveReader {
+  /// The songs with an identity, and with a credit, in one of two orders.
+  ///
+  /// A song has the identity of each credit it charted under: its first (its own, `songs`) and
+  /// those it took since (`song_credits`, a credit changed within a run).
+  ///
+  /// - Parameters:
+  ///   - key: the identity's key (see ``SongIdentity/key``).
+  ///   - credit: a folded title and artist: songs that took that credit since their first are
+  ///     found too; `nil` for songs by their own identity only.
+  ///   - chartTime: an instant (a chart date's `secondsSince1970`).
+  ///   - onlyChartedBefore: only songs with an entry, on any chart, before `chartTime`.
+  ///   - latestEntryFirst: ordered by their latest entry before `chartTime`, latest first (then
+  ///     by recording, latest first); otherwise by recording alone.
+  /// - Returns: the songs in that order.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(
+    withIdentity key: String, orCredit credit: (title: String, artist: String)?,
+    chartTime: Int64, onlyChartedBefore: Bool, latestEntryFirst: Bool
+  ) throws(ArchiveError) -> [SongID] {
+    let condition =
+      credit == nil
+      ? "identity = ?1"
+      : "id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
+        + " SELECT song_id FROM song_credits WHERE title_key = ?3 AND artist_key = ?4)"
+    let chartedBefore =
+      onlyChartedBefore
+      ? " AND EXISTS (SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+        + " WHERE e.song_id = songs.id AND s.chart_time < ?2)" : ""
+    let sql =
+      latestEntryFirst
+      ? """
+      SELECT id FROM songs WHERE \(condition)\(chartedBefore)
+      ORDER BY (SELECT max(s.chart_time) FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE e.song_id = songs.id AND s.chart_time < ?2) DESC, recording DESC
+      """
+      : "SELECT id FROM songs WHERE \(condition)\(chartedBefore) ORDER BY recording DESC"
+    // Only the parameters the statement has are bound: SQLite refuses one beyond its last.
+    var arguments: [any StatementArgument] = [key]
+    if let credit {
+      arguments += [chartTime, credit.title, credit.artist]
+    } else if onlyChartedBefore || latestEntryFirst {
+      arguments.append(chartTime)
+    }
+    return try reading { try database.rows(sql, arguments) { SongID($0.int64(at: 0)) } }
+  }
+
+  /// The songs that took a credit (a folded title and artist) since their first: those with a
+  /// row in `song_credits`.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(withLaterCredit credit: (title: String, artist: String)) throws(ArchiveError)
+    -> [SongID]
+  {
+    try reading {
+      try database.rows(
+        "SELECT song_id FROM song_credits WHERE title_key = ? AND artist_key = ?",
+        [credit.title, credit.artist], { SongID($0.int64(at: 0)) })
+    }
+  }
+
+  /// The songs with an identity (their own) that have no entry on a chart before an instant:
+  /// songs of other charts, or of the chart's later snapshots, latest recording first.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(withIdentity key: String, notOnChart chart: ChartID, before chartTime: Int64)
+    throws(ArchiveError) -> [SongID]
+  {
+    try reading {
+      try database.rows(
+        """
+        SELECT g.id FROM songs g WHERE g.identity = ?1 AND NOT EXISTS (SELECT 1 FROM entries e
+          CROSS JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.song_id = g.id AND s.chart_id = ?2 AND s.chart_time < ?3)
+        ORDER BY g.recording DESC
+        """, [key, chart.rawValue, chartTime]
+      ) { SongID($0.int64(at: 0)) }
+    }
+  }
+
+  /// The songs of a base title and lead artist (see ``SongKeys``), by their own credit or one
+  /// they took since, that have an entry on a chart before an instant, latest entry first.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(
+    withBaseTitle baseTitle: String, primaryArtist: String, onChart chart: ChartID,
+    before chartTime: Int64
+  ) throws(ArchiveError) -> [SongID] {
+    try reading {
+      try database.rows(
+        """
+        SELECT g.id FROM songs g
+          CROSS JOIN entries e ON e.song_id = g.id CROSS JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE g.id IN (
+            SELECT id FROM songs WHERE base_title_key = ?1 AND primary_artist_key = ?2
+            UNION ALL
+            SELECT song_id FROM song_credits WHERE base_title_key = ?1 AND primary_artist_key = ?2)
+          AND s.chart_id = ?3 AND s.chart_time < ?4
+        GROUP BY g.id ORDER BY max(s.chart_time) DESC
+        """, [baseTitle, primaryArtist, chart.rawValue, chartTime]
+      ) { SongID($0.int64(at: 0)) }
+    }
+  }
+
+  /// Of the songs of a snapshot's entries that have a published previous rank, those with an
+  /// entry on a chart before an instant.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songsWithPublishedPreviousRank(
+    in snapshot: SnapshotID, onChart chart: ChartID, before chartTime: Int64
+  ) throws(ArchiveError) -> Set<SongID> {
+    try reading {
+      Set(
+        try database.rows(
+          """
+          SELECT DISTINCT e.song_id FROM entries n
+            CROSS JOIN entries e INDEXED BY entries_by_song ON e.song_id = n.song_id
+            CROSS JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE n.snapshot_id = ?1 AND n.published_previous_rank IS NOT NULL AND s.chart_id = ?2
+            AND s.chart_time < ?3
+          """, [snapshot.rawValue, chart.rawValue, chartTime], { SongID($0.int64(at: 0)) }))
+    }
+  }
+
+  /// A song's own title and artist when neither the title nor the artist of a credit is among
+  /// those it charted under (its own, or a credit in `song_credits` other than this one); `nil`
+  /// when one is.
+  ///
+  /// - Parameters:
+  ///   - song: the song.
+  ///   - keys: the credit's keys (its folded title and artist are compared).
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func otherCredit(of song: SongID, than keys: SongKeys) throws(ArchiveError) -> (
+    title: String, artist: String
+  )? {
+    try reading {
+      try database.row(
+        """
+        SELECT g.title, g.artist FROM songs g
+        WHERE g.id = ?1 AND g.title_key != ?2 AND g.artist_key != ?3 AND NOT EXISTS (
+          SELECT 1 FROM song_credits c WHERE c.song_id = ?1 AND (c.title_key = ?2 OR c.artist_key = ?3)
+            AND NOT (c.title_key = ?2 AND c.artist_key = ?3))
+        """, [song.rawValue, keys.foldedTitle, keys.foldedArtist],
+        { ($0.string(at: 0), $0.string(at: 1)) })
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import Foundation
+
+/// The writing side of one ``Archive/write(_:)`` transaction: the archive's row operations, one
+/// method per SQL statement, and the queries an import asks of the rows it is writing. What to
+/// store (whether a snapshot is new, which song an entry continues, what its figures are) is the
+/// caller's to decide: ChartImport's import engine is the writer's one caller in the product.
+///
+/// In the spirit of GRDB's `DatabaseWriter.write`, which hands its closure a `Database`: valid
+/// only inside the write it was handed to, on that thread; not `Sendable`.
+///
+/// The writer keeps the archive consistent where SQLite's own checks are off while a write runs
+/// (see ``Archive/write(_:)``): each entry's row is tested against the schema's CHECK
+/// constraints before it is written, and the songs, snapshots and charts its rows refer to are
+/// checked once, before the commit. It also adds the songs and credits it inserted to the
+/// full-text index `song_search` before the commit (migration 0005: no trigger does it).
+///
+/// - Throws: every method throws ``ArchiveError/database(path:_:)`` when SQLite fails; a failed
+///   method may have written part of its rows, so let the error end the write or the savepoint
+///   (``inSavepoint(_:)``) it happened in, which undoes them.
+public final class ArchiveWriter {
+  let database: Database
+  /// The archive's path, as errors name it.
+  public let path: String
+  /// When the write began (ISO 8601, UTC): each snapshot it stores or replaces records it.
+  let importedAt = Date.now.formatted(.iso8601)
+  /// The statements that insert entries, a few at a time.
+  let inserter: EntryInserter
+  /// The texts of the song being inserted, bound in place.
+  let songTexts = TextArena(capacity: 4_096)
+  /// The statement that inserts a song, prepared at the first new song.
+  var songInsert: Statement?
+  /// What the write's rows refer to and which songs and credits it added: restored whole when a
+  /// savepoint is rolled back.
+  var written = Written()
+
+  /// The row IDs the write's rows refer to, and the songs and credits it added to the archive
+  /// (for the full-text index).
+  struct Written {
+    /// The songs and snapshots of the entries written, and the charts of the snapshots.
+    var referencedSongs = References()
+    var referencedSnapshots = References()
+    var referencedCharts = References()
+    /// Every song inserted and every credit added; some may have been deleted since.
+    var createdSongs: Set<Int64> = []
+    var addedCredits: Set<CreditKey> = []
+  }
+
+  /// A credit's row in `song_credits`: its song and folded title and artist.
+  struct CreditKey: Hashable {
+    var song: Int64
+    var titleKey: String
+    var artistKey: String
+  }
+
+  init(database: Database, path: String) {
+    self.database = database
+    self.path = path
+    inserter = EntryInserter(database: database)
+  }
+
+  /// Queries that see what this write stored so far.
+  public var reader: ArchiveReader { ArchiveReader(database: database, path: path) }
+
+  /// Runs SQLite calls, turning their errors into ``ArchiveError/database(path:_:)``.
+  @inline(__always)
+  func writing<Result>(_ body: () throws(DatabaseError) -> Result) throws(ArchiveError) -> Result {
+    do {
+      return try body()
+    } catch {
+      throw .database(path: path, error)
+    }
+  }
+
+  /// Runs `body` in a savepoint of the write's transaction: what it stores is kept when it
+  /// returns and undone when it throws, while the rest of the write goes on
+  /// (<https://www.sqlite.org/lang_savepoint.html>). An import that skips invalid files stores
+  /// each file in one.
+  ///
+  /// - Throws: what `body` throws (after undoing its writes), or ``ArchiveError/database(path:_:)``.
+  @discardableResult
+  public func inSavepoint<Result>(_ body: () throws -> Result) throws -> Result {
+    try writing { () throws(DatabaseError) in try database.execute("SAVEPOINT file") }
+    // A song the undone rows created may have taken the ID of one they deleted, which the
+    // rollback brings back with its row in the full-text index.
+    let saved = written
+    do {
+      let result = try body()
+      try writing { () throws(DatabaseError) in try database.execute("RELEASE file") }
+      return result
+    } catch {
+      try? database.execute("ROLLBACK TO file")
+      try? database.execute("RELEASE file")
+      written = saved
+      throw error
+    }
+  }
+
+  /// What the write does after its body, before it commits: what its rows refer to checked, and
+  /// its new songs and credits added to the full-text index.
+  ///
+  /// - Throws: ``DatabaseError``.
+  func finish() throws(DatabaseError) {
+    try checkReferences()
+    try addToSearchIndex()
+  }
+
+  // MARK: - The full-text index
+
+  /// Adds the songs and credits this write added that are still there to the full-text index
+  /// `song_search` (migration 0005: no trigger does it), once each.
+  ///
+  /// - Throws: ``DatabaseError``.
+  private func addToSearchIndex() throws(DatabaseError) {
+    // New songs take the row IDs after the largest one (https://www.sqlite.org/autoinc.html), so
+    // the IDs a write creates follow one another: a statement per run of them, which reads the
+    // songs by row ID (a first import has one run).
+    for run in References.runs(of: written.createdSongs) {
+      try database.run(
+        "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, id FROM songs"
+          + " WHERE id BETWEEN ? AND ?", run.lowerBound, run.upperBound)
+    }
+    for credit in written.addedCredits {
+      try database.run(
+        "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, song_id"
+          + " FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
+        credit.song, credit.titleKey, credit.artistKey)
+    }
+    written.createdSongs = []
+    written.addedCredits = []
+  }
+
+  // MARK: - References
+
+  /// Checks that every song, snapshot and chart that this write's rows refer to is in the
+  /// archive, as foreign-key enforcement would have at each row (see ``References``). An ID that
+  /// is gone (a song deleted when its last entry moved to another) is a failure only when a row
+  /// still refers to it.
+  ///
+  /// - Throws: ``DatabaseError`` with `SQLITE_CONSTRAINT_FOREIGNKEY`, naming the missing row.
+  func checkReferences() throws(DatabaseError) {
+    let checks = [
+      (written.referencedSongs, "songs", "entries", "song_id", "an entry", "song"),
+      (written.referencedSnapshots, "snapshots", "entries", "snapshot_id", "an entry", "snapshot"),
+      (written.referencedCharts, "charts", "snapshots", "chart_id", "a snapshot", "chart"),
+    ]
+    for (references, table, referrer, column, row, noun) in checks {
+      // By runs of consecutive IDs (the songs a write creates are one run): a run whose rows are
+      // all there is counted along the table's row IDs, not looked up ID by ID.
+      let count = try database.statement("SELECT count(*) FROM \(table) WHERE id BETWEEN ? AND ?")
+      let exists = try database.statement("SELECT 1 FROM \(table) WHERE id = ?")
+      for run in References.runs(of: references.members) {
+        count.bind([run.lowerBound, run.upperBound])
+        defer { count.reset() }
+        guard try count.step(), count.int64(at: 0) != Int64(run.count) else { continue }
+        try checkEach(
+          run, exists: exists, referrer: referrer, column: column, row: row, noun: noun)
+      }
+    }
+  }
+
+  /// ``checkReferences()`` of each ID of a run in which some row is missing.
+  private func checkEach(
+    _ run: ClosedRange<Int64>, exists: Statement, referrer: String, column: String, row: String,
+    noun: String
+  ) throws(DatabaseError) {
+    for id in run {
+      exists.bind(id, at: 1)
+      defer { exists.reset() }
+      guard try !exists.step() else { continue }
+      guard
+        try database.row(
+          "SELECT 1 FROM \(referrer) WHERE \(column) = ? LIMIT 1", [id], { _ in true }) != nil
+      else { continue }
+      throw DatabaseError.foreignKeyFailure(
+        "\(row) refers to \(noun) \(id), which is not in the archive")
+    }
+  }
+}
