@@ -31,7 +31,7 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
 
 extension ExitCode {
   /// What the status means, in a sentence without its final period: what `--help`, the manual
-  /// page's EXIT STATUS and the README's table say.
+  /// page's EXIT STATUS and the command reference's table (docs/commands.md) say.
   var meaning: String {
     switch self {
     case .success: "done"

@@ -28,7 +28,7 @@ struct LookupTests {
     for (query, found) in [
       ("cafe", "Café de Flore — Élodie Marchand"), ("BEYONCE", "Halo — Beyoncé"),
       ("night sky", "밤하늘 (Night Sky) — LUNAR"), ("blind", "Blinding Lights — The Weeknd"),
-      // Part of the title as written, as the README says.
+      // Part of the title as written, as the command reference (docs/commands.md) says.
       ("ight sky", "밤하늘 (Night Sky) — LUNAR"),
     ] {
       let run = try chartArchive(["history", query, "--db", archive])

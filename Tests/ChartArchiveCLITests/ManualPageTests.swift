@@ -145,13 +145,16 @@ struct ManualPageTests {
     #expect(ManualPage.roff(text) == roff)
   }
 
-  /// The README's table of exit statuses says what `--help` and the manual page say.
-  @Test func theReadmeListsTheExitStatusesOfTheTool() throws {
-    let readme = try String(
-      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-    let section = try #require(readme.range(of: "## Exit status\n"))
-    let rows = readme[section.upperBound...].split(separator: "\n").drop { !$0.hasPrefix("| 0 ") }
-      .prefix { $0.hasPrefix("| ") }
+  /// The command reference's table of exit statuses (docs/commands.md) says what `--help` and
+  /// the manual page say.
+  @Test func theCommandReferenceListsTheExitStatusesOfTheTool() throws {
+    let reference = try String(
+      contentsOf: packageRoot.appendingPathComponent("docs/commands.md"), encoding: .utf8)
+    let section = try #require(reference.range(of: "## Exit status\n"))
+    let rows = reference[section.upperBound...].split(separator: "\n").drop {
+      !$0.hasPrefix("| 0 ")
+    }
+    .prefix { $0.hasPrefix("| ") }
     let listed = rows.map {
       $0.dropFirst(2).dropLast(2).replacingOccurrences(of: "`", with: "")
         .replacingOccurrences(of: #"\|"#, with: "|")
