@@ -90,138 +90,21 @@ public enum Importer {
     _ sources: [ImportSource], into archive: Archive, options: ImportOptions = .init(),
     progress: (ImportProgress) -> Void = { _ in }
   ) throws(ImportError) -> ImportReport {
-    var reader = ChartFileReader()
-    reader.chart = options.chart
-    reader.chartDate = options.chartDate
-    reader.timeZone = options.timeZone
-    reader.format = options.format
-    reader.allowsTies = options.allowingTies
-    let readAhead = ReadAhead(sources: sources, reader: reader)
-    defer { readAhead.cancel() }
-    var report = ImportReport(sourceCount: sources.count)
-    var refused: [RefusedSource] = []
-    // The charts named after a folder, with the first file and format that went to each.
-    var folderCharts: [String: (source: String, format: ChartFormat)] = [:]
-    // The published trends of the snapshots stored, checked once every figure is settled.
-    var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] = []
-    // The pages of charts published in pages, until each chart is whole.
-    var pages = PageGathering()
+    // The run keeps `progress` only while it runs.
+    try withoutActuallyEscaping(progress) { (progress) throws(ImportError) in
+      try importing(sources, into: archive, options: options, progress: progress)
+    }
+  }
+
+  /// ``run(_:into:options:progress:)`` with `progress` kept for the run.
+  private static func importing(
+    _ sources: [ImportSource], into archive: Archive, options: ImportOptions,
+    progress: @escaping (ImportProgress) -> Void
+  ) throws(ImportError) -> ImportReport {
+    let run = ImportRun(sources: sources, options: options, progress: progress)
+    defer { run.readAhead.cancel() }
     do {
-      try archive.importing { batch in
-        /// Stores a file's snapshots, or refuses it; `otherPages` are the sources of the other
-        /// pages of its chart when it is pages joined.
-        func storeFile(_ prepared: PreparedFile, source index: Int, otherPages: [Int]) throws {
-          if prepared.file.chartNamedAfterFolder,
-            let chart = prepared.file.snapshots.first?.chart
-          {
-            if let first = folderCharts[chart], first.format != prepared.file.format {
-              // The rest of a file read in parts is read (the reading thread waits for it to be
-              // taken), and a problem in it refuses the file, as the file read whole is refused.
-              let unreadable = prepared.continues ? readAhead.skipRest(of: index) : nil
-              refused.append(
-                RefusedSource(
-                  source: index, name: sources[index].name,
-                  reason: unreadable.map { .invalid($0) }
-                    ?? .otherFormatInFolder(
-                      chart: chart, format: prepared.file.format, otherSource: first.source,
-                      otherFormat: first.format)))
-              return
-            }
-            folderCharts[chart] = folderCharts[chart] ?? (sources[index].name, prepared.file.format)
-          }
-          for disagreement in prepared.file.dateDisagreements {
-            report.dateDisagreements.append((index, disagreement))
-          }
-          do {
-            trends += try store(
-              prepared, source: index, otherPages: otherPages, in: batch, options: options,
-              into: &report, readAhead: readAhead
-            ) { fraction in
-              progress(
-                ImportProgress(done: index, total: sources.count, fractionOfSource: fraction))
-            }
-          } catch let unreadable as UnreadablePart {
-            refused.append(
-              RefusedSource(
-                source: index, name: sources[index].name, reason: .invalid(unreadable.error)))
-          } catch let error as ArchiveError {
-            guard refusesTheSource(error) else { throw error }
-            refused.append(
-              RefusedSource(source: index, name: sources[index].name, reason: .conflict(error)))
-          }
-          // The memory of the snapshots linking let go is freed on the reading thread.
-          readAhead.recycle(batch.takeRetiredSnapshots())
-        }
-        /// Stores a chart joined from its pages, and frees the pages' files.
-        func storeJoined(_ joined: PageGathering.Joined) throws {
-          let refusedBefore = refused.count
-          try storeFile(
-            joined.prepared, source: joined.sources[0],
-            otherPages: Array(joined.sources.dropFirst()))
-          // Refused, the chart's other pages are too, for the same reason.
-          if refused.count > refusedBefore, let reason = refused.last?.reason {
-            for source in joined.sources.dropFirst() {
-              refused.append(
-                RefusedSource(source: source, name: sources[source].name, reason: reason))
-            }
-          }
-          for page in joined.pages { readAhead.recycle(page) }
-        }
-        for index in sources.indices {
-          progress(ImportProgress(done: index, total: sources.count))
-          let prepared: PreparedFile
-          switch readAhead.file(at: index) {
-          case .success(let file): prepared = file
-          case .failure(let error):
-            refused.append(
-              RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
-            continue
-          }
-          // A page of a chart waits for the chart's other pages.
-          if !prepared.file.pages.isEmpty {
-            for joined in pages.add(prepared, source: index)
-            where refused.isEmpty || options.skippingInvalid {
-              try storeJoined(joined)
-            }
-            continue
-          }
-          // After a refusal nothing will be committed (unless invalid sources are skipped): keep
-          // checking the sources, store no more.
-          guard refused.isEmpty || options.skippingInvalid else {
-            if prepared.continues, let error = readAhead.skipRest(of: index) {
-              refused.append(
-                RefusedSource(source: index, name: sources[index].name, reason: .invalid(error)))
-            }
-            continue
-          }
-          try storeFile(prepared, source: index, otherPages: [])
-          // The file's memory is freed on the reading thread.
-          readAhead.recycle(consume prepared)
-        }
-        // The charts whose pages were not all sure to be whole; those whose last pages were not
-        // imported, stored as far as they go; pages that cannot be joined, refused.
-        let (rest, unjoinable) = pages.finish()
-        refused += unjoinable
-        for joined in rest where refused.isEmpty || options.skippingInvalid {
-          if let next = joined.continuesAt {
-            let snapshot = joined.prepared.file.snapshots[0]
-            report.unfinishedCharts.append(
-              UnfinishedChart(
-                sources: joined.sources, chart: snapshot.chart, chartDate: snapshot.chartDate,
-                entryCount: snapshot.entries.count, nextOffset: next))
-          }
-          try storeJoined(joined)
-        }
-        progress(ImportProgress(done: sources.count, total: sources.count))
-        if !refused.isEmpty,
-          !options.skippingInvalid || report.imported + report.replaced + report.unchanged == 0
-        {
-          throw ImportError.refused(refused, sourceCount: sources.count)
-        }
-        try batch.finish()
-        report.notes = batch.takeNotes()
-        report.trendDisagreements = try trendDisagreements(trends, reader: batch.reader)
-      }
+      try archive.importing { store in try run.store(into: store) }
     } catch let error as ImportError {
       throw error
     } catch let error as ArchiveError {
@@ -235,9 +118,180 @@ public enum Importer {
     } catch {
       preconditionFailure("a write of the importer throws ImportError or ArchiveError: \(error)")
     }
-    report.skipped = refused
-    return report
+    run.report.skipped = run.refused
+    return run.report
   }
+
+  /// One import under way: the sources, read ahead on a second thread, and what storing them
+  /// found so far.
+  private final class ImportRun {
+    let sources: [ImportSource]
+    let options: ImportOptions
+    let progress: (ImportProgress) -> Void
+    let readAhead: ReadAhead
+    var report: ImportReport
+    var refused: [RefusedSource] = []
+    /// The charts named after a folder, with the first file and format that went to each.
+    var folderCharts: [String: (source: String, format: ChartFormat)] = [:]
+    /// The published trends of the snapshots stored, checked once every figure is settled.
+    var trends: [PublishedTrends] = []
+    /// The pages of charts published in pages, until each chart is whole.
+    var pages = PageGathering()
+
+    init(
+      sources: [ImportSource], options: ImportOptions, progress: @escaping (ImportProgress) -> Void
+    ) {
+      var reader = ChartFileReader()
+      reader.chart = options.chart
+      reader.chartDate = options.chartDate
+      reader.timeZone = options.timeZone
+      reader.format = options.format
+      reader.allowsTies = options.allowingTies
+      self.sources = sources
+      self.options = options
+      self.progress = progress
+      readAhead = ReadAhead(sources: sources, reader: reader)
+      report = ImportReport(sourceCount: sources.count)
+    }
+
+    /// Whether sources are still stored: none was refused, or invalid sources are skipped (after
+    /// a refusal nothing will be committed: the sources are still checked, none stored).
+    var isStoring: Bool { refused.isEmpty || options.skippingInvalid }
+
+    /// Refuses a source.
+    func refuse(_ source: Int, _ reason: RefusedSource.Reason) {
+      refused.append(RefusedSource(source: source, name: sources[source].name, reason: reason))
+    }
+
+    /// Stores every source with the import engine, then settles the figures and reads the notes
+    /// and the published trends that disagree.
+    ///
+    /// - Throws: ``ImportError/refused(_:sourceCount:)`` when a source was refused (and invalid
+    ///   sources are not skipped, or none was valid); ``ArchiveError``.
+    func store(into store: SnapshotStore) throws {
+      for index in sources.indices {
+        progress(ImportProgress(done: index, total: sources.count))
+        switch readAhead.file(at: index) {
+        case .success(let prepared): try storeSource(prepared, source: index, with: store)
+        case .failure(let error): refuse(index, .invalid(error))
+        }
+      }
+      try storeRestOfPages(with: store)
+      progress(ImportProgress(done: sources.count, total: sources.count))
+      if !refused.isEmpty,
+        !options.skippingInvalid || report.imported + report.replaced + report.unchanged == 0
+      {
+        throw ImportError.refused(refused, sourceCount: sources.count)
+      }
+      try store.finish()
+      report.notes = store.takeNotes()
+      report.trendDisagreements = try Importer.trendDisagreements(trends, reader: store.reader)
+    }
+
+    /// Stores a source read ahead: a page of a chart waits for the chart's other pages.
+    private func storeSource(
+      _ prepared: consuming PreparedFile, source index: Int, with store: SnapshotStore
+    ) throws {
+      if !prepared.file.pages.isEmpty {
+        for joined in pages.add(prepared, source: index) where isStoring {
+          try storeJoined(joined, with: store)
+        }
+        return
+      }
+      guard isStoring else {
+        if prepared.continues, let error = readAhead.skipRest(of: index) {
+          refuse(index, .invalid(error))
+        }
+        return
+      }
+      try storeFile(prepared, source: index, otherPages: [], with: store)
+      // The file's memory is freed on the reading thread.
+      readAhead.recycle(consume prepared)
+    }
+
+    /// The charts whose pages were not all sure to be whole, stored; those whose last pages were
+    /// not imported, stored as far as they go; pages that cannot be joined, refused.
+    private func storeRestOfPages(with store: SnapshotStore) throws {
+      let (rest, unjoinable) = pages.finish()
+      refused += unjoinable
+      for joined in rest where isStoring {
+        if let next = joined.continuesAt {
+          let snapshot = joined.prepared.file.snapshots[0]
+          report.unfinishedCharts.append(
+            UnfinishedChart(
+              sources: joined.sources, chart: snapshot.chart, chartDate: snapshot.chartDate,
+              entryCount: snapshot.entries.count, nextOffset: next))
+        }
+        try storeJoined(joined, with: store)
+      }
+    }
+
+    /// Stores a chart joined from its pages, and frees the pages' files.
+    private func storeJoined(_ joined: PageGathering.Joined, with store: SnapshotStore) throws {
+      let refusedBefore = refused.count
+      try storeFile(
+        joined.prepared, source: joined.sources[0], otherPages: Array(joined.sources.dropFirst()),
+        with: store)
+      // Refused, the chart's other pages are too, for the same reason.
+      if refused.count > refusedBefore, let reason = refused.last?.reason {
+        for source in joined.sources.dropFirst() { refuse(source, reason) }
+      }
+      for page in joined.pages { readAhead.recycle(page) }
+    }
+
+    /// Stores a file's snapshots, or refuses it; `otherPages` are the sources of the other pages
+    /// of its chart when it is pages joined.
+    private func storeFile(
+      _ prepared: PreparedFile, source index: Int, otherPages: [Int], with store: SnapshotStore
+    ) throws {
+      guard takesFolderChart(of: prepared, source: index) else { return }
+      for disagreement in prepared.file.dateDisagreements {
+        report.dateDisagreements.append((index, disagreement))
+      }
+      do {
+        trends += try Importer.store(
+          prepared, source: index, otherPages: otherPages, in: store, options: options,
+          into: &report, readAhead: readAhead
+        ) { fraction in
+          progress(ImportProgress(done: index, total: sources.count, fractionOfSource: fraction))
+        }
+      } catch let unreadable as UnreadablePart {
+        refuse(index, .invalid(unreadable.error))
+      } catch let error as ArchiveError {
+        guard refusesTheSource(error) else { throw error }
+        refuse(index, .conflict(error))
+      }
+      // The memory of the snapshots linking let go is freed on the reading thread.
+      readAhead.recycle(store.takeRetiredSnapshots())
+    }
+
+    /// Whether a file whose chart is named after its folder is of the format the folder's first
+    /// file was; refuses it when it is not.
+    private func takesFolderChart(of prepared: PreparedFile, source index: Int) -> Bool {
+      guard prepared.file.chartNamedAfterFolder, let chart = prepared.file.snapshots.first?.chart
+      else { return true }
+      if let first = folderCharts[chart], first.format != prepared.file.format {
+        // The rest of a file read in parts is read (the reading thread waits for it to be
+        // taken), and a problem in it refuses the file, as the file read whole is refused.
+        let unreadable = prepared.continues ? readAhead.skipRest(of: index) : nil
+        refuse(
+          index,
+          unreadable.map { .invalid($0) }
+            ?? .otherFormatInFolder(
+              chart: chart, format: prepared.file.format, otherSource: first.source,
+              otherFormat: first.format))
+        return false
+      }
+      folderCharts[chart] = folderCharts[chart] ?? (sources[index].name, prepared.file.format)
+      return true
+    }
+  }
+
+  /// The published trends of one stored snapshot's entries (same order), from the source at an
+  /// index.
+  typealias PublishedTrends = (
+    source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?]
+  )
 
   /// A file read in parts that has a problem in a part after the first (see
   /// ``PreparedFile/continues``): the parts stored before it are undone with the file.
@@ -260,13 +314,12 @@ public enum Importer {
     _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: SnapshotStore,
     options: ImportOptions, into report: inout ImportReport, readAhead: ReadAhead,
     partStored: (Double) -> Void
-  ) throws -> [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] {
+  ) throws -> [PublishedTrends] {
     var continues = prepared.continues
     defer {
       if continues { _ = readAhead.skipRest(of: source) }
     }
-    var trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])] =
-      []
+    var trends: [PublishedTrends] = []
     func storeFile() throws -> [ImportedSnapshot] {
       var stored: [ImportedSnapshot] = []
       trends = []
@@ -341,8 +394,7 @@ public enum Importer {
   /// holds the chart's previous snapshot (the first snapshot of a chart whose source publishes
   /// none is all debuts and re-entries to the archive, whatever moved).
   private static func trendDisagreements(
-    _ trends: [(source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?])],
-    reader: ArchiveReader
+    _ trends: [PublishedTrends], reader: ArchiveReader
   ) throws(ArchiveError) -> [TrendDisagreement] {
     var disagreements: [TrendDisagreement] = []
     for item in trends where item.trends.contains(where: { $0 != nil }) {
