@@ -1,83 +1,5 @@
 import ChartRanking
 
-/// The result of one check of an archive: which check, and what it found wrong (nothing when it
-/// passed). Findings are data; each front end words them.
-public struct ArchiveCheck: Hashable, Sendable {
-  /// The checks, in the order ``ArchiveReader/check()`` runs them.
-  public enum Kind: String, CaseIterable, Hashable, Sendable {
-    /// SQLite's `PRAGMA integrity_check`.
-    case integrity
-    /// SQLite's `PRAGMA foreign_key_check`.
-    case foreignKeys
-    /// Ranks are 1 or more and in order within each snapshot.
-    case ranks
-    /// Each snapshot has entries and a valid chart date that agrees with its instant.
-    case snapshots
-    /// Every entry's song exists.
-    case songs
-    /// Every row keeps the schema's CHECK constraints.
-    case checkConstraints
-  }
-
-  /// Which check.
-  public var kind: Kind
-  /// What is wrong, one finding per problem; empty when the check passed.
-  public var findings: [ArchiveFinding]
-
-  /// A check's result.
-  public init(kind: Kind, findings: [ArchiveFinding]) {
-    self.kind = kind
-    self.findings = findings
-  }
-
-  /// Whether the check passed.
-  public var passed: Bool { findings.isEmpty }
-}
-
-/// One problem a check of an archive found, with where it is.
-public enum ArchiveFinding: Hashable, Sendable {
-  /// The archive's schema cannot be read (the file is damaged): SQLite's words; no other check
-  /// ran.
-  case schemaUnreadable(message: String)
-  /// SQLite could not finish the check (the file is damaged): SQLite's words.
-  case notChecked(message: String)
-  /// SQLite's integrity check met damage it could not go past: SQLite's words.
-  case notCheckedFurther(message: String)
-  /// A line of SQLite's integrity check, in SQLite's words.
-  case integrity(String)
-  /// A row of `table` (its row ID) refers to a row of `parent` that is not there.
-  case missingReference(table: String, rowID: Int64, parent: String)
-  /// The entry at `position` (1-based) of a snapshot has a rank below the rank of the entry
-  /// before it.
-  case rankOutOfOrder(chart: String, chartDate: String, position: Int, rank: Int, previousRank: Int)
-  /// An entry has a rank below 1.
-  case rankBelowOne(chart: String, chartDate: String, rank: Int)
-  /// A snapshot has no entries.
-  case emptySnapshot(chart: String, chartDate: String)
-  /// A snapshot's chart date is not ISO 8601.
-  case invalidChartDate(chart: String, text: String)
-  /// A snapshot's chart date is another instant than the one stored to order it.
-  case instantDisagrees(chart: String, chartDate: String, stored: Int64, dated: Int64)
-  /// An entry's song is not in the archive.
-  case missingSong(chartDate: String, rank: Int, song: Int64)
-  /// A row breaks a CHECK constraint of the schema (the first it breaks, in SQLite's words).
-  case brokenConstraint(row: ArchiveRow, constraint: String)
-}
-
-/// A row of the archive, as a finding names it.
-public enum ArchiveRow: Hashable, Sendable {
-  /// The entry at `position` (1-based) of a chart's snapshot.
-  case entry(chart: String, chartDate: String, position: Int)
-  /// A snapshot by its row ID.
-  case snapshot(Int64)
-  /// A song by its row ID.
-  case song(Int64)
-  /// A chart by its row ID.
-  case chart(Int64)
-  /// The verdicts of the entry at `position` (1-based) of a snapshot (its row ID).
-  case verdict(snapshot: Int64, position: Int)
-}
-
 extension Archive {
   /// Opens the archive at `path` for reading and checks it (see ``ArchiveReader/check()``). A
   /// file so damaged that its schema cannot be read (`SQLITE_CORRUPT`, `SQLITE_NOTADB` once it
@@ -96,7 +18,9 @@ extension Archive {
       let archive = try Archive(path: path, access: .read, upgrade: upgrade)
       return try ArchiveError.mapping(path: path) { try archive.read { try $0.check() } }
     } catch .database(_, let failure) where failure.isDamage {
-      return [ArchiveCheck(kind: .integrity, findings: [.schemaUnreadable(message: failure.message)])]
+      return [
+        ArchiveCheck(kind: .integrity, findings: [.schemaUnreadable(message: failure.message)])
+      ]
     }
   }
 }
@@ -300,44 +224,4 @@ extension ArchiveReader {
       FROM verdicts
     ) WHERE broken IS NOT NULL LIMIT ?1
     """
-}
-
-/// A table index or trigger that is not ChartArchive's, on one of ChartArchive's tables: a user's
-/// own, or one that an SQL tool added. ChartArchive tolerates them, but one may change what its
-/// writes do (a trigger that fails, a unique index).
-public struct UserSchemaObject: Hashable, Sendable {
-  /// `index` or `trigger`.
-  public var type: String
-  /// Its name.
-  public var name: String
-  /// The ChartArchive table it is on.
-  public var table: String
-
-  /// An object of the given type and name, on a table.
-  public init(type: String, name: String, table: String) {
-    self.type = type
-    self.name = name
-    self.table = table
-  }
-}
-
-extension ArchiveReader {
-  /// The indexes and triggers on ChartArchive's tables that its migrations did not make (see
-  /// ``UserSchemaObject``), by table and name.
-  ///
-  /// - Throws: ``ArchiveError/database(path:_:)``.
-  public func userObjectsOnArchiveTables() throws(ArchiveError) -> [UserSchemaObject] {
-    let own: Set<String>
-    do { own = try Migrations.ownObjectNames() } catch {
-      throw .database(path: path, error as? DatabaseError ?? .other("\(error)"))
-    }
-    return try reading {
-      try database.rows(
-        "SELECT type, name, tbl_name FROM sqlite_schema WHERE type IN ('index', 'trigger')"
-          + " AND sql IS NOT NULL ORDER BY tbl_name, name"
-      ) {
-        UserSchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), table: $0.string(at: 2))
-      }
-    }.filter { !own.contains($0.name) && own.contains($0.table) }
-  }
 }

@@ -1,4 +1,4 @@
-public import ChartRanking
+import ChartRanking
 
 /// The numbers the `verdicts` table stores for a figure and a cause
 /// (Migrations/0002_decided_figures.sql, 0004_published_runs.sql), the one place they are written.

@@ -1,0 +1,344 @@
+public import ChartRanking
+
+/// A chart as stored: its name, frequency and the span of its snapshots.
+public struct ChartSummary: Hashable, Sendable {
+  /// The chart's name.
+  public var name: String
+  /// How often it is published, when known.
+  public var frequency: ChartFrequency?
+  /// How many snapshots are stored.
+  public var snapshotCount: Int
+  /// The earliest chart date, `nil` when there is no snapshot.
+  public var firstChartDate: ChartDate?
+  /// The latest chart date, `nil` when there is no snapshot.
+  public var lastChartDate: ChartDate?
+}
+
+/// A snapshot as stored, without its entries.
+public struct SnapshotSummary: Hashable, Sendable {
+  /// The archive's number for the snapshot.
+  public var id: SnapshotID
+  /// The chart's name.
+  public var chart: String
+  /// The chart date.
+  public var chartDate: ChartDate
+  /// How many entries it holds.
+  public var entryCount: Int
+  /// Whether its source publishes previous ranks.
+  public var publishesPreviousRank: Bool
+  /// The file it was imported from, as given, when known.
+  public var source: String?
+  /// How often the chart is published, when known.
+  public var frequency: ChartFrequency?
+}
+
+/// Which snapshot of a chart a query means.
+public enum SnapshotDate: Hashable, Sendable {
+  /// The snapshot of this chart date.
+  case on(ChartDate)
+  /// The chart's latest snapshot.
+  case latest
+  /// The snapshot before the chart's latest.
+  case previous
+
+  /// `latest` or `previous`, the words that stand for a date wherever one is asked for.
+  public init?(keyword: String) {
+    switch keyword {
+    case "latest": self = .latest
+    case "previous": self = .previous
+    default: return nil
+    }
+  }
+}
+
+/// A snapshot as `show` presents it: the snapshot, the chart's snapshot before it and every
+/// entry with its figures.
+public struct ChartSnapshot: Sendable {
+  /// The snapshot.
+  public var summary: SnapshotSummary
+  /// The chart's snapshot before it, `nil` for the chart's first.
+  public var previous: SnapshotSummary?
+  /// Its entries with their previous rank, movement, peak position and weeks on chart, in rank
+  /// order.
+  public var placements: [Placement]
+}
+
+extension ArchiveReader {
+  /// An entry's columns as published, from the table aliased `e`: read by ``readEntry(_:from:)``.
+  static let entryColumns =
+    "e.rank, e.title, e.artist, e.published_previous_rank, e.published_peak_position,"
+    + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams, e.published_run"
+
+  /// How many columns ``entryColumns`` has.
+  static let entryColumnCount: Int32 = 10
+
+  /// Reads an entry from ``entryColumns`` at column `offset`.
+  static func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
+    ChartEntry(
+      rank: row.int(at: offset), title: row.string(at: offset + 1),
+      artist: row.string(at: offset + 2), publishedPreviousRank: row.optionalInt(at: offset + 3),
+      publishedPeakPosition: row.optionalInt(at: offset + 4),
+      publishedWeeksOnChart: row.optionalInt(at: offset + 5),
+      imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
+      streams: row.optionalInt(at: offset + 8), publishedRun: row.optionalInt(at: offset + 9))
+  }
+}
+
+let snapshotColumns = """
+  s.id, c.name, s.chart_date, s.chart_time, s.entry_count, s.publishes_previous_rank, s.source,
+  c.frequency
+  """
+
+func readSnapshot(_ row: Statement) -> SnapshotSummary {
+  SnapshotSummary(
+    id: SnapshotID(row.int64(at: 0)), chart: row.string(at: 1),
+    chartDate: ChartDate(trustedISO8601: row.string(at: 2), secondsSince1970: row.int64(at: 3)),
+    entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
+    source: row.optionalString(at: 6),
+    frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init))
+}
+
+extension ArchiveReader {
+  // MARK: - Charts and snapshots
+
+  /// When the archive last stored a snapshot: the latest `imported_at` (ISO 8601, UTC), or `nil`
+  /// for an empty archive. A client compares it to decide whether to fetch again.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func lastImportTime() throws(ArchiveError) -> ChartDate? {
+    let text = try reading {
+      try database.row("SELECT max(imported_at) FROM snapshots") { $0.optionalString(at: 0) } ?? nil
+    }
+    return text.flatMap { try? ChartDate(iso8601: $0) }
+  }
+
+  /// Every chart, by name.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func charts() throws(ArchiveError) -> [ChartSummary] {
+    try reading {
+      try database.rows(
+        """
+        SELECT c.name, c.frequency, count(s.id),
+          (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time LIMIT 1),
+          min(s.chart_time),
+          (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time DESC LIMIT 1),
+          max(s.chart_time)
+        FROM charts c LEFT JOIN snapshots s ON s.chart_id = c.id GROUP BY c.id ORDER BY c.name
+        """
+      ) { row in
+        ChartSummary(
+          name: row.string(at: 0),
+          frequency: row.optionalString(at: 1).flatMap(ChartFrequency.init),
+          snapshotCount: row.int(at: 2),
+          firstChartDate: row.optionalString(at: 3).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 4))
+          },
+          lastChartDate: row.optionalString(at: 5).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 6))
+          })
+      }
+    }
+  }
+
+  /// Every snapshot of a chart, by chart date.
+  ///
+  /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
+  public func snapshots(of chart: String) throws(ArchiveError) -> [SnapshotSummary] {
+    let chartID = try self.chartID(chart)
+    return try reading {
+      try database.rows(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE s.chart_id = ? ORDER BY s.chart_time", [chartID], readSnapshot)
+    }
+  }
+
+  /// The snapshot of a chart at a chart date, or its latest one.
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - chartDate: the chart date; `nil` for the latest snapshot.
+  /// - Throws: as ``snapshot(of:at:)-(_,SnapshotDate)``.
+  public func snapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
+    -> SnapshotSummary
+  {
+    try snapshot(of: chart, at: chartDate.map(SnapshotDate.on) ?? .latest)
+  }
+
+  /// A snapshot of a chart: of a chart date, the latest, or the one before the latest.
+  ///
+  /// - Throws: ``ArchiveError/noSuchChart(_:charts:)``;
+  ///   ``ArchiveError/noSuchSnapshot(chart:chartDate:before:after:)`` with the chart dates nearest
+  ///   the one asked for; ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
+  ///   has too few for `latest` or `previous`; or ``ArchiveError/database(path:_:)``.
+  public func snapshot(of chart: String, at when: SnapshotDate) throws(ArchiveError)
+    -> SnapshotSummary
+  {
+    let chartID = try self.chartID(chart)
+    let select = "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+    switch when {
+    case .on(let chartDate):
+      if let found = try reading({
+        try database.row(
+          select + " WHERE s.chart_id = ? AND s.chart_time = ?",
+          [chartID, chartDate.secondsSince1970], readSnapshot)
+      }) {
+        return found
+      }
+      // The chart dates around the one asked for.
+      let time = chartDate.secondsSince1970
+      throw .noSuchSnapshot(
+        chart: chart, chartDate: chartDate,
+        before: try snapshot(ofChart: ChartID(chartID), before: time)?.chartDate,
+        after: try snapshot(ofChart: ChartID(chartID), after: time)?.chartDate)
+    case .latest, .previous:
+      let skipped = when == .latest ? 0 : 1
+      let found = try reading {
+        try database.row(
+          select + " WHERE s.chart_id = ? ORDER BY s.chart_time DESC LIMIT 1 OFFSET ?",
+          [chartID, skipped], readSnapshot)
+      }
+      if let found { return found }
+      let stored = try reading {
+        try database.row("SELECT count(*) FROM snapshots WHERE chart_id = ?", [chartID]) {
+          $0.int(at: 0)
+        } ?? 0
+      }
+      throw .notEnoughSnapshots(chart: chart, needed: skipped + 1, stored: stored)
+    }
+  }
+
+  /// The snapshot of a chart at a chart date (its latest when `nil`), the one before it and its
+  /// entries' figures: what `show` presents.
+  ///
+  /// - Throws: as ``snapshot(of:at:)``.
+  public func chartSnapshot(of chart: String, at chartDate: ChartDate?) throws(ArchiveError)
+    -> ChartSnapshot
+  {
+    try chartSnapshot(of: chart, at: chartDate.map(SnapshotDate.on) ?? .latest)
+  }
+
+  /// A snapshot (see ``snapshot(of:at:)-(_,SnapshotDate)``), the one before it and its entries'
+  /// figures: what `show` presents.
+  ///
+  /// - Throws: as ``snapshot(of:at:)-(_,SnapshotDate)``.
+  public func chartSnapshot(of chart: String, at when: SnapshotDate) throws(ArchiveError)
+    -> ChartSnapshot
+  {
+    let summary = try snapshot(of: chart, at: when)
+    return ChartSnapshot(
+      summary: summary, previous: try snapshot(before: summary),
+      placements: try placements(of: summary))
+  }
+
+  /// The two snapshots a diff compares, older first: with no date, the chart's last two; with one,
+  /// the snapshot of that date and the one before it; with two, those (in either order).
+  ///
+  /// - Parameters:
+  ///   - chart: the chart's name.
+  ///   - first: a chart date, or `nil`.
+  ///   - second: another chart date, or `nil` (only when `first` is given).
+  /// - Throws: ``ArchiveError/noSuchChart(_:)``, ``ArchiveError/noSuchSnapshot(chart:chartDate:)``,
+  ///   ``ArchiveError/noEarlierSnapshot(chart:chartDate:)`` when the one date given is the
+  ///   chart's first, ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
+  ///   has one snapshot, ``ArchiveError/sameSnapshot(chart:chartDate:)`` when the two dates name
+  ///   one snapshot (`latest` and its date), or ``ArchiveError/database(path:_:)``.
+  public func snapshotsToCompare(of chart: String, _ first: SnapshotDate?, _ second: SnapshotDate?)
+    throws(ArchiveError) -> (older: SnapshotSummary, newer: SnapshotSummary)
+  {
+    if let first, let second {
+      let one = try snapshot(of: chart, at: first)
+      let other = try snapshot(of: chart, at: second)
+      guard one.id != other.id else { throw .sameSnapshot(chart: chart, chartDate: one.chartDate) }
+      return one.chartDate < other.chartDate ? (one, other) : (other, one)
+    }
+    let newer = try snapshot(of: chart, at: first ?? .latest)
+    guard let older = try snapshot(before: newer) else {
+      if first != nil { throw .noEarlierSnapshot(chart: chart, chartDate: newer.chartDate) }
+      throw .notEnoughSnapshots(chart: chart, needed: 2, stored: 1)
+    }
+    return (older, newer)
+  }
+
+  /// The snapshot just before another of the same chart, or `nil` when it is the first.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func snapshot(before snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
+    guard let chart = try chart(named: snapshot.chart),
+      let previous = try self.snapshot(
+        ofChart: chart.id, before: snapshot.chartDate.secondsSince1970)
+    else { return nil }
+    return try summary(of: previous.id)
+  }
+
+  /// The snapshot just after another of the same chart, or `nil` when it is the latest.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func snapshot(after snapshot: SnapshotSummary) throws(ArchiveError) -> SnapshotSummary? {
+    guard let chart = try chart(named: snapshot.chart),
+      let next = try self.snapshot(ofChart: chart.id, after: snapshot.chartDate.secondsSince1970)
+    else { return nil }
+    return try summary(of: next.id)
+  }
+
+  /// The summary of a snapshot, or `nil` when there is none with this ID.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  func summary(of snapshot: SnapshotID) throws(ArchiveError) -> SnapshotSummary? {
+    try reading {
+      try database.row(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE s.id = ?", [snapshot.rawValue], readSnapshot)
+    }
+  }
+
+  /// The entries of a snapshot with their songs, in rank order.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func entries(of snapshot: SnapshotID) throws(ArchiveError) -> [ArchivedEntry] {
+    try reading { try Self.entries(of: snapshot, in: database) }
+  }
+
+  /// Whether the source of any of these snapshots numbered the runs of its songs (an entry has
+  /// a published run): an export then writes them.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func publishesRuns(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
+    try reading {
+      for snapshot in snapshots {
+        let found = try database.row(
+          "SELECT 1 FROM entries WHERE snapshot_id = ? AND published_run IS NOT NULL LIMIT 1",
+          [snapshot.rawValue], { _ in true })
+        if found != nil { return true }
+      }
+      return false
+    }
+  }
+
+  static func entries(of snapshot: SnapshotID, in database: Database) throws(DatabaseError)
+    -> [ArchivedEntry]
+  {
+    try database.rows(
+      "SELECT e.song_id, \(entryColumns) FROM entries e WHERE e.snapshot_id = ?"
+        + " ORDER BY e.position", [snapshot.rawValue]
+    ) { ArchivedEntry(entry: readEntry($0, from: 1), song: SongID($0.int64(at: 0))) }
+  }
+
+  // MARK: - Helpers
+
+  func chartID(_ name: String) throws(ArchiveError) -> Int64 {
+    guard
+      let id = try reading({
+        try database.row("SELECT id FROM charts WHERE name = ?", [name]) {
+          $0.int64(at: 0)
+        }
+      })
+    else {
+      let charts = try reading {
+        try database.rows("SELECT name FROM charts ORDER BY name") { $0.string(at: 0) }
+      }
+      throw .noSuchChart(name, charts: charts)
+    }
+    return id
+  }
+}

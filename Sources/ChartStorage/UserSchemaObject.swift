@@ -1,0 +1,39 @@
+/// A table index or trigger that is not ChartArchive's, on one of ChartArchive's tables: a user's
+/// own, or one that an SQL tool added. ChartArchive tolerates them, but one may change what its
+/// writes do (a trigger that fails, a unique index).
+public struct UserSchemaObject: Hashable, Sendable {
+  /// `index` or `trigger`.
+  public var type: String
+  /// Its name.
+  public var name: String
+  /// The ChartArchive table it is on.
+  public var table: String
+
+  /// An object of the given type and name, on a table.
+  public init(type: String, name: String, table: String) {
+    self.type = type
+    self.name = name
+    self.table = table
+  }
+}
+
+extension ArchiveReader {
+  /// The indexes and triggers on ChartArchive's tables that its migrations did not make (see
+  /// ``UserSchemaObject``), by table and name.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func userObjectsOnArchiveTables() throws(ArchiveError) -> [UserSchemaObject] {
+    let own: Set<String>
+    do { own = try Migrations.ownObjectNames() } catch {
+      throw .database(path: path, error as? DatabaseError ?? .other("\(error)"))
+    }
+    return try reading {
+      try database.rows(
+        "SELECT type, name, tbl_name FROM sqlite_schema WHERE type IN ('index', 'trigger')"
+          + " AND sql IS NOT NULL ORDER BY tbl_name, name"
+      ) {
+        UserSchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), table: $0.string(at: 2))
+      }
+    }.filter { !own.contains($0.name) && own.contains($0.table) }
+  }
+}
