@@ -1,65 +1,6 @@
 public import ChartFormats
 public import ChartRanking
 public import ChartStorage
-public import Foundation
-
-/// How an import reads and stores its sources.
-public struct ImportOptions: Sendable {
-  /// The chart's name for every source, overriding the file's and the folder's.
-  public var chart: String?
-  /// The chart date for sources that carry none.
-  public var chartDate: ChartDate?
-  /// The time zone of the sources' dates and times that give none.
-  public var timeZone: TimeZone?
-  /// The format every source is read in, instead of detecting it.
-  public var format: ChartFormat?
-  /// How often the chart is published, overriding what the file or the chart's name says.
-  public var frequency: ChartFrequency?
-  /// Whether a different snapshot of a stored chart date replaces it (otherwise it is refused).
-  public var replacing: Bool
-  /// Whether the valid sources are stored, each whole, when others are invalid (otherwise one
-  /// invalid source and nothing is stored).
-  public var skippingInvalid: Bool
-  /// Whether the report lists each snapshot (``ImportReport/snapshots``); the counts are always
-  /// there.
-  public var listingSnapshots: Bool
-  /// Whether two entries of a snapshot may share a rank though the source does not mark the tie
-  /// (see ``ChartFileReader/allowsTies``).
-  public var allowingTies: Bool
-
-  /// Options; by default every source must be valid, and nothing stored is replaced.
-  public init(
-    chart: String? = nil, chartDate: ChartDate? = nil, timeZone: TimeZone? = nil,
-    format: ChartFormat? = nil,
-    frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
-    listingSnapshots: Bool = true, allowingTies: Bool = false
-  ) {
-    self.allowingTies = allowingTies
-    self.chart = chart
-    self.chartDate = chartDate
-    self.timeZone = timeZone
-    self.format = format
-    self.frequency = frequency
-    self.replacing = replacing
-    self.skippingInvalid = skippingInvalid
-    self.listingSnapshots = listingSnapshots
-  }
-}
-
-/// How far an import is, reported before each source is stored, after each part of a dataset
-/// stored a few weeks at a time, and once at the end.
-public struct ImportProgress: Hashable, Sendable {
-  /// Sources stored (or refused) so far.
-  public var done: Int
-  /// Sources in all.
-  public var total: Int
-  /// The fraction of the source being stored that is stored, when it is a dataset of many weeks
-  /// stored a few weeks at a time (0 to 1); 0 before each source.
-  public var fractionOfSource = 0.0
-
-  /// Whether every source is done.
-  public var isFinished: Bool { done == total }
-}
 
 /// One snapshot an import stored, or found stored already.
 public struct ImportedSnapshot: Hashable, Sendable {
@@ -175,16 +116,4 @@ public struct ImportReport: Sendable {
 
   /// Whether the import stored or replaced anything.
   public var changedTheArchive: Bool { imported + replaced > 0 }
-}
-
-/// Why an import stored nothing.
-public enum ImportError: Error, Sendable {
-  /// Sources were refused (every one of them, with ``ImportOptions/skippingInvalid``): each with
-  /// its problems. Nothing was stored.
-  case refused([RefusedSource], sourceCount: Int)
-  /// The archive could not be opened, read or written; nothing was stored.
-  case archive(ArchiveError)
-  /// Writing to the archive failed, and indexes or triggers that are not ChartArchive's are on
-  /// its tables (see ``UserSchemaObject``): one of them may be why. Nothing was stored.
-  case writeFailedWithUserObjects(ArchiveError, [UserSchemaObject])
 }

@@ -2,31 +2,6 @@ public import ChartRanking
 public import ChartStorage
 import Foundation
 
-/// Snapshots an import no longer needs, whose memory the taker frees (see
-/// ``SnapshotStore/takeRetiredSnapshots()``).
-public struct RetiredSnapshots: Sendable {
-  /// Previous snapshots as song linking kept them.
-  public var linked: [SongLinking.PreviousSnapshot] = []
-  /// Snapshots with their decided figures, as deciding the next one kept them.
-  public var decided: [DecidedSnapshot] = []
-
-  /// None.
-  public init() {}
-
-  /// Whether there is none.
-  public var isEmpty: Bool { linked.isEmpty && decided.isEmpty }
-}
-
-/// What storing a snapshot did.
-public enum ImportOutcome: String, Hashable, Sendable {
-  /// The snapshot was new and is now stored.
-  case imported
-  /// An identical snapshot was already stored; nothing changed.
-  case unchanged
-  /// A different snapshot of the same chart and chart date was replaced.
-  case replaced
-}
-
 /// The import engine: stores snapshots inside one ``Archive/write(_:)`` transaction, deciding for
 /// each whether it is new, unchanged, a replacement or a conflict, which songs its entries
 /// continue (``SongLinker``), and their figures (``FigureLedger``), and writing the rows through
