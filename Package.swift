@@ -98,7 +98,10 @@ let package = Package(
       dependencies: ["ChartPresentation", "ChartStorage", "ChartFormats", "ChartRanking"]),
     .testTarget(
       name: "ChartImportTests",
-      dependencies: ["ChartImport", "ChartStorage", "ChartFormats", "ChartRanking"]),
+      // ChartPresentation for the words every front end gives what an import found.
+      dependencies: [
+        "ChartImport", "ChartStorage", "ChartFormats", "ChartRanking", "ChartPresentation",
+      ]),
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: [

@@ -340,27 +340,6 @@ struct ImportTests {
     #expect(!FileManager.default.fileExists(atPath: killed))
   }
 
-  @Test func replacingASnapshotForgetsSongsOnlyItHad() throws {
-    let folder = try TemporaryFolder()
-    let archive = folder.url.appendingPathComponent("a.sqlite").path
-    let ghost = try folder.write(
-      "a/2024-01-06.json",
-      #"{"chart":"r","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Ghost Song","artist":"Nobody"}]}"#
-    )
-    let real = try folder.write(
-      "b/2024-01-06.json",
-      #"{"chart":"r","chart_date":"2024-01-06","entries":[{"rank":1,"title":"Real Song","artist":"Somebody"}]}"#
-    )
-    #expect(try chartArchive(["import", ghost, "--db", archive]).status == 0)
-    #expect(try chartArchive(["import", real, "--db", archive, "--replace"]).status == 0)
-    let gone = try chartArchive(["history", "ghost", "--db", archive])
-    #expect(gone.status == 1)
-    #expect(gone.error == "Error: no song matches 'ghost'\n")
-    #expect(
-      try chartArchive(["history", "song", "--db", archive]).output.hasPrefix(
-        "Real Song — Somebody"))
-  }
-
   @Test func twoDifferentFilesForOneDateInOneImportAreAConflictEvenWhenReplacing() throws {
     let folder = try TemporaryFolder()
     let archive = folder.url.appendingPathComponent("a.sqlite").path
@@ -850,5 +829,93 @@ struct ImportTests {
     #expect(one.status == 0)
     #expect(
       one.output.hasPrefix("Jingle Bells — Meghan Trainor\n\nhot-100\nCHART DATE  RANK  MOVE"))
+  }
+
+  @Test func aDateAndTimeWithoutAZoneNeedsTheTimezoneOption() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let file = try folder.write(
+      "kr.json",
+      #"{"chart": "kr-hourly", "chart_date": "2023-04-09 20:00:00", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
+    )
+    let refused = try chartArchive(["import", file, "--db", archive])
+    #expect(refused.status == 65)
+    #expect(
+      refused.error
+        == "\(file): field 'chart_date': '2023-04-09 20:00:00' is a date and time without a time"
+        + " zone: pass --timezone ZONE (an IANA name such as Asia/Seoul)\n"
+        + "Error: 1 of 1 file could not be imported; nothing was stored\n")
+    let imported = try chartArchive(["import", file, "--db", archive, "--timezone", "Asia/Seoul"])
+    #expect(imported.status == 0)
+    #expect(imported.output.hasPrefix("imported  kr-hourly 2023-04-09T11:00:00Z  1 entry"))
+    let badZone = try chartArchive(["import", file, "--db", archive, "--timezone", "Mars/Base"])
+    #expect(badZone.status == 64)
+    #expect(
+      badZone.error.hasPrefix(
+        "Error: --timezone 'Mars/Base' is not a time zone (an IANA name such as Asia/Seoul)\n"))
+  }
+
+  @Test func aFractionOfASecondIsRefusedAndAPeriodsFileTakesItsEnd() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let fraction = try folder.write(
+      "f.json",
+      #"{"chart": "c", "chart_date": "2024-01-06T13:00:00.5Z", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
+    )
+    let refused = try chartArchive(["import", fraction, "--db", archive])
+    #expect(refused.status == 65)
+    #expect(
+      refused.error.hasPrefix(
+        "\(fraction): field 'chart_date': '2024-01-06T13:00:00.5Z' has a fraction of a second;"
+          + " chart dates are kept to the second\n"))
+    let period = try folder.write(
+      "spotify/regional-global-weekly-2019-12-27--2020-01-03.csv",
+      "Position,\"Track Name\",Artist,Streams,URL\n1,A,X,100,https://open.spotify.com/track/a\n")
+    let imported = try chartArchive(["import", period, "--db", archive])
+    #expect(imported.output.hasPrefix("imported  spotify 2020-01-03  1 entry"))
+    // Two dates that are no period: the first was taken.
+    let twoDates = try folder.write(
+      "feed-daily/2024-05-12_2024-05-13.json", #"[{"title": "A", "artist": "X"}]"#)
+    let refused2 = try chartArchive(["import", twoDates, "--db", archive])
+    #expect(refused2.status == 65)
+    #expect(
+      refused2.error
+        == "\(twoDates): the file name holds more than one date (2024-05-12, 2024-05-13), and not"
+        + " as a period START--END, whose end would be the chart date: pass --date YYYY-MM-DD or"
+        + " name the file YYYY-MM-DD.json (or YYYY-MM-DDTHH-MM.json)\nError: 1 of 1 file could not"
+        + " be imported; nothing was stored\n")
+    #expect(
+      try chartArchive(["import", twoDates, "--db", archive, "--date", "2024-05-13"]).status == 0)
+  }
+
+  @Test func aFrequencyOtherThanTheChartsIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try chartArchive(["import", "Sample-data/app-daily", "--db", archive])
+    let weekly = try folder.write(
+      "w.json",
+      #"{"chart": "app-daily", "chart_date": "2024-05-06", "frequency": "weekly", "entries": [{"rank": 1, "title": "A", "artist": "X"}]}"#
+    )
+    let run = try chartArchive(["import", weekly, "--db", archive])
+    #expect(run.status == 65)
+    #expect(
+      run.error
+        == "\(weekly): chart 'app-daily' is daily in the archive, and this snapshot is said to be"
+        + " weekly (import it into another chart with --chart NAME, or give --frequency daily if"
+        + " it is this chart)\nError: 1 of 1 file could not be imported; nothing was stored\n")
+    #expect(
+      try chartArchive(["import", weekly, "--db", archive, "--frequency", "daily"]).status == 0)
+    // A file of a format of weekly charts alone is weekly, whatever the chart's name says: a week
+    // of the Hot 100 given --chart app-daily went into the daily chart, and made a new archive's
+    // app-daily daily.
+    let hot100 = "Sample-data/hot-100/2024-01-13.json"
+    let refused = try chartArchive(["import", hot100, "--chart", "app-daily", "--db", archive])
+    #expect(refused.status == 65)
+    #expect(refused.error.contains("chart 'app-daily' is daily in the archive, and this snapshot"))
+    let other = folder.url.appendingPathComponent("b.sqlite").path
+    #expect(
+      try chartArchive(["import", hot100, "--chart", "app-daily", "--db", other, "--quiet"]).status
+        == 0)
+    #expect(try chartArchive(["charts", "--db", other]).output.contains("app-daily  weekly"))
   }
 }
