@@ -5,44 +5,6 @@ import ChartRanking
 public import ChartStorage
 import Foundation
 
-/// What `chart-archive serve` is told.
-public struct ServerConfiguration: Sendable {
-  /// The archive file.
-  public var archivePath: String
-  /// The address to listen on: loopback unless told otherwise.
-  public var host = "127.0.0.1"
-  /// The port; 0 for one the system chooses (printed when the server starts).
-  public var port = 8080
-  /// Worker threads, each with its own event loop: one per processor by default.
-  public var threads = ProcessInfo.processInfo.activeProcessorCount
-  /// The bearer token uploads must present; `nil` for a server with no write endpoint at all.
-  public var uploadToken: String?
-  /// The chart behind each feed category (`daily` → `app-daily`).
-  public var feeds = ServerConfiguration.defaultFeeds
-  /// The origin allowed to read the API from a web page (`Access-Control-Allow-Origin`), if any.
-  public var corsOrigin: String?
-  /// The largest request body accepted (an upload's file), in bytes.
-  public var maximumBodyBytes = 32 * 1024 * 1024
-  /// The largest request line and headers accepted, in bytes.
-  public var maximumHeaderBytes = 16 * 1024
-  /// How long a client may take to send a request, or keep a connection idle, in seconds.
-  public var timeoutSeconds = 10
-  /// How many connections each worker thread keeps open at most; at the limit it stops accepting
-  /// until one closes.
-  public var maximumConnectionsPerThread = 512
-
-  /// The feeds a chart app asks for and the charts they come from, unless `--feed` says
-  /// otherwise: `total` → `app-total`, `time` (hourly) → `app-hourly`, `daily` → `app-daily`,
-  /// `weekly` → `app-weekly`, `monthly` → `app-monthly`.
-  public static let defaultFeeds = [
-    "total": "app-total", "time": "app-hourly", "daily": "app-daily", "weekly": "app-weekly",
-    "monthly": "app-monthly",
-  ]
-
-  /// A configuration serving the archive at a path, with the defaults above.
-  public init(archivePath: String) { self.archivePath = archivePath }
-}
-
 /// Answers the HTTP API's requests: routes them to the library's queries (one read transaction
 /// each) and renders the answers with ChartPresentation's views, as the command line does. Shared
 /// by every worker thread.
@@ -52,8 +14,8 @@ public struct ServerConfiguration: Sendable {
 /// changes (an import by this server or by `chart-archive import`).
 public final class Router: Sendable {
   let archive: Archive
-  private let uploads: Archive?
-  private let configuration: ServerConfiguration
+  let uploads: Archive?
+  let configuration: ServerConfiguration
   private let cache: ResponseCache
 
   /// A router for an archive.
@@ -88,7 +50,7 @@ public final class Router: Sendable {
     }
     var response = route(request, format: format)
     if canCache, case .seconds = response.caching, response.status == 200 {
-      response.headers.append(("ETag", Self.entityTag(of: response.body)))
+      response.headers.append(("ETag", EntityTag.of(response.body)))
       let entry = cache.keep(response, for: key)
       return finish(response, gzipped: entry.gzipped, for: request)
     }
@@ -107,7 +69,7 @@ public final class Router: Sendable {
       response.headers.append(("Cache-Control", "public, max-age=\(seconds)"))
       response.headers.append(("Vary", "Accept, Accept-Encoding"))
       if let tag = response.header("ETag"), let wanted = request.headers["if-none-match"],
-        Self.entityTag(tag, matches: wanted)
+        EntityTag.matches(tag, header: wanted)
       {
         response.status = 304
         response.body = ResponseBody([])
@@ -272,181 +234,6 @@ public final class Router: Sendable {
     return HTTPResponse(status: 204, headers: headers)
   }
 
-  // MARK: - Uploads
-
-  private func upload(to chart: String, request: HTTPRequest) -> HTTPResponse {
-    guard let uploads, let token = configuration.uploadToken else {
-      return problem(405, "this server takes no uploads (start it with --token-file)")
-    }
-    guard let given = request.headers["authorization"], given.hasPrefix("Bearer "),
-      Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
-    else {
-      var response = problem(401, "uploads need the server's token: Authorization: Bearer TOKEN")
-      response.headers.append(("WWW-Authenticate", "Bearer"))
-      return response
-    }
-    var options = ImportOptions(chart: chart)
-    options.listingSnapshots = true
-    do {
-      switch request.query["replace"] {
-      case nil, "false": options.replacing = false
-      case "true": options.replacing = true
-      case let other?:
-        throw ServerProblem(400, "replace must be true or false, found '\(other)'")
-      }
-      options.chartDate = try request.query["date"].map { text throws(ServerProblem) in
-        guard let date = try? ChartDate(iso8601: text) else {
-          throw ServerProblem(400, "date '\(text)' is not a chart date (YYYY-MM-DD)")
-        }
-        return date
-      }
-      if let text = request.query["format"] {
-        guard let format = ChartFormat(rawValue: text) else {
-          throw ServerProblem(400, "unknown format '\(text)'")
-        }
-        options.format = format
-      }
-      if let text = request.query["frequency"] {
-        guard let frequency = ChartFrequency(rawValue: text) else {
-          throw ServerProblem(400, "unknown frequency '\(text)'")
-        }
-        options.frequency = frequency
-      }
-    } catch let error as ServerProblem {
-      return problem(error.status, error.detail)
-    } catch {
-      return problem(500, "\(error)")
-    }
-    let name = "\(chart)/upload" + (request.query["date"].map { "-\($0)" } ?? "")
-    // The file as sent, or gzipped (RFC 9110, section 8.4): any other coding is not read.
-    var file = request.body
-    switch request.headers["content-encoding"]?.lowercased() {
-    case nil, "identity": break
-    case "gzip", "x-gzip":
-      do {
-        file = try Gzip.decompress(request.body, limit: configuration.maximumBodyBytes)
-      } catch {
-        switch error {
-        case .tooLong:
-          return problem(
-            413,
-            "the file is longer than \(configuration.maximumBodyBytes) bytes once decompressed")
-        case .invalid(let reason): return problem(400, "the body is not valid gzip: \(reason)")
-        }
-      }
-    case let other?:
-      return problem(
-        415, "Content-Encoding '\(other)' is not read here; send the file as it is, or gzipped")
-    }
-    do {
-      let report = try Importer.run(
-        [.bytes(Data(file), name: name)], into: uploads, options: options)
-      let outcome =
-        report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"
-      let body = JSONValue.object([
-        ("outcome", .string(outcome)),
-        (
-          "snapshots",
-          .array(
-            report.snapshots.map {
-              .object([
-                ("chart", .string($0.chart)), ("chart_date", .string($0.chartDate.iso8601)),
-                ("entries", .int($0.entryCount)), ("outcome", .string($0.outcome.rawValue)),
-              ])
-            })
-        ),
-        (
-          "warnings",
-          .array(
-            ImportWords.warnings(of: report, sourceNames: [name], dateOption: "?date=").map(
-              JSONValue.string))
-        ),
-      ])
-      return HTTPResponse(
-        status: report.imported > 0 ? 201 : 200, headers: [("Content-Type", "application/json")],
-        body: Array((body.encoded() + "\n").utf8))
-    } catch {
-      switch error {
-      case .refused(let refused, _): return problem(refusing: refused)
-      case .archive(let error), .writeFailedWithUserObjects(let error, _):
-        return problem(for: error)
-      }
-    }
-  }
-
-  /// The problems of a refused upload: 409 for a snapshot that conflicts with a stored one, 422
-  /// for a file that is not a valid chart file, with every line the command line would print.
-  private func problem(refusing refused: [RefusedSource]) -> HTTPResponse {
-    var conflict = false
-    var lines: [String] = []
-    for source in refused {
-      switch source.reason {
-      case .invalid(let error):
-        lines += Self.describe(error).split(separator: "\n").map(String.init)
-      case .conflict(let error):
-        if case .conflictingSnapshot = error { conflict = true }
-        lines.append(
-          error.description
-            + (conflict ? " (add ?replace=true to replace it)" : ""))
-      case .otherFormatInFolder(_, let format, _, _):
-        lines.append("a \(format.rawValue) file of another format than the chart's")
-      }
-    }
-    return problem(
-      conflict ? 409 : 422, lines.first ?? "the file could not be imported",
-      extra: [("problems", .array(lines.map(JSONValue.string)))])
-  }
-
-  /// A chart file's problems in the service's words: remedies as query parameters.
-  static func describe(_ error: ChartFileError) -> String {
-    error.description { remedy in
-      switch remedy {
-      case .nameTheChart: "upload it to /api/charts/NAME/snapshots"
-      case .dateTheChart: "add ?date=YYYY-MM-DD"
-      case .giveTimeZone: "the service takes no time zone: give dates with theirs"
-      }
-    }
-  }
-
-  /// Whether two byte strings are equal, in a time that depends on their lengths only.
-  static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
-    for index in 0..<max(left.count, right.count) {
-      let a = index < left.count ? left[index] : 0
-      let b = index < right.count ? right[index] : 0
-      difference |= a ^ b
-    }
-    return difference == 0
-  }
-
-  // MARK: - Problems
-
-  /// An error as `application/problem+json` (RFC 9457): type, title, status and detail.
-  func problem(_ status: Int, _ detail: String, extra: [(String, JSONValue)] = []) -> HTTPResponse {
-    let body = JSONValue.object(
-      [
-        ("type", .string("about:blank")), ("title", .string(reasonPhrase(status))),
-        ("status", .int(status)), ("detail", .string(detail)),
-      ] + extra)
-    return HTTPResponse(
-      status: status, headers: [("Content-Type", "application/problem+json")],
-      body: Array((body.encoded() + "\n").utf8))
-  }
-
-  /// An archive error in the command line's words, with its status.
-  func problem(for error: ArchiveError) -> HTTPResponse {
-    let status =
-      switch error {
-      case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: 404
-      case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
-      case .invalidChartName, .sameSnapshot: 400
-      case .database: error.isLocked ? 503 : 500
-      case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable: 500
-      }
-    return problem(
-      status, error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? ""))
-  }
-
   func snapshotDate(_ text: String?, name: String) throws -> SnapshotDate? {
     guard let text, !text.isEmpty else { return nil }
     if let keyword = SnapshotDate(keyword: text) { return keyword }
@@ -527,25 +314,6 @@ public final class Router: Sendable {
       .joined(separator: "&") + "|" + format.rawValue
   }
 
-  /// A strong entity tag of a body: its 64-bit FNV-1a hash.
-  static func entityTag(of body: ResponseBody) -> String {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in body.storage.prefix(body.count) {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01b3
-    }
-    return "\"" + String(hash, radix: 16) + "\""
-  }
-
-  /// Whether an `If-None-Match` header names an entity tag (RFC 9110, section 13.1.2: weak
-  /// comparison, `*` matches any).
-  static func entityTag(_ tag: String, matches header: String) -> Bool {
-    header.split(separator: ",").contains { candidate in
-      let trimmed = candidate.trimmingCharacters(in: .whitespaces)
-      return trimmed == "*" || trimmed == tag || trimmed == "W/" + tag
-    }
-  }
-
   /// Whether an `Accept-Encoding` header takes gzip (and does not refuse it with `q=0`).
   static func acceptsGzip(_ header: String?) -> Bool {
     guard let header else { return false }
@@ -554,16 +322,5 @@ public final class Router: Sendable {
       guard parts.first?.lowercased() == "gzip" else { return false }
       return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
     }
-  }
-}
-
-/// A request the service cannot answer, with its status and words.
-struct ServerProblem: Error {
-  var status: Int
-  var detail: String
-
-  init(_ status: Int, _ detail: String) {
-    self.status = status
-    self.detail = detail
   }
 }
