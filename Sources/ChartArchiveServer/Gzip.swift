@@ -1,7 +1,18 @@
 internal import CZlib
+import Foundation
 
 /// gzip (RFC 1952) through zlib.
 enum Gzip {
+  /// Whether an `Accept-Encoding` header takes gzip (and does not refuse it with `q=0`).
+  static func isAccepted(by header: String?) -> Bool {
+    guard let header else { return false }
+    return header.split(separator: ",").contains { item in
+      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard parts.first?.lowercased() == "gzip" else { return false }
+      return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
+    }
+  }
+
   /// The bytes compressed, or `nil` when zlib fails.
   static func compress(_ bytes: [UInt8], level: Int32 = 6) -> [UInt8]? {
     var stream = z_stream()

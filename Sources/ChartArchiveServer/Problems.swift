@@ -30,15 +30,24 @@ extension Router {
 
   /// An archive error in the command line's words, with its status.
   func problem(for error: ArchiveError) -> HTTPResponse {
-    let status =
-      switch error {
-      case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: 404
-      case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
-      case .invalidChartName, .sameSnapshot: 400
-      case .database: error.isLocked ? 503 : 500
-      case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable: 500
-      }
-    return problem(
-      status, error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? ""))
+    problem(Self.status(of: error), Self.words(for: error))
+  }
+
+  /// The status that answers an archive error: 404 for a chart or snapshot that is not there, 409
+  /// for a conflict, 400 for a question that cannot be asked, 503 while the archive is locked, 500
+  /// for the rest.
+  static func status(of error: ArchiveError) -> Int {
+    switch error {
+    case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: 404
+    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
+    case .invalidChartName, .sameSnapshot: 400
+    case .database: error.isLocked ? 503 : 500
+    case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable: 500
+    }
+  }
+
+  /// An archive error in the command line's words, its hint after them.
+  static func words(for error: ArchiveError) -> String {
+    error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? "")
   }
 }

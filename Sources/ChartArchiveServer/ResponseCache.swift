@@ -60,6 +60,9 @@ final class ResponseCache: Sendable {
     }
   }
 
+  /// How many responses are kept.
+  var count: Int { state.withLock { $0.entries.count } }
+
   /// Keeps a response for a key, with its gzip form, and returns the entry.
   @discardableResult
   func keep(_ response: HTTPResponse, for key: String) -> Entry {

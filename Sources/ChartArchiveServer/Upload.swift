@@ -8,70 +8,32 @@ import Foundation
 /// `POST /api/charts/NAME/snapshots`: a chart file imported as the chart's snapshots, behind the
 /// server's token.
 extension Router {
-  func upload(to chart: String, request: HTTPRequest) -> HTTPResponse {
+  /// Imports the request's body, a chart file, into the chart its path names, with the same
+  /// checks as `import` (all or nothing): 201 with what was stored, 200 when nothing was new or a
+  /// snapshot was replaced, 401 without the server's token.
+  ///
+  /// - Throws: ``ServerProblem`` for a parameter it does not take (400), a body it cannot read
+  ///   (400, 413, 415); the problems of a refused file are answered (409, 422).
+  func upload(_ request: RouteRequest) throws -> HTTPResponse {
     guard let uploads, let token = configuration.uploadToken else {
-      return problem(405, "this server takes no uploads (start it with --token-file)")
+      throw ServerProblem(405, "this server takes no uploads (start it with --token-file)")
     }
-    guard let given = request.headers["authorization"], given.hasPrefix("Bearer "),
+    guard let given = request.http.headers["authorization"], given.hasPrefix("Bearer "),
       Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
     else {
       var response = problem(401, "uploads need the server's token: Authorization: Bearer TOKEN")
       response.headers.append(("WWW-Authenticate", "Bearer"))
       return response
     }
+    let chart = try request.value(Parameters.chart)
     var options = ImportOptions(chart: chart)
     options.listingSnapshots = true
-    do {
-      switch request.query["replace"] {
-      case nil, "false": options.replacing = false
-      case "true": options.replacing = true
-      case let other?:
-        throw ServerProblem(400, "replace must be true or false, found '\(other)'")
-      }
-      options.chartDate = try request.query["date"].map { text throws(ServerProblem) in
-        guard let date = try? ChartDate(iso8601: text) else {
-          throw ServerProblem(400, "date '\(text)' is not a chart date (YYYY-MM-DD)")
-        }
-        return date
-      }
-      if let text = request.query["format"] {
-        guard let format = ChartFormat(rawValue: text) else {
-          throw ServerProblem(400, "unknown format '\(text)'")
-        }
-        options.format = format
-      }
-      if let text = request.query["frequency"] {
-        guard let frequency = ChartFrequency(rawValue: text) else {
-          throw ServerProblem(400, "unknown frequency '\(text)'")
-        }
-        options.frequency = frequency
-      }
-    } catch let error as ServerProblem {
-      return problem(error.status, error.detail)
-    } catch {
-      return problem(500, "\(error)")
-    }
-    let name = "\(chart)/upload" + (request.query["date"].map { "-\($0)" } ?? "")
-    // The file as sent, or gzipped (RFC 9110, section 8.4): any other coding is not read.
-    var file = request.body
-    switch request.headers["content-encoding"]?.lowercased() {
-    case nil, "identity": break
-    case "gzip", "x-gzip":
-      do {
-        file = try Gzip.decompress(request.body, limit: configuration.maximumBodyBytes)
-      } catch {
-        switch error {
-        case .tooLong:
-          return problem(
-            413,
-            "the file is longer than \(configuration.maximumBodyBytes) bytes once decompressed")
-        case .invalid(let reason): return problem(400, "the body is not valid gzip: \(reason)")
-        }
-      }
-    case let other?:
-      return problem(
-        415, "Content-Encoding '\(other)' is not read here; send the file as it is, or gzipped")
-    }
+    options.replacing = try request.value(Parameters.replace)
+    options.chartDate = try request.value(Parameters.fileDate)
+    options.format = try request.value(Parameters.fileFormat)
+    options.frequency = try request.value(Parameters.frequency)
+    let name = "\(chart)/upload" + (request.text(of: Parameters.fileDate).map { "-\($0)" } ?? "")
+    let file = try uploadedFile(request.http)
     do {
       let report = try Importer.run(
         [.bytes(Data(file), name: name)], into: uploads, options: options)
@@ -105,6 +67,32 @@ extension Router {
       case .archive(let error), .writeFailedWithUserObjects(let error, _):
         return problem(for: error)
       }
+    }
+  }
+
+  /// The file a request's body holds: the body as sent, or gzipped (RFC 9110, section 8.4); any
+  /// other coding is not read.
+  ///
+  /// - Throws: ``ServerProblem``: 400 for a body that is not valid gzip, 413 for one longer than
+  ///   the server takes once decompressed, 415 for another coding.
+  private func uploadedFile(_ request: HTTPRequest) throws(ServerProblem) -> [UInt8] {
+    switch request.headers["content-encoding"]?.lowercased() {
+    case nil, "identity": return request.body
+    case "gzip", "x-gzip":
+      do {
+        return try Gzip.decompress(request.body, limit: configuration.maximumBodyBytes)
+      } catch {
+        switch error {
+        case .tooLong:
+          throw ServerProblem(
+            413,
+            "the file is longer than \(configuration.maximumBodyBytes) bytes once decompressed")
+        case .invalid(let reason): throw ServerProblem(400, "the body is not valid gzip: \(reason)")
+        }
+      }
+    case let other?:
+      throw ServerProblem(
+        415, "Content-Encoding '\(other)' is not read here; send the file as it is, or gzipped")
     }
   }
 
