@@ -146,3 +146,24 @@ enum PageFixture {
     return try #require(recordings.first?["song_id"] as? Int)
   }
 }
+
+/// What the browser check reads of a page's markup.
+enum PageMarkup {
+  /// The markers of the made-up chart's third week, by rank: song 0 climbs from 2, song 1 falls
+  /// from 1, song 19 re-enters, song 3 stays at 4, song 2 falls from 3 to 5, and the songs below
+  /// fall one place each (song 20 from 5, song 5 from 6, song 4 from 7, then 8 to 19).
+  static let thirdWeekMarkers = ["▲1", "▼1", "RE", "–", "▼2"] + Array(repeating: "▼1", count: 15)
+
+  /// The texts of every movement marker of a page, in order.
+  static func markers(_ html: String) -> [String] {
+    html.matches(of: /<span class="mv [a-z]+" role="img" aria-label="[^"]+">([^<]+)<\/span>/)
+      .map { String($0.1) }
+  }
+
+  /// The entries of a page's first list of entries.
+  static func entryCount(_ html: String) -> Int {
+    guard let list = html.firstMatch(of: /<ol class="entries">\n((?:<li>.*<\/li>\n)*)<\/ol>/)
+    else { return 0 }
+    return list.1.split(separator: "\n").count
+  }
+}
