@@ -102,6 +102,14 @@ let package = Package(
       dependencies: [
         "ChartImport", "ChartStorage", "ChartFormats", "ChartRanking", "ChartPresentation",
       ]),
+    // The HTTP service asked in this process through its router (the command line run in the
+    // process too, for the answers it must equal); the tests that need a socket are the CLI's.
+    .testTarget(
+      name: "ChartArchiveServerTests",
+      dependencies: [
+        "ChartArchiveServer", "ChartArchiveCLI", "ChartImport", "ChartStorage", "ChartFormats",
+        "ChartRanking",
+      ]),
     .testTarget(
       name: "ChartArchiveCLITests",
       dependencies: [

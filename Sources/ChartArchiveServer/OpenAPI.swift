@@ -1,214 +1,58 @@
+import ChartFormats
+import Foundation
+
 /// The service's OpenAPI 3.1 document (<https://spec.openapis.org/oas/v3.1.0>), served at
-/// `/api/openapi.json`: every endpoint, parameter, response and its schema. A test asks every
-/// documented path and checks each answer against the document, and schemathesis fuzzes the
+/// `/api/openapi.json`: its paths, operations and parameters read from the API's route table
+/// (``Router/apiRoutes``), the schemas of the answers written here. A test walks the table
+/// against the document both ways and asks every documented path, and schemathesis fuzzes the
 /// service against it.
 enum OpenAPIDocument {
   /// The document as JSON text.
-  static let json = #"""
+  static let json = document(for: Router.apiRoutes)
+
+  /// The document of a table of routes.
+  static func document(for routes: [Route]) -> String {
+    #"""
     {
       "openapi": "3.1.0",
-      "info": {
+      "info": \#(info),
+      "paths": \#(nested(paths(of: routes), depth: 1)),
+      "components": {
+        "securitySchemes": \#(securitySchemes),
+        "parameters": \#(nested(sharedParameters(of: routes), depth: 2)),
+        "responses": \#(responses),
+        "schemas": \#(schemas)
+      }
+    }
+    """#
+  }
+
+  /// The document's title, version and description.
+  private static let info = #"""
+    {
         "title": "ChartArchive",
         "version": "1",
         "summary": "A chart archive's snapshots, movements, song histories and a chart app's feed.",
-        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked."
-      },
-      "paths": {
-        "/api/health": {
-          "get": {
-            "summary": "Whether the service can read its archive",
-            "operationId": "health",
-            "responses": {
-              "200": {"description": "The archive is readable", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Health"}}}},
-              "500": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/openapi.json": {
-          "get": {
-            "summary": "This document",
-            "operationId": "openAPI",
-            "responses": {"200": {"description": "The OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
-          }
-        },
-        "/api/charts": {
-          "get": {
-            "summary": "The archive's charts",
-            "operationId": "charts",
-            "parameters": [{"$ref": "#/components/parameters/format"}],
-            "responses": {
-              "200": {"description": "Every chart with its frequency, snapshot count and first and last chart dates", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Charts"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/charts/{chart}/snapshots": {
-          "parameters": [{"$ref": "#/components/parameters/chart"}],
-          "get": {
-            "summary": "A chart's snapshots",
-            "operationId": "snapshots",
-            "parameters": [{"$ref": "#/components/parameters/format"}],
-            "responses": {
-              "200": {"description": "Every snapshot of the chart, oldest first", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Snapshots"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          },
-          "post": {
-            "summary": "Import a chart file as the chart's snapshots",
-            "description": "The body is a chart file in any format chart-archive import reads, as it is or gzipped (Content-Encoding: gzip; another coding is a 415). All or nothing: the same checks as the command line. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
-            "operationId": "upload",
-            "security": [{"bearer": []}],
-            "parameters": [
-              {"name": "date", "in": "query", "description": "The chart date, when the file does not give one (YYYY-MM-DD)", "schema": {"type": "string"}},
-              {"name": "format", "in": "query", "description": "The file's format, when it cannot be told from its content (see chart-archive formats)", "schema": {"type": "string"}},
-              {"name": "frequency", "in": "query", "description": "How often the chart is published", "schema": {"type": "string", "enum": ["hourly", "daily", "weekly", "monthly", "all-time"]}},
-              {"name": "replace", "in": "query", "description": "true to replace a different snapshot stored for the same chart date", "schema": {"type": "string", "enum": ["true", "false"]}}
-            ],
-            "requestBody": {"required": true, "content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}, "application/json": {"schema": {}}, "text/csv": {"schema": {"type": "string"}}}},
-            "responses": {
-              "200": {"description": "Nothing new (every snapshot was already stored), or a snapshot replaced (?replace=true): outcome says which", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Upload"}}}},
-              "201": {"description": "Stored", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Upload"}}}},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "401": {"$ref": "#/components/responses/Problem"},
-              "405": {"$ref": "#/components/responses/Problem"},
-              "409": {"$ref": "#/components/responses/Problem"},
-              "413": {"description": "The body is larger than the server takes (libevent's own HTML answer), or its gzipped file is, once decompressed (a problem)"},
-              "415": {"$ref": "#/components/responses/Problem"},
-              "422": {"$ref": "#/components/responses/Problem"},
-              "503": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/charts/{chart}/diff": {
-          "parameters": [{"$ref": "#/components/parameters/chart"}],
-          "get": {
-            "summary": "How a chart changed between two snapshots",
-            "operationId": "diff",
-            "parameters": [
-              {"name": "from", "in": "query", "description": "The older chart date (YYYY-MM-DD, latest or previous); by default the one before to", "schema": {"type": "string"}},
-              {"name": "to", "in": "query", "description": "The newer chart date; by default the latest", "schema": {"type": "string"}},
-              {"$ref": "#/components/parameters/format"}
-            ],
-            "responses": {
-              "200": {"description": "Arrivals, drop-outs and movements, ranks compared between the two snapshots", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Diff"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/charts/{chart}/report": {
-          "parameters": [{"$ref": "#/components/parameters/chart"}],
-          "get": {
-            "summary": "A snapshot's rank-change report",
-            "operationId": "report",
-            "parameters": [
-              {"name": "date", "in": "query", "description": "The chart date (YYYY-MM-DD, latest or previous); by default the latest", "schema": {"type": "string"}},
-              {"name": "limit", "in": "query", "description": "The most climbers and fallers listed", "schema": {"type": "integer", "minimum": 0, "default": 10}},
-              {"$ref": "#/components/parameters/format"}
-            ],
-            "responses": {
-              "200": {"description": "The number one, debuts, re-entries, climbers, fallers and drop-outs", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Report"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/charts/{chart}/{date}": {
-          "parameters": [
-            {"$ref": "#/components/parameters/chart"},
-            {"name": "date", "in": "path", "required": true, "description": "A chart date (YYYY-MM-DD), latest or previous", "schema": {"type": "string"}, "example": "latest"}
-          ],
-          "get": {
-            "summary": "A snapshot: its entries with their figures",
-            "description": "Cached for a day when dated, a minute for latest and previous.",
-            "operationId": "snapshot",
-            "parameters": [
-              {"name": "limit", "in": "query", "description": "The most entries given, from rank 1", "schema": {"type": "integer", "minimum": 0}},
-              {"$ref": "#/components/parameters/format"}
-            ],
-            "responses": {
-              "200": {"description": "The snapshot's entries in rank order", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Snapshot"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/songs": {
-          "get": {
-            "summary": "Search songs by words of their titles and credits",
-            "description": "Each word must begin a word of a title or credit; case and accents do not matter. Give q, artist or both.",
-            "operationId": "searchSongs",
-            "parameters": [
-              {"name": "q", "in": "query", "description": "Words of a title or credit", "schema": {"type": "string"}},
-              {"name": "artist", "in": "query", "description": "Words of the artist credit", "schema": {"type": "string"}},
-              {"name": "chart", "in": "query", "description": "Only songs that were on this chart", "schema": {"type": "string"}},
-              {"$ref": "#/components/parameters/format"}
-            ],
-            "responses": {
-              "200": {"description": "The songs that match, exact titles first", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/SongMatches"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/songs/{id}": {
-          "parameters": [{"name": "id", "in": "path", "required": true, "description": "A song ID, as a search gives it", "schema": {"type": "integer"}, "example": 1}],
-          "get": {
-            "summary": "A song's history on every chart it was on",
-            "operationId": "song",
-            "parameters": [{"$ref": "#/components/parameters/format"}],
-            "responses": {
-              "200": {"description": "Every chart date of every recording of the song, with peak position, weeks on chart, runs and credit changes", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/History"}}, "text/csv": {"schema": {"type": "string"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        },
-        "/api/feed/updated": {
-          "get": {
-            "summary": "When the archive last changed",
-            "description": "The time of the latest import, in seconds since 1970-01-01T00:00:00Z (0 for an empty archive): a chart app compares it before fetching its feeds again.",
-            "operationId": "feedUpdated",
-            "responses": {
-              "200": {"description": "Seconds since 1970", "content": {"application/json": {"schema": {"type": "integer", "minimum": 0}}}},
-              "304": {"$ref": "#/components/responses/NotModified"}
-            }
-          }
-        },
-        "/api/feed/{category}": {
-          "parameters": [{"name": "category", "in": "path", "required": true, "description": "total, time (hourly), daily, weekly or monthly (or one given with --feed)", "schema": {"type": "string"}, "example": "daily"}],
-          "get": {
-            "summary": "A chart app's feed: the latest snapshot of the category's chart",
-            "operationId": "feed",
-            "parameters": [{"name": "limit", "in": "query", "description": "The most entries given, from rank 1", "schema": {"type": "integer", "minimum": 0, "default": 20}}],
-            "responses": {
-              "200": {"description": "The entries in rank order", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Feed"}}}},
-              "304": {"$ref": "#/components/responses/NotModified"},
-              "400": {"$ref": "#/components/responses/Problem"},
-              "404": {"$ref": "#/components/responses/Problem"}
-            }
-          }
-        }
-      },
-      "components": {
-        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer", "description": "The token in the server's --token-file"}},
-        "parameters": {
-          "chart": {"name": "chart", "in": "path", "required": true, "description": "The chart's name, as chart-archive charts lists it", "schema": {"type": "string"}, "example": "hot-100"},
-          "format": {"name": "format", "in": "query", "description": "json (the default) or csv; Accept: text/csv asks for CSV too", "schema": {"type": "string", "enum": ["json", "csv"]}}
-        },
-        "responses": {
+        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked."
+      }
+    """#
+
+  /// How uploads are authorized.
+  private static let securitySchemes = #"""
+    {"bearer": {"type": "http", "scheme": "bearer", "description": "The token in the server's --token-file"}}
+    """#
+
+  /// The answers several operations share: 304 and the problem document.
+  private static let responses = #"""
+    {
           "NotModified": {"description": "The answer has the ETag given in If-None-Match"},
           "Problem": {"description": "An RFC 9457 problem, in the command line's words", "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}
-        },
-        "schemas": {
+        }
+    """#
+
+  /// The schemas of the answers' bodies.
+  private static let schemas = #"""
+    {
           "Problem": {
             "type": "object",
             "required": ["type", "title", "status", "detail"],
@@ -437,7 +281,103 @@ enum OpenAPIDocument {
             }
           }
         }
+    """#
+
+  /// The document's paths: each route's path with the parameters of its path, and an operation
+  /// for each of its methods, in the table's order.
+  static func paths(of routes: [Route]) -> JSONValue {
+    var patterns: [String] = []
+    var byPattern: [String: [Route]] = [:]
+    for route in routes where route.document != nil {
+      if byPattern[route.pattern] == nil { patterns.append(route.pattern) }
+      byPattern[route.pattern, default: []].append(route)
+    }
+    return .object(
+      patterns.map { pattern in
+        let routes = byPattern[pattern] ?? []
+        var item: [(String, JSONValue)] = []
+        if let parameters = routes.first?.pathParameters, !parameters.isEmpty {
+          item.append(("parameters", .array(parameters.map(reference))))
+        }
+        for route in routes { item.append((route.method.rawValue.lowercased(), operation(route))) }
+        return (pattern, .object(item))
+      })
+  }
+
+  /// A route's operation: its words, query parameters, request body and answers.
+  static func operation(_ route: Route) -> JSONValue {
+    guard let document = route.document else { return .null }
+    var members: [(String, JSONValue)] = [("summary", .string(document.summary))]
+    if let description = document.description {
+      members.append(("description", .string(description)))
+    }
+    members.append(("operationId", .string(document.operationID)))
+    if document.needsToken {
+      members.append(("security", .array([.object([("bearer", .array([]))])])))
+    }
+    if !route.query.isEmpty {
+      members.append(("parameters", .array(route.query.map(reference))))
+    }
+    if let body = document.requestBody { members.append(("requestBody", body)) }
+    var responses: [(status: Int, JSONValue)] = document.answers.map { answer in
+      var response: [(String, JSONValue)] = [("description", .string(answer.description))]
+      if let schema = answer.schema {
+        let content = route.media.map { media in
+          (media.name, JSONValue.object([("schema", media == .json ? schema : stringSchema)]))
+        }
+        response.append(("content", .object(content)))
+      }
+      return (answer.status, .object(response))
+    }
+    if route.caching != .none { responses.append((304, component("responses", "NotModified"))) }
+    for status in Set([400] + document.problems) {
+      responses.append((status, component("responses", "Problem")))
+    }
+    members.append(
+      ("responses", .object(responses.sorted { $0.status < $1.status }.map { (String($0), $1) })))
+    return .object(members)
+  }
+
+  /// The parameters several routes share, kept among the document's components.
+  static func sharedParameters(of routes: [Route]) -> JSONValue {
+    var names: Set<String> = []
+    var shared: [(String, JSONValue)] = []
+    for route in routes where route.document != nil {
+      for parameter in route.pathParameters + route.query {
+        guard let name = parameter.component, names.insert(name).inserted else { continue }
+        shared.append((name, declaration(parameter)))
       }
     }
-    """#
+    return .object(shared)
+  }
+
+  /// A parameter where an operation or path names it: a reference to the components for a shared
+  /// one, else its declaration.
+  static func reference(_ parameter: RouteParameter) -> JSONValue {
+    parameter.component.map { component("parameters", $0) } ?? declaration(parameter)
+  }
+
+  /// A parameter's declaration: name, location, whether it is required (a path's are),
+  /// description, schema and example.
+  static func declaration(_ parameter: RouteParameter) -> JSONValue {
+    var members: [(String, JSONValue)] = [
+      ("name", .string(parameter.name)), ("in", .string(parameter.location.rawValue)),
+    ]
+    if parameter.location == .path { members.append(("required", .bool(true))) }
+    members += [("description", .string(parameter.description)), ("schema", parameter.schema)]
+    if let example = parameter.example { members.append(("example", example)) }
+    return .object(members)
+  }
+
+  private static let stringSchema = JSONValue.object([("type", .string("string"))])
+
+  private static func component(_ kind: String, _ name: String) -> JSONValue {
+    .object([("$ref", .string("#/components/\(kind)/\(name)"))])
+  }
+
+  /// JSON text to put at a depth of the document (two spaces a level).
+  private static func nested(_ value: JSONValue, depth: Int) -> String {
+    value.encoded().replacingOccurrences(
+      of: "\n", with: "\n" + String(repeating: "  ", count: depth))
+  }
 }

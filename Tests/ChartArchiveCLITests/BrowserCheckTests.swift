@@ -77,16 +77,16 @@ struct BrowserCheckTests {
     // The made-up chart: 20 entries, their markers, the titles as text.
     let chart = try Self.dom(
       server.url("/charts/\(PageFixture.chartSegment)/2024-03-16"), in: folder)
-    #expect(PagesTests.entryCount(chart) == 20)
-    #expect(Array(PagesTests.markers(chart).prefix(20)) == PagesTests.thirdWeekMarkers)
+    #expect(PageMarkup.entryCount(chart) == 20)
+    #expect(Array(PageMarkup.markers(chart).prefix(20)) == PageMarkup.thirdWeekMarkers)
     #expect(chart.contains(">&lt;script&gt;alert(1)&lt;/script&gt;</a>"))
     #expect(chart.contains(">&lt;/title&gt;&lt;img src=x onerror=alert(2)&gt;</a>"))
     #expect(!chart.contains("<script"))
     #expect(chart.contains("<title>hostile &lt;b&gt;\"chart\"&lt;/b&gt; &amp; co · 2024-03-16"))
     // Sample-data's Hot 100: 100 entries.
     let hot = try Self.dom(server.url("/charts/hot-100"), in: folder)
-    #expect(PagesTests.entryCount(hot) == 100)
-    #expect(PagesTests.markers(hot).prefix(3) == ["▲8", "▲17", "▲21"])
+    #expect(PageMarkup.entryCount(hot) == 100)
+    #expect(PageMarkup.markers(hot).prefix(3) == ["▲8", "▲17", "▲21"])
     // A song's page: one point per chart date, the line broken off the chart.
     let song = try Self.dom(server.url("/songs/\(snooze)"), in: folder)
     let path = try #require(song.firstMatch(of: /<path d="([^"]+)"/)?.1)

@@ -106,62 +106,27 @@ final class PageServer {
   }
 }
 
-/// An archive of Sample-data and a made-up weekly chart with hostile titles, for the page tests:
-/// its name, titles and artists hold markup, quotes, an ampersand and emoji, its URLs
-/// `javascript:` ones; three weeks of 20 entries with every kind of movement (a climb, falls, no
-/// change, a debut, a drop-out and its re-entry).
+/// An archive of Sample-data and a made-up weekly chart with hostile titles
+/// (`Tests/Fixtures/hostile`), for the page and picture tests: its name, titles and artists hold
+/// markup, quotes, an ampersand and emoji, its URLs `javascript:` ones; three weeks of 20 entries
+/// with every kind of movement (a climb, falls, no change, a debut, a drop-out and its re-entry).
+/// The second week sees songs 1 and 0 swap, song 20 debut at 5 and song 19 drop out; the third
+/// sees song 19 re-enter at 3 and song 18 drop out.
 enum PageFixture {
   /// The made-up chart's name: markup, quotes and an ampersand.
   static let chart = #"hostile <b>"chart"</b> & co"#
   /// Its path segment, percent-encoded.
   static let chartSegment = "hostile%20%3Cb%3E%22chart%22%3C%2Fb%3E%20%26%20co"
-  static let titles =
-    [
-      "<script>alert(1)</script>", #""Quoted" & 'single' <b>bold</b>"#, "Fire 🔥🎶 Emoji",
-      "</title><img src=x onerror=alert(2)>",
-    ] + (5...24).map { "Song \($0)" }
-  static let artists =
-    [#"<i>Artist</i> & Co"#, #"O'Neil "The Voice""#, "👩‍🎤 Star", "javascript:alert(3)"]
-    + (5...24).map { "Artist \($0)" }
-  /// The songs (indexes into ``titles``) of each week, in rank order: the second week sees song
-  /// 1 and 0 swap, song 20 debut at 5 and song 19 drop out; the third sees song 19 re-enter at 3
-  /// and song 18 drop out.
-  static let weeks: [(date: String, songs: [Int])] = [
-    ("2024-03-02", Array(0..<20)),
-    ("2024-03-09", [1, 0, 2, 3, 20, 5, 4] + Array(6...18)),
-    ("2024-03-16", [0, 1, 19, 3, 2, 20, 5, 4] + Array(6...17)),
-  ]
 
   /// The archive, built once: Sample-data imported, then the made-up chart.
   static let archive: Result<String, any Error> = Result {
     let folder = try TemporaryFolder()
     keptFolder = folder
-    for week in weeks {
-      let entries = week.songs.enumerated().map { rank, song in
-        var fields = [
-          "\"rank\": \(rank + 1)", "\"title\": \(quoted(titles[song]))",
-          "\"artist\": \(quoted(artists[song]))",
-          "\"song_url\": "
-            + (song == 2
-              ? quoted("javascript:alert(5)")
-              : quoted("https://music.example.com/t/\(song)?a=1&b=\"2\"")),
-        ]
-        if song % 3 == 0 {
-          fields.append("\"image_url\": \"https://images.example.com/c\(song).jpg\"")
-        }
-        if song == 1 { fields.append("\"image_url\": \"javascript:alert(4)\"") }
-        return "{" + fields.joined(separator: ", ") + "}"
-      }
-      try folder.write(
-        "hostile/\(week.date).json",
-        "{\"chart\": \(quoted(chart)), \"chart_date\": \"\(week.date)\", \"frequency\": \"weekly\","
-          + " \"entries\": [" + entries.joined(separator: ",\n") + "]}")
-    }
     let path = folder.url.appendingPathComponent("archive.sqlite").path
-    for source in [
-      packageRoot.appendingPathComponent("Sample-data").path, folder.path + "/hostile",
-    ] {
-      let run = try chartArchive(["import", source, "--db", path, "--quiet"])
+    for source in ["Sample-data", "Tests/Fixtures/hostile"] {
+      let run = try chartArchive([
+        "import", packageRoot.appendingPathComponent(source).path, "--db", path, "--quiet",
+      ])
       guard run.status == 0 else {
         throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: run.error])
       }
@@ -173,19 +138,32 @@ enum PageFixture {
   /// (Set once, by the initializer of ``archive``, which Swift runs once.)
   nonisolated(unsafe) private static var keptFolder: TemporaryFolder?
 
-  /// A JSON string.
-  static func quoted(_ text: String) -> String {
-    "\""
-      + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(
-        of: "\"", with: "\\\"")
-      + "\""
-  }
-
   /// The song ID `history` gives for a search, on this archive.
   static func songID(_ arguments: [String]) throws -> Int {
     let archive = try PageFixture.archive.get()
     let run = try chartArchive(["history"] + arguments + ["--format", "json", "--db", archive])
     let recordings = try #require(try json(run.output)["recordings"] as? [[String: Any]])
     return try #require(recordings.first?["song_id"] as? Int)
+  }
+}
+
+/// What the browser check reads of a page's markup.
+enum PageMarkup {
+  /// The markers of the made-up chart's third week, by rank: song 0 climbs from 2, song 1 falls
+  /// from 1, song 19 re-enters, song 3 stays at 4, song 2 falls from 3 to 5, and the songs below
+  /// fall one place each (song 20 from 5, song 5 from 6, song 4 from 7, then 8 to 19).
+  static let thirdWeekMarkers = ["▲1", "▼1", "RE", "–", "▼2"] + Array(repeating: "▼1", count: 15)
+
+  /// The texts of every movement marker of a page, in order.
+  static func markers(_ html: String) -> [String] {
+    html.matches(of: /<span class="mv [a-z]+" role="img" aria-label="[^"]+">([^<]+)<\/span>/)
+      .map { String($0.1) }
+  }
+
+  /// The entries of a page's first list of entries.
+  static func entryCount(_ html: String) -> Int {
+    guard let list = html.firstMatch(of: /<ol class="entries">\n((?:<li>.*<\/li>\n)*)<\/ol>/)
+    else { return 0 }
+    return list.1.split(separator: "\n").count
   }
 }

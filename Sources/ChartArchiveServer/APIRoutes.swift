@@ -1,0 +1,292 @@
+import ChartFormats
+import ChartPresentation
+import ChartRanking
+import ChartStorage
+import Foundation
+
+/// The HTTP API's routes: each endpoint under `/api/` with its parameters, its answers' media
+/// types and caching, its words in the OpenAPI document and its handler. Each answer is what the
+/// command line prints for the same question, from the same library calls and views (one read
+/// transaction each).
+enum APIRoutes {
+  /// The routes, in the order the OpenAPI document lists them.
+  static let all: [Route] = [
+    health, openAPI, charts, snapshots, upload, diff, report, snapshot, searchSongs, song,
+    feedUpdated, feed,
+  ]
+
+  /// `GET /api/health`: whether the service can read its archive.
+  static let health = Route(
+    .get, ["api", "health"], media: [.json], caching: .none,
+    document: RouteDocument(
+      summary: "Whether the service can read its archive", operationID: "health",
+      answers: [.ok("The archive is readable", schema: "Health")],
+      problems: [500])
+  ) { router, _ in try router.health() }
+
+  /// `GET /api/openapi.json`: the OpenAPI document.
+  static let openAPI = Route(
+    .get, ["api", "openapi.json"], media: [.json], caching: .seconds(3_600),
+    document: RouteDocument(
+      summary: "This document", operationID: "openAPI",
+      answers: [
+        .ok("The OpenAPI document", schema: .object([("type", .string("object"))]))
+      ])
+  ) { _, request in
+    Router.json(Array(OpenAPIDocument.json.utf8), caching: request.caching())
+  }
+
+  /// `GET /api/charts`: the archive's charts (`charts`).
+  static let charts = Route(
+    .get, ["api", "charts"], media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "The archive's charts", operationID: "charts",
+      answers: [
+        .ok(
+          "Every chart with its frequency, snapshot count and first and last chart dates",
+          schema: "Charts")
+      ])
+  ) { router, request in
+    try router.view(request) { ChartsView(charts: try $0.charts()) }
+  }
+
+  /// `GET /api/charts/NAME/snapshots`: a chart's snapshots (`snapshots`).
+  static let snapshots = Route(
+    .get, ["api", "charts", .chart, "snapshots"], media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "A chart's snapshots", operationID: "snapshots",
+      answers: [.ok("Every snapshot of the chart, oldest first", schema: "Snapshots")],
+      problems: [404])
+  ) { router, request in
+    let chart = try request.value(Parameters.chart)
+    return try router.view(request) {
+      SnapshotsView(chart: chart, snapshots: try $0.snapshots(of: chart))
+    }
+  }
+
+  /// `POST /api/charts/NAME/snapshots`: an upload, on a server with a token (see
+  /// ``Router/upload(_:)``).
+  static let upload = Route(
+    .post, ["api", "charts", .chart, "snapshots"],
+    query: [Parameters.fileDate, Parameters.fileFormat, Parameters.frequency, Parameters.replace],
+    media: [.json], caching: .none, needsUploads: true, document: uploadDocument
+  ) { router, request in try router.upload(request) }
+
+  /// `GET /api/charts/NAME/diff?from=&to=`: two snapshots compared (`diff`).
+  static let diff = Route(
+    .get, ["api", "charts", .chart, "diff"], query: [Parameters.from, Parameters.to],
+    media: [.json, .csv], caching: .dated(86_400, otherwise: 60),
+    document: RouteDocument(
+      summary: "How a chart changed between two snapshots", operationID: "diff",
+      answers: [
+        .ok(
+          "Arrivals, drop-outs and movements, ranks compared between the two snapshots",
+          schema: "Diff")
+      ], problems: [404])
+  ) { router, request in
+    let query = try Queries.Diff(request)
+    return try router.view(request, dated: query.isDated) { try query.read($0) }
+  }
+
+  /// `GET /api/charts/NAME/report?date=&limit=`: a snapshot's rank-change report (`report`).
+  static let report = Route(
+    .get, ["api", "charts", .chart, "report"],
+    query: [Parameters.reportDate, Parameters.reportLimit],
+    media: [.json, .csv], caching: .dated(86_400, otherwise: 60),
+    document: RouteDocument(
+      summary: "A snapshot's rank-change report", operationID: "report",
+      answers: [
+        .ok("The number one, debuts, re-entries, climbers, fallers and drop-outs", schema: "Report")
+      ], problems: [404])
+  ) { router, request in
+    let query = try Queries.Report(request, limit: Parameters.reportLimit)
+    return try router.view(request, dated: query.isDated) { try query.read($0) }
+  }
+
+  /// `GET /api/charts/NAME/DATE?limit=`: a snapshot with its entries' figures (`show`).
+  static let snapshot = Route(
+    .get, ["api", "charts", .chart, .date], query: [Parameters.snapshotLimit],
+    media: [.json, .csv], caching: .dated(86_400, otherwise: 60),
+    document: RouteDocument(
+      summary: "A snapshot: its entries with their figures",
+      description: "Cached for a day when dated, a minute for latest and previous.",
+      operationID: "snapshot",
+      answers: [.ok("The snapshot's entries in rank order", schema: "Snapshot")], problems: [404])
+  ) { router, request in
+    let query = try Queries.Snapshot(request)
+    let limit = try request.value(Parameters.snapshotLimit) ?? .max
+    return try router.view(request, dated: query.isDated) {
+      SnapshotView(try query.read($0), limit: limit)
+    }
+  }
+
+  /// `GET /api/songs?q=&artist=&chart=`: the songs whose titles and credits match.
+  static let searchSongs = Route(
+    .get, ["api", "songs"], query: [Parameters.words, Parameters.artist, Parameters.onChart],
+    media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "Search songs by words of their titles and credits",
+      description:
+        "Each word must begin a word of a title or credit; case and accents do not matter. Give q, artist or both.",
+      operationID: "searchSongs",
+      answers: [.ok("The songs that match, exact titles first", schema: "SongMatches")],
+      problems: [404])
+  ) { router, request in try router.searchSongs(request) }
+
+  /// `GET /api/songs/ID`: a song's history on every chart (`history --song ID`).
+  static let song = Route(
+    .get, ["api", "songs", .song], media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "A song's history on every chart it was on", operationID: "song",
+      answers: [
+        .ok(
+          "Every chart date of every recording of the song, with peak position, weeks on chart, runs and credit changes",
+          schema: "History")
+      ], problems: [404])
+  ) { router, request in
+    let query = try Queries.Song(request)
+    return try router.view(request) { try query.read($0) }
+  }
+
+  /// `GET /api/feed/updated`: the latest import's time, in seconds since 1970.
+  static let feedUpdated = Route(
+    .get, ["api", "feed", "updated"], media: [.json], caching: .seconds(10),
+    document: RouteDocument(
+      summary: "When the archive last changed",
+      description:
+        "The time of the latest import, in seconds since 1970-01-01T00:00:00Z (0 for an empty archive): a chart app compares it before fetching its feeds again.",
+      operationID: "feedUpdated",
+      answers: [
+        .ok(
+          "Seconds since 1970",
+          schema: .object([("type", .string("integer")), ("minimum", .int(0))]))
+      ])
+  ) { router, request in
+    let time = try router.archive.read { try $0.lastImportTime() }
+    return Router.json(
+      Array("\(time?.secondsSince1970 ?? 0)\n".utf8), caching: request.caching())
+  }
+
+  /// `GET /api/feed/CATEGORY?limit=`: a chart app's feed, the latest snapshot of the category's
+  /// chart.
+  static let feed = Route(
+    .get, ["api", "feed", .category], query: [Parameters.feedLimit], media: [.json],
+    caching: .seconds(60),
+    document: RouteDocument(
+      summary: "A chart app's feed: the latest snapshot of the category's chart",
+      operationID: "feed",
+      answers: [.ok("The entries in rank order", schema: "Feed")], problems: [404])
+  ) { router, request in try router.feed(request) }
+
+  /// The upload's words in the document.
+  private static let uploadDocument = RouteDocument(
+    summary: "Import a chart file as the chart's snapshots",
+    description:
+      "The body is a chart file in any format chart-archive import reads, as it is or gzipped (Content-Encoding: gzip; another coding is a 415). All or nothing: the same checks as the command line. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
+    operationID: "upload",
+    answers: [
+      .ok(
+        "Nothing new (every snapshot was already stored), or a snapshot replaced (?replace=true): outcome says which",
+        schema: "Upload"),
+      .init(status: 201, description: "Stored", schema: RouteDocument.schema("Upload")),
+      .init(
+        status: 413,
+        description:
+          "The body is larger than the server takes (libevent's own HTML answer), or its gzipped file is, once decompressed (a problem)"
+      ),
+    ],
+    problems: [401, 405, 409, 415, 422, 503],
+    requestBody: .object([
+      ("required", .bool(true)),
+      (
+        "content",
+        .object([
+          (
+            "application/octet-stream",
+            .object([
+              ("schema", .object([("type", .string("string")), ("format", .string("binary"))]))
+            ])
+          ),
+          ("application/json", .object([("schema", .object([]))])),
+          ("text/csv", .object([("schema", .object([("type", .string("string"))]))])),
+        ])
+      ),
+    ]),
+    needsToken: true)
+}
+
+/// The API's answers: views rendered in the format asked, JSON, the health check, searches and
+/// feeds.
+extension Router {
+  /// The API's routes (see ``APIRoutes``).
+  static let apiRoutes = APIRoutes.all
+
+  /// A view made in one read transaction, rendered in the request's format, kept as the route
+  /// says (`dated`: whether the request names chart dates).
+  func view(
+    _ request: RouteRequest, dated: Bool = false,
+    _ make: (ArchiveReader) throws -> some Presentation
+  ) throws -> HTTPResponse {
+    let view = try archive.read(make)
+    let text = view.rendered(as: request.format, style: Style(colors: false))
+    let media: Route.MediaType = request.format == .csv ? .csv : .json
+    return HTTPResponse(
+      status: 200, headers: [("Content-Type", media.rawValue)], body: Array(text.utf8),
+      caching: request.caching(dated: dated))
+  }
+
+  /// A JSON body.
+  static func json(_ body: [UInt8], caching: HTTPResponse.Caching = .none) -> HTTPResponse {
+    HTTPResponse(
+      status: 200, headers: [("Content-Type", Route.MediaType.json.rawValue)], body: body,
+      caching: caching)
+  }
+
+  /// The health check: the schema version, the number of charts and the last import's time.
+  func health() throws -> HTTPResponse {
+    let (charts, last) = try archive.read { (try $0.charts().count, try $0.lastImportTime()) }
+    let body = JSONValue.object([
+      ("status", .string("ok")), ("schema_version", .int(Archive.schemaVersion)),
+      ("charts", .int(charts)), ("last_import", JSONValue(last?.iso8601)),
+    ])
+    return Self.json(Array((body.encoded() + "\n").utf8))
+  }
+
+  /// The songs a search finds: `q` words of a title or credit, `artist` words of the credit, both
+  /// or either; `chart` keeps to one chart.
+  ///
+  /// - Throws: ``ServerProblem`` (400) when neither `q` nor `artist` has a word.
+  func searchSongs(_ request: RouteRequest) throws -> HTTPResponse {
+    // Blanks and control characters are no words (a search for them found every song).
+    func words(_ text: String?) -> String? {
+      let trimmed = (text ?? "").trimmingCharacters(
+        in: .whitespacesAndNewlines.union(.controlCharacters))
+      return trimmed.isEmpty ? nil : text
+    }
+    let text = words(try request.value(Parameters.words)) ?? ""
+    let artist = words(try request.value(Parameters.artist))
+    let chart = try request.value(Parameters.onChart)
+    guard !text.isEmpty || artist != nil else {
+      throw ServerProblem(400, "give q (words of a title or credit) or artist")
+    }
+    return try view(request) {
+      SongMatchesView(try $0.songs(matching: text, artist: artist, chart: chart))
+    }
+  }
+
+  /// A feed: the latest snapshot of the chart the category names, at most `limit` entries.
+  ///
+  /// - Throws: ``ServerProblem`` (404) for a category the server has no feed for.
+  func feed(_ request: RouteRequest) throws -> HTTPResponse {
+    let category = try request.value(Parameters.category)
+    guard let chart = configuration.feeds[category] else {
+      let known = configuration.feeds.keys.sorted().joined(separator: ", ")
+      throw ServerProblem(
+        404, "no feed '\(category)' (the feeds: \(known); and updated, the last import's time)")
+    }
+    let limit = try request.value(Parameters.feedLimit) ?? 20
+    return try view(request) {
+      FeedView(try $0.chartSnapshot(of: chart, at: .latest).placements, limit: limit)
+    }
+  }
+}

@@ -1,0 +1,117 @@
+import ChartPresentation
+import ChartRanking
+import ChartStorage
+
+/// The questions an API route and a page both ask of one resource, each written once: its
+/// parameters read from the request (in the order their problems are given), whether it names
+/// chart dates (which decides how long the answer is kept), and the read, in the caller's read
+/// transaction, of what the API renders as JSON or CSV and the page as HTML.
+enum Queries {
+  /// A snapshot with its entries' figures and the snapshot before it (`show`):
+  /// `/api/charts/NAME/DATE`, `/charts/NAME/DATE`, `/charts/NAME`.
+  struct Snapshot: Sendable {
+    /// The chart's name.
+    let chart: String
+    /// Its chart date, `latest` or `previous`.
+    let date: SnapshotDate
+
+    /// A chart's snapshot.
+    init(chart: String, date: SnapshotDate) {
+      self.chart = chart
+      self.date = date
+    }
+
+    /// The snapshot a route's path names: `{chart}`, then `{date}`.
+    init(_ request: RouteRequest) throws(ServerProblem) {
+      self.init(
+        chart: try request.value(Parameters.chart),
+        date: try request.value(Parameters.snapshotDate) ?? .latest)
+    }
+
+    /// Whether it names a chart date (the snapshot does not change), not `latest` or `previous`.
+    var isDated: Bool { if case .on = date { true } else { false } }
+
+    /// The snapshot, the one before it and its entries' figures.
+    func read(_ reader: ArchiveReader) throws -> ChartSnapshot {
+      try reader.chartSnapshot(of: chart, at: date)
+    }
+  }
+
+  /// Two snapshots of a chart compared (`diff`): `/api/charts/NAME/diff`, `/charts/NAME/diff`.
+  struct Diff: Sendable {
+    /// The chart's name.
+    let chart: String
+    /// The older chart date and the newer, when given.
+    let from, to: SnapshotDate?
+
+    /// The diff a request asks for: `{chart}`, `from`, `to`.
+    init(_ request: RouteRequest) throws(ServerProblem) {
+      chart = try request.value(Parameters.chart)
+      from = try request.value(Parameters.from)
+      to = try request.value(Parameters.to)
+    }
+
+    /// Whether both dates are given (a keyword counts as given).
+    var isDated: Bool { from != nil && to != nil }
+
+    /// Arrivals, drop-outs and movements between the two snapshots.
+    func read(_ reader: ArchiveReader) throws -> DiffView {
+      let (older, newer) = try reader.snapshotsToCompare(of: chart, from, to)
+      return DiffView(
+        chart: chart, older: older, newer: newer, diff: try reader.diff(from: older, to: newer))
+    }
+  }
+
+  /// A snapshot's rank-change report (`report`): `/api/charts/NAME/report`,
+  /// `/charts/NAME/report`.
+  struct Report: Sendable {
+    /// The chart's name.
+    let chart: String
+    /// The snapshot's chart date, when given (the latest otherwise).
+    let date: SnapshotDate?
+    /// The most climbers and fallers listed.
+    let limit: Int
+
+    /// The report a request asks for: `{chart}`, `date`, then `limit` when the route takes it
+    /// (10 otherwise).
+    init(_ request: RouteRequest, limit: Parameter<Int?>? = nil) throws(ServerProblem) {
+      chart = try request.value(Parameters.chart)
+      date = try request.value(Parameters.reportDate)
+      self.limit =
+        try limit.flatMap { parameter throws(ServerProblem) in
+          try request.value(parameter)
+        } ?? 10
+    }
+
+    /// Whether it names a chart date, not the latest or previous.
+    var isDated: Bool { if case .on = date { true } else { false } }
+
+    /// The number one, debuts, re-entries, climbers, fallers and drop-outs.
+    func read(_ reader: ArchiveReader) throws -> ReportView {
+      let snapshot = try reader.snapshot(of: chart, at: date ?? .latest)
+      let (report, previous) = try reader.report(on: snapshot, limit: limit)
+      return ReportView(chart: chart, snapshot: snapshot, previous: previous, report: report)
+    }
+  }
+
+  /// A song's history on every chart (`history --song ID`): `/api/songs/ID`, `/songs/ID`.
+  struct Song: Sendable {
+    /// The song's ID.
+    let id: SongID
+
+    /// The song a route's path names.
+    ///
+    /// - Throws: ``ServerProblem`` (404) for an ID that is not a whole number from 1.
+    init(_ request: RouteRequest) throws(ServerProblem) { id = try request.value(Parameters.song) }
+
+    /// Every recording of the song on every chart.
+    ///
+    /// - Throws: ``ServerProblem`` (404) when the archive has no song with the ID.
+    func read(_ reader: ArchiveReader) throws -> HistoryView {
+      guard let song = try reader.song(id) else {
+        throw ServerProblem(404, "no song with ID \(id.rawValue)")
+      }
+      return HistoryView(try reader.recordings(of: [song]))
+    }
+  }
+}

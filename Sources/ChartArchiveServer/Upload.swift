@@ -1,0 +1,143 @@
+import ChartFormats
+import ChartImport
+import ChartPresentation
+import ChartRanking
+import ChartStorage
+import Foundation
+
+/// `POST /api/charts/NAME/snapshots`: a chart file imported as the chart's snapshots, behind the
+/// server's token.
+extension Router {
+  /// Imports the request's body, a chart file, into the chart its path names, with the same
+  /// checks as `import` (all or nothing): 201 with what was stored, 200 when nothing was new or a
+  /// snapshot was replaced, 401 without the server's token.
+  ///
+  /// - Throws: ``ServerProblem`` for a parameter it does not take (400), a body it cannot read
+  ///   (400, 413, 415); the problems of a refused file are answered (409, 422).
+  func upload(_ request: RouteRequest) throws -> HTTPResponse {
+    guard let uploads, let token = configuration.uploadToken else {
+      throw ServerProblem(405, "this server takes no uploads (start it with --token-file)")
+    }
+    guard let given = request.http.headers["authorization"], given.hasPrefix("Bearer "),
+      Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
+    else {
+      var response = problem(401, "uploads need the server's token: Authorization: Bearer TOKEN")
+      response.headers.append(("WWW-Authenticate", "Bearer"))
+      return response
+    }
+    let chart = try request.value(Parameters.chart)
+    var options = ImportOptions(chart: chart)
+    options.listingSnapshots = true
+    options.replacing = try request.value(Parameters.replace)
+    options.chartDate = try request.value(Parameters.fileDate)
+    options.format = try request.value(Parameters.fileFormat)
+    options.frequency = try request.value(Parameters.frequency)
+    let name = "\(chart)/upload" + (request.text(of: Parameters.fileDate).map { "-\($0)" } ?? "")
+    let file = try uploadedFile(request.http)
+    do {
+      let report = try Importer.run(
+        [.bytes(Data(file), name: name)], into: uploads, options: options)
+      let outcome =
+        report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"
+      let body = JSONValue.object([
+        ("outcome", .string(outcome)),
+        (
+          "snapshots",
+          .array(
+            report.snapshots.map {
+              .object([
+                ("chart", .string($0.chart)), ("chart_date", .string($0.chartDate.iso8601)),
+                ("entries", .int($0.entryCount)), ("outcome", .string($0.outcome.rawValue)),
+              ])
+            })
+        ),
+        (
+          "warnings",
+          .array(
+            ImportWords.warnings(of: report, sourceNames: [name], dateOption: "?date=").map(
+              JSONValue.string))
+        ),
+      ])
+      return HTTPResponse(
+        status: report.imported > 0 ? 201 : 200, headers: [("Content-Type", "application/json")],
+        body: Array((body.encoded() + "\n").utf8))
+    } catch {
+      switch error {
+      case .refused(let refused, _): return problem(refusing: refused)
+      case .archive(let error), .writeFailedWithUserObjects(let error, _):
+        return problem(for: error)
+      }
+    }
+  }
+
+  /// The file a request's body holds: the body as sent, or gzipped (RFC 9110, section 8.4); any
+  /// other coding is not read.
+  ///
+  /// - Throws: ``ServerProblem``: 400 for a body that is not valid gzip, 413 for one longer than
+  ///   the server takes once decompressed, 415 for another coding.
+  private func uploadedFile(_ request: HTTPRequest) throws(ServerProblem) -> [UInt8] {
+    switch request.headers["content-encoding"]?.lowercased() {
+    case nil, "identity": return request.body
+    case "gzip", "x-gzip":
+      do {
+        return try Gzip.decompress(request.body, limit: configuration.maximumBodyBytes)
+      } catch {
+        switch error {
+        case .tooLong:
+          throw ServerProblem(
+            413,
+            "the file is longer than \(configuration.maximumBodyBytes) bytes once decompressed")
+        case .invalid(let reason): throw ServerProblem(400, "the body is not valid gzip: \(reason)")
+        }
+      }
+    case let other?:
+      throw ServerProblem(
+        415, "Content-Encoding '\(other)' is not read here; send the file as it is, or gzipped")
+    }
+  }
+
+  /// The problems of a refused upload: 409 for a snapshot that conflicts with a stored one, 422
+  /// for a file that is not a valid chart file, with every line the command line would print.
+  private func problem(refusing refused: [RefusedSource]) -> HTTPResponse {
+    var conflict = false
+    var lines: [String] = []
+    for source in refused {
+      switch source.reason {
+      case .invalid(let error):
+        lines += Self.describe(error).split(separator: "\n").map(String.init)
+      case .conflict(let error):
+        if case .conflictingSnapshot = error { conflict = true }
+        lines.append(
+          error.description
+            + (conflict ? " (add ?replace=true to replace it)" : ""))
+      case .otherFormatInFolder(_, let format, _, _):
+        lines.append("a \(format.rawValue) file of another format than the chart's")
+      }
+    }
+    return problem(
+      conflict ? 409 : 422, lines.first ?? "the file could not be imported",
+      extra: [("problems", .array(lines.map(JSONValue.string)))])
+  }
+
+  /// A chart file's problems in the service's words: remedies as query parameters.
+  static func describe(_ error: ChartFileError) -> String {
+    error.description { remedy in
+      switch remedy {
+      case .nameTheChart: "upload it to /api/charts/NAME/snapshots"
+      case .dateTheChart: "add ?date=YYYY-MM-DD"
+      case .giveTimeZone: "the service takes no time zone: give dates with theirs"
+      }
+    }
+  }
+
+  /// Whether two byte strings are equal, in a time that depends on their lengths only.
+  static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
+    for index in 0..<max(left.count, right.count) {
+      let a = index < left.count ? left[index] : 0
+      let b = index < right.count ? right[index] : 0
+      difference |= a ^ b
+    }
+    return difference == 0
+  }
+}

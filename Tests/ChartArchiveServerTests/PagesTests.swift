@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+@testable import ChartArchiveServer
+
+/// The web pages `serve` answers, asked through the router (the browser check, on the real
+/// server, is the command line tests' `BrowserCheckTests`), on Sample-data and the made-up chart
+/// with hostile titles.
+struct PagesTests {
+  /// The markers of the made-up chart's third week, by rank: song 0 climbs from 2, song 1 falls
+  /// from 1, song 19 re-enters, song 3 stays at 4, song 2 falls from 3 to 5, and the songs below
+  /// fall one place each (song 20 from 5, song 5 from 6, song 4 from 7, then 8 to 19).
+  static let thirdWeekMarkers = ["▲1", "▼1", "RE", "–", "▼2"] + Array(repeating: "▼1", count: 15)
+
+  /// The texts of every movement marker of a page, in order.
+  static func markers(_ html: String) -> [String] {
+    html.matches(of: /<span class="mv [a-z]+" role="img" aria-label="[^"]+">([^<]+)<\/span>/)
+      .map { String($0.1) }
+  }
+
+  /// The entries of a page's first list of entries.
+  static func entryCount(_ html: String) -> Int {
+    guard let list = html.firstMatch(of: /<ol class="entries">\n((?:<li>.*<\/li>\n)*)<\/ol>/)
+    else { return 0 }
+    return list.1.split(separator: "\n").count
+  }
+
+  /// A router on the archive with the hostile chart, and the archive's path.
+  static func service() throws -> (Service, String) {
+    let archive = try TestArchive.withHostileChart.get().path
+    return (try Service(archive), archive)
+  }
+
+  @Test func everyPageKindAnswersHTMLWithAPolicyAllowingNoScript() throws {
+    let (service, archive) = try Self.service()
+    let night = try songID(["night sky"], in: archive)
+    let pages = [
+      "/", "/charts/hot-100", "/charts/app-daily/2024-05-03", "/songs/\(night)",
+      "/charts/hot-100/diff?from=2023-12-23&to=2024-01-13",
+      "/charts/hot-100/report?date=2024-01-13",
+      "/search?q=christmas", "/charts/\(TestArchive.hostileSegment)/2024-03-16",
+      "/charts/\(TestArchive.hostileSegment)/report?date=latest",
+      "/charts/\(TestArchive.hostileSegment)/diff?from=2024-03-02&to=2024-03-16",
+    ]
+    for page in pages {
+      let response = service.get(page)
+      #expect(response.status == 200, "\(page)")
+      #expect(response.header("Content-Type") == "text/html; charset=utf-8", "\(page)")
+      #expect(
+        response.header("Content-Security-Policy")
+          == "default-src 'none'; style-src 'self'; img-src 'self' https:; form-action 'self';"
+          + " base-uri 'none'; frame-ancestors 'none'", "\(page)")
+      #expect(response.header("X-Content-Type-Options") == "nosniff")
+      #expect(!response.text.contains("<script"), "\(page)")
+      #expect(!response.text.contains("javascript:alert(4)"), "\(page)")
+      #expect(!response.text.contains("href=\"javascript:"), "\(page)")
+      #expect(response.text.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"), "\(page)")
+      #expect(response.text.contains("<form class=\"search\" role=\"search\" action=\"/search\""))
+    }
+  }
+
+  @Test func titlesAreTextOnTheHostileChartsPage() throws {
+    let (service, _) = try Self.service()
+    let page = service.get("/charts/\(TestArchive.hostileSegment)/2024-03-16").text
+    #expect(Self.entryCount(page) == 20)
+    #expect(Array(Self.markers(page).prefix(20)) == Self.thirdWeekMarkers)
+    #expect(
+      page.contains(
+        "<title>hostile &lt;b&gt;&quot;chart&quot;&lt;/b&gt; &amp; co · 2024-03-16 · ChartArchive"
+          + "</title>"))
+    #expect(page.contains(">&lt;script&gt;alert(1)&lt;/script&gt;</a>"))
+    #expect(page.contains(">&quot;Quoted&quot; &amp; &#39;single&#39; &lt;b&gt;bold&lt;/b&gt;</a>"))
+    #expect(page.contains(">&lt;/title&gt;&lt;img src=x onerror=alert(2)&gt;</a>"))
+    #expect(page.contains("<span>👩‍🎤 Star</span>"))
+    // The song URL with quotes is an attribute value still; javascript: URLs are no link at all.
+    #expect(page.contains("<a href=\"https://music.example.com/t/0?a=1&amp;b=&quot;2&quot;\""))
+    #expect(!page.contains("alert(5)"))
+    #expect(page.contains("<img src=\"https://images.example.com/c0.jpg\" alt=\"\""))
+    // Song 18 dropped out from 20; the biggest climber is song 0.
+    #expect(page.contains("<h2 id=\"drop-outs\">Drop-outs (1)</h2>"))
+    #expect(page.contains("<td class=\"n\">20</td><td class=\"s\"><a href=\"/songs/"))
+    #expect(page.contains(">Song 19</a></td><td class=\"s\">Artist 19</td>"))
+    let second = service.get("/charts/\(TestArchive.hostileSegment)/2024-03-09").text
+    #expect(
+      Array(Self.markers(second).prefix(20))
+        == ["▲1", "▼1", "–", "–", "NEW", "–", "▼2"] + Array(repeating: "▼1", count: 13))
+  }
+
+  @Test func aSnapshotPageLinksTheChartDatesAroundIt() throws {
+    let (service, archive) = try Self.service()
+    let page = service.get("/charts/hot-100/2023-12-30").text
+    #expect(Self.entryCount(page) == 100)
+    #expect(page.contains("<a rel=\"prev\" href=\"/charts/hot-100/2023-12-23\">← 2023-12-23</a>"))
+    #expect(page.contains("<a rel=\"next\" href=\"/charts/hot-100/2024-01-06\">2024-01-06 →</a>"))
+    #expect(
+      page.contains(
+        "<input id=\"d\" type=\"date\" name=\"date\" value=\"2023-12-30\" required"
+          + " max=\"2024-01-13\">"))
+    // The markers are the command line's.
+    let shown = chartArchive(["show", "hot-100", "2023-12-30", "--db", archive]).output.split(
+      separator: "\n", omittingEmptySubsequences: false)[3..<103]
+      .map { String($0.split(separator: " ")[1]) }
+    #expect(Array(Self.markers(page).prefix(100)) == shown)
+    // The date picker's date: that date's snapshot, else the one before it.
+    let picked = service.get("/charts/hot-100?date=2024-01-01")
+    #expect(picked.status == 303)
+    #expect(picked.header("Location") == "/charts/hot-100/2023-12-30")
+    let early = service.get("/charts/hot-100?date=2020-01-01")
+    #expect(early.header("Location") == "/charts/hot-100/2023-12-23")
+    // A chart page weighs under 50 KB without its images.
+    #expect(page.utf8.count < 50 * 1024)
+  }
+
+  @Test func aSongPageDrawsOnePointPerChartDateWithAGapOffTheChart() throws {
+    let (service, archive) = try Self.service()
+    // Snooze: 2023-12-23 at 16, 2023-12-30 at 20, off the chart on 2024-01-06, back at 6.
+    let snooze = try songID(["Snooze"], in: archive)
+    let page = service.get("/songs/\(snooze)").text
+    let path = try #require(page.firstMatch(of: /<path d="([^"]+)"/)?.1)
+    #expect(path.filter { $0 == "M" || $0 == "L" } == "MLM")
+    let tooltips = page.matches(
+      of: /<circle cx="[0-9.]+" cy="[0-9.]+" r="3"><title>([^<]+)<\/title>/
+    )
+    .map { String($0.1) }
+    #expect(tooltips == ["2023-12-23: rank 16", "2023-12-30: rank 20", "2024-01-13: rank 6"])
+    #expect(page.contains("peak position 2*"))
+    // Its peak and debut are the source's, from before the archive's first entry of it.
+    #expect(page.contains("<dd>2* (reached before the archive's entries)</dd>"))
+    #expect(page.contains("<dt>Debut</dt><dd>before 2023-12-23 (archived from <a "))
+    // A song of the hostile chart: its title escaped in the picture too.
+    let hostile = service.get("/songs/\(try songID(["alert(1)"], in: archive))").text
+    #expect(hostile.contains("<title id=\"rc-t\">&lt;script&gt;alert(1)&lt;/script&gt; — "))
+  }
+
+  @Test func searchRedirectsToTheOneSongItFindsOrListsThem() throws {
+    let (service, archive) = try Self.service()
+    let one = service.get("/search?q=night+sky")
+    #expect(one.status == 303)
+    #expect(one.header("Location") == "/songs/\(try songID(["night sky"], in: archive))")
+    let several = service.get("/search?q=christmas")
+    #expect(several.status == 200)
+    #expect(several.text.contains("<p class=\"sub\">18 songs match &#39;christmas&#39;.</p>"))
+    #expect(several.text.contains("value=\"christmas\""))
+    let misspelt = service.get("/search?q=chistmas").text
+    #expect(misspelt.contains("Did you mean <a href=\"/search?q=christmas\">christmas</a>?"))
+  }
+
+  @Test func assetsComeFromTheBinaryAndNothingElseIsServed() throws {
+    let (service, _) = try Self.service()
+    let style = service.get("/assets/style.css")
+    #expect(style.status == 200)
+    #expect(style.header("Content-Type") == "text/css; charset=utf-8")
+    let source = try String(
+      contentsOf: packageRoot.appendingPathComponent("Sources/ChartPresentation/Assets/style.css"),
+      encoding: .utf8)
+    #expect(style.text == source)
+    #expect(service.get("/assets/icon.svg").header("Content-Type") == "image/svg+xml")
+    for path in [
+      "/assets/..%2F..%2FPackage.swift", "/assets/%2e%2e/README.md", "/Package.swift",
+      "/assets/style.css/x",
+    ] {
+      let response = service.get(path)
+      #expect(response.status == 404, "\(path)")
+      #expect(response.header("Content-Type") == "text/html; charset=utf-8")
+      #expect(response.header("Content-Security-Policy")?.hasPrefix("default-src 'none'") == true)
+    }
+    let missing = service.get("/charts/hot-100/2024-01-01")
+    #expect(missing.status == 404)
+    #expect(
+      missing.text.contains(
+        "<p class=\"sub\">chart &#39;hot-100&#39; has no snapshot dated 2024-01-01 (the nearest are 2023-12-30 and"
+          + " 2024-01-06)</p>"))
+    // Pages take GET and HEAD only, on every path outside /api/: a page or the page that says
+    // there is none.
+    for (method, path) in [
+      ("POST", "/charts/hot-100"), ("OPTIONS", "/"), ("DELETE", "/nothing"), ("PUT", "/assets/x"),
+    ] {
+      let refused = service.request(method, path)
+      #expect(refused.status == 405, "\(method) \(path)")
+      #expect(refused.header("Allow") == "GET, HEAD")
+      #expect(refused.header("Content-Type") == "text/html; charset=utf-8")
+      #expect(refused.text.contains("\(method) is not allowed here (allowed: GET, HEAD)"))
+    }
+    #expect(service.get("/nothing").text.contains("no such page: /nothing"))
+    let charts = service.get("/charts")
+    #expect(charts.status == 301)
+    #expect(charts.header("Location") == "/")
+    #expect(charts.header("Cache-Control") == "no-store")
+    let badDate = service.get("/charts/hot-100?date=tomorrow")
+    #expect(badDate.status == 400)
+    #expect(badDate.text.contains("date &#39;tomorrow&#39; is not a chart date (YYYY-MM-DD)"))
+    // An empty date is the date picker's nothing: the latest snapshot.
+    #expect(service.get("/charts/hot-100?date=").status == 200)
+    // A malformed escape is refused before any page is looked for.
+    #expect(service.get("/charts/%ZZ").status == 400)
+  }
+
+  @Test func aDatedPageIsKeptAndRevalidated() throws {
+    let (service, _) = try Self.service()
+    let first = service.get("/charts/hot-100/2024-01-06")
+    #expect(first.header("Cache-Control") == "public, max-age=3600")
+    let tag = try #require(first.header("ETag"))
+    let again = service.get("/charts/hot-100/2024-01-06", headers: ["If-None-Match": tag])
+    #expect(again.status == 304)
+    let zipped = service.get(
+      "/charts/hot-100/2024-01-06", headers: ["Accept-Encoding": "gzip"])
+    #expect(zipped.header("Content-Encoding") == "gzip")
+    #expect(service.get("/charts/hot-100").header("Cache-Control") == "public, max-age=60")
+    // A dated report or diff is kept a day, the latest a minute; the assets a day.
+    for (target, seconds) in [
+      ("/charts/hot-100/report?date=2024-01-06", 86_400), ("/charts/hot-100/report", 60),
+      ("/charts/hot-100/diff?from=2023-12-30&to=2024-01-06", 86_400),
+      ("/charts/hot-100/diff?from=2023-12-30", 60), ("/assets/style.css", 86_400),
+      ("/songs/1", 60), ("/", 60), ("/search?q=christmas", 60),
+    ] {
+      #expect(
+        service.get(target).header("Cache-Control") == "public, max-age=\(seconds)", "\(target)")
+    }
+  }
+}
