@@ -51,8 +51,12 @@ enum Queries {
       to = try request.value(Parameters.to)
     }
 
-    /// Whether both dates are given (a keyword counts as given).
-    var isDated: Bool { from != nil && to != nil }
+    /// Whether both dates name chart dates (the snapshots do not change), neither `latest` nor
+    /// `previous` nor left out.
+    var isDated: Bool {
+      guard case .on = from, case .on = to else { return false }
+      return true
+    }
 
     /// Arrivals, drop-outs and movements between the two snapshots.
     func read(_ reader: ArchiveReader) throws -> DiffView {

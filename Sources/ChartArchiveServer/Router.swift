@@ -1,3 +1,4 @@
+import ChartImport
 import ChartRanking
 public import ChartStorage
 
