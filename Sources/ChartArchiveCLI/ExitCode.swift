@@ -78,7 +78,7 @@ struct CommandError: Error {
       case .invalidChartName, .sameSnapshot: .usage
       case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
-      case .upgradeNotWritable: .ioError
+      case .upgradeNotWritable, .damaged: .ioError
       }
     let hint: String? =
       switch error {
@@ -90,6 +90,9 @@ struct CommandError: Error {
       case .frequencyConflict(_, let stored, _):
         "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
           + " it is this chart"
+      case .damaged:
+        "nothing was written to it; chart-archive check tells what is wrong: restore it from a"
+          + " backup, or import its charts again into a new archive"
       case .noSuchChart, .noSuchSnapshot: ErrorHints.hint(for: error)
       default: nil
       }

@@ -42,7 +42,7 @@ extension Router {
     case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
     case .invalidChartName, .sameSnapshot: 400
     case .database: error.isLocked ? 503 : 500
-    case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable: 500
+    case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable, .damaged: 500
     }
   }
 

@@ -103,11 +103,20 @@ public enum Importer {
   ) throws(ImportError) -> ImportReport {
     let run = ImportRun(sources: sources, options: options, progress: progress)
     defer { run.readAhead.cancel() }
+    // Nothing is committed into an archive with damaged pages.
+    let damage = DamageCheck(archive)
     do {
-      try archive.importing { store in try run.store(into: store) }
+      try archive.importing { store in
+        try run.store(into: store)
+        try damage?.wait()
+      }
     } catch let error as ImportError {
       throw error
     } catch let error as ArchiveError {
+      // A damaged page the import met is told as the check tells it.
+      if case .database(_, let failure) = error, failure.isDamage {
+        do { try damage?.wait() } catch { throw .archive(error) }
+      }
       // A user's trigger or index on the archive's tables may be why a write failed.
       if case .database = error,
         let objects = try? archive.read({ try $0.userObjectsOnArchiveTables() }), !objects.isEmpty

@@ -103,6 +103,11 @@ public final class Archive: Sendable {
     readers = nil
   }
 
+  /// Whether reads run on connections of their own, beside a write (a file's archive); `false`
+  /// when they share the writing connection and wait for the write (an in-memory archive, an
+  /// archive being built).
+  public var readsBesideWrites: Bool { readers != nil }
+
   /// The writing connection, for closing it when a built archive is published.
   var writingDatabase: Database? { writer?.database }
 

@@ -39,6 +39,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   case sameSnapshot(chart: String, chartDate: ChartDate)
   /// SQLite reported an error while using the archive at `path`.
   case database(path: String, DatabaseError)
+  /// Pages of the archive's tables cannot be read as SQLite wrote them (the file was damaged on
+  /// disk or by another program); `pages` are the first found (see
+  /// ``ArchiveReader/damagedPages(limit:)``). Nothing is written to such an archive.
+  case damaged(path: String, pages: [DamagedPage])
 
   /// Runs SQLite calls for the archive at `path`, turning their errors into ``database(path:_:)``
   /// and letting archive errors through.
@@ -101,6 +105,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         ? "the archive \(path) is in use by another process (waited"
           + " \(Database.busyTimeoutMilliseconds / 1000) s); try again"
         : "cannot use the archive \(path): \(error)"
+    case .damaged(let path, let pages):
+      "the archive \(path) is damaged: "
+        + pages.prefix(3).map { "page \($0.page) of \($0.table)" }.joined(separator: ", ")
+        + (pages.count > 3 ? " and more" : "") + " cannot be read as SQLite wrote them"
     }
   }
 }
