@@ -1086,10 +1086,14 @@ private struct CauseFinder {
     previous == nil || songs(withTitleOf: entry).count <= 1
   }
 
-  /// The cause of a disagreement that appears at this snapshot.
+  /// The cause of a disagreement that appears at this snapshot, looked for in this order: a gap
+  /// in the archive's snapshots around the entry, what explains a peak or a previous rank in
+  /// particular, then a tie, a first entry counted from before the archive, two recordings and a
+  /// change of credit. ``DisagreementCause/unexplained`` when nothing does.
   ///
   /// - Parameters:
-  ///   - archived: the entry and its song.
+  ///   - entry: the entry.
+  ///   - song: its song.
   ///   - trueRank: its rank as the source meant it.
   ///   - since: the chart date of the song's previous entry, or `nil` for its first.
   ///   - earlierCredit: the title and artist of the song's previous entry, for a run number
@@ -1106,75 +1110,18 @@ private struct CauseFinder {
     let checksPrevious =
       figure == .previousRank
       && entry.publishedPreviousRank.map { previous?.trueRanks.contains($0) ?? false } ?? false
-    // A short snapshot, or a missing one, here or between the song's entries (from its previous
-    // entry, or the previous snapshot for its first).
-    if followsMissing || snapshot.entries.count < chartSize && !checksPrevious { return .sourceGap }
-    if let previous {
-      let start = since ?? previous.snapshot.chartDate
-      if start <= previous.snapshot.chartDate,
-        previous.followsMissingSnapshot || previous.snapshot.entries.count < chartSize
-      {
-        return .sourceGap
-      }
-      if start < previous.snapshot.chartDate,
-        !lookup.flaggedSnapshots(
-          from: start, before: previous.snapshot.chartDate, chartSize: chartSize
-        ).isEmpty
-      {
-        // `since` itself, or one after it before the previous snapshot.
-        return .sourceGap
-      }
-    }
-    if figure == .peakPosition, let peak = entry.publishedPeakPosition {
-      // The song's first entry in the archive, which the source says charted before, with a
-      // better peak than its rank: reached on a chart the archive lacks, whatever the offset
-      // (a chart app's first imported week, several songs two places above their peaks).
-      if since == nil, entry.saysChartedBefore, peak < trueRank,
-        nothingEarlierHasTheTitle(of: entry)
-      {
-        return .sourceGap
-      }
-      if shiftedPeakOffsets.contains(peak - trueRank) { return .rankShift }
-      // One entry misranked: the source's own peak and its next previous rank agree on a rank
-      // one or two away from the file's.
-      if peak != trueRank, abs(peak - trueRank) <= 2,
-        let next, let index = next.songs.firstIndex(of: song),
-        next.entries[index].publishedPreviousRank == peak
-      {
-        return .rankShift
-      }
-      // The peak was reached on a chart missing from the archive.
-      var missingRanks = lookup.ranksOnMissingSnapshots(of: song, before: horizon)
-      if let previous, previous.followsMissingSnapshot,
-        let index = previous.snapshot.songs.firstIndex(of: song),
-        let rank = previous.snapshot.entries[index].publishedPreviousRank
-      {
-        missingRanks.insert(rank)
-      }
-      if followsMissing, let rank = entry.publishedPreviousRank { missingRanks.insert(rank) }
-      if missingRanks.contains(peak) { return .sourceGap }
+    if hasGap(since: since, checksPrevious: checksPrevious) { return .sourceGap }
+    if figure == .peakPosition, let peak = entry.publishedPeakPosition,
+      let cause = peakCause(of: entry, peak: peak, song: song, trueRank: trueRank, since: since)
+    {
+      return cause
     }
     let derivedPrevious = previousIndex.map { previous!.trueRanks[$0] }
-    if figure == .previousRank, let rank = entry.publishedPreviousRank {
-      // A shift first: its last shifted entry also claims a rank another entry claims.
-      if let derivedPrevious, shiftedOffsets.contains(rank - derivedPrevious) { return .rankShift }
-      // A tie: the song was one of two or three at that rank, which the source listed next to
-      // each other (or left one out). A song the previous snapshot holds further away was not
-      // tied there, whoever else claims the rank.
-      if tiedRanks.contains(rank), Self.couldBeTied(at: rank, derivedPrevious) { return .tie }
-      // Songs tied on the previous snapshot (`=2`, `=2`) took the places from their rank on, one
-      // each, which the source may give as their previous ranks (2 and 3).
-      if let derivedPrevious, let previous, rank > derivedPrevious,
-        rank < derivedPrevious + previous.trueRanks.filter({ $0 == derivedPrevious }).count
-      {
-        return .tie
-      }
-      // One entry misranked on the previous snapshot: its published peak there says the same.
-      if let derivedPrevious, let previousIndex, abs(rank - derivedPrevious) <= 2,
-        previous!.snapshot.entries[previousIndex].publishedPeakPosition == rank
-      {
-        return .rankShift
-      }
+    if figure == .previousRank, let rank = entry.publishedPreviousRank,
+      let cause = previousRankCause(
+        rank, derivedPrevious: derivedPrevious, previousIndex: previousIndex)
+    {
+      return cause
     }
     // A tie at the previous rank the source gives: the dropped one of two tied songs.
     if let rank = entry.publishedPreviousRank, tiedRanks.contains(rank), derivedPrevious != rank,
@@ -1192,31 +1139,132 @@ private struct CauseFinder {
     }
     if songs(withIdentityOf: entry).count > 1 { return .twoRecordings }
     if songs(withTitleOf: entry).count > 1 { return .creditChange }
-    // A run numbered afresh where the archive joined the song across a change of its credit: the
-    // song's entry before this one had its title or artist written otherwise (the source numbers
-    // the runs of each title and artist as written, "JENNIE" apart from "Jennie").
-    if figure == .run, let earlierCredit,
-      earlierCredit.title != entry.title || earlierCredit.artist != entry.artist
-    {
-      return .creditChange
-    }
-    // The entry at the previous rank (or one of those tied there) has this title, or this title
-    // before any parenthesis (a subtitle added with the artists written in another order: "Ever
-    // Since U Left Me" by Max B & French Montana, then "Ever Since U Left Me (I Went Deaf)" by
-    // French Montana & Max B).
-    if figure == .previousRank, let rank = entry.publishedPreviousRank, let previous,
-      previous.snapshot.entries.contains(where: {
-        $0.rank == rank
-          && (SongIdentity.fold($0.title) == SongIdentity.fold(entry.title)
-            || SongIdentity.baseTitle($0.title) == SongIdentity.baseTitle(entry.title))
-      })
-    {
+    if isCreditChange(of: entry, figure: figure, earlierCredit: earlierCredit) {
       return .creditChange
     }
     // The chart's first snapshot in the archive: the one its previous ranks speak of is not
     // there, so they cannot be checked (a chart app's feed imported from one day on).
     if figure == .previousRank, previous == nil { return .sourceGap }
     return .unexplained
+  }
+
+  /// Whether the archive lacks snapshots around the entry: this snapshot is short (unless the
+  /// figure is a previous rank that names an entry of the previous snapshot) or follows a missing
+  /// one, or one between the song's previous entry (the previous snapshot, for its first) and
+  /// this one is.
+  ///
+  /// - Parameters:
+  ///   - since: the chart date of the song's previous entry, or `nil` for its first.
+  ///   - checksPrevious: whether the figure is a previous rank naming an entry of the previous
+  ///     snapshot.
+  private func hasGap(since: ChartDate?, checksPrevious: Bool) -> Bool {
+    if followsMissing || snapshot.entries.count < chartSize && !checksPrevious { return true }
+    guard let previous else { return false }
+    let start = since ?? previous.snapshot.chartDate
+    if start <= previous.snapshot.chartDate,
+      previous.followsMissingSnapshot || previous.snapshot.entries.count < chartSize
+    {
+      return true
+    }
+    // `since` itself, or one after it before the previous snapshot.
+    return start < previous.snapshot.chartDate
+      && !lookup.flaggedSnapshots(
+        from: start, before: previous.snapshot.chartDate, chartSize: chartSize
+      ).isEmpty
+  }
+
+  /// What explains a published peak that disagrees, if anything peaks alone tell: a peak
+  /// reached before the archive's first entry of the song, ranks shifted (the snapshot's, or one
+  /// entry misranked), or a peak reached on a chart missing from the archive.
+  private func peakCause(
+    of entry: ChartEntry, peak: Int, song: SongID, trueRank: Int, since: ChartDate?
+  ) -> DisagreementCause? {
+    // The song's first entry in the archive, which the source says charted before, with a
+    // better peak than its rank: reached on a chart the archive lacks, whatever the offset
+    // (a chart app's first imported week, several songs two places above their peaks).
+    if since == nil, entry.saysChartedBefore, peak < trueRank,
+      nothingEarlierHasTheTitle(of: entry)
+    {
+      return .sourceGap
+    }
+    if shiftedPeakOffsets.contains(peak - trueRank) { return .rankShift }
+    // One entry misranked: the source's own peak and its next previous rank agree on a rank
+    // one or two away from the file's.
+    if peak != trueRank, abs(peak - trueRank) <= 2,
+      let next, let index = next.songs.firstIndex(of: song),
+      next.entries[index].publishedPreviousRank == peak
+    {
+      return .rankShift
+    }
+    // The peak was reached on a chart missing from the archive.
+    var missingRanks = lookup.ranksOnMissingSnapshots(of: song, before: horizon)
+    if let previous, previous.followsMissingSnapshot,
+      let index = previous.snapshot.songs.firstIndex(of: song),
+      let rank = previous.snapshot.entries[index].publishedPreviousRank
+    {
+      missingRanks.insert(rank)
+    }
+    if followsMissing, let rank = entry.publishedPreviousRank { missingRanks.insert(rank) }
+    return missingRanks.contains(peak) ? .sourceGap : nil
+  }
+
+  /// What explains a published previous rank that disagrees, if anything previous ranks alone
+  /// tell: ranks shifted, a tie (at the rank, or on the previous snapshot), or the entry misranked
+  /// on the previous snapshot.
+  ///
+  /// - Parameters:
+  ///   - rank: the published previous rank.
+  ///   - derivedPrevious: the song's rank on the previous snapshot, as the source meant it.
+  ///   - previousIndex: the index of the song's entry on the previous snapshot, if it is there.
+  private func previousRankCause(_ rank: Int, derivedPrevious: Int?, previousIndex: Int?)
+    -> DisagreementCause?
+  {
+    // A shift first: its last shifted entry also claims a rank another entry claims.
+    if let derivedPrevious, shiftedOffsets.contains(rank - derivedPrevious) { return .rankShift }
+    // A tie: the song was one of two or three at that rank, which the source listed next to
+    // each other (or left one out). A song the previous snapshot holds further away was not
+    // tied there, whoever else claims the rank.
+    if tiedRanks.contains(rank), Self.couldBeTied(at: rank, derivedPrevious) { return .tie }
+    // Songs tied on the previous snapshot (`=2`, `=2`) took the places from their rank on, one
+    // each, which the source may give as their previous ranks (2 and 3).
+    if let derivedPrevious, let previous, rank > derivedPrevious,
+      rank < derivedPrevious + previous.trueRanks.filter({ $0 == derivedPrevious }).count
+    {
+      return .tie
+    }
+    // One entry misranked on the previous snapshot: its published peak there says the same.
+    if let derivedPrevious, let previousIndex, abs(rank - derivedPrevious) <= 2,
+      previous!.snapshot.entries[previousIndex].publishedPeakPosition == rank
+    {
+      return .rankShift
+    }
+    return nil
+  }
+
+  /// Whether a disagreement is a change of the song's credit that the song and title lookups do
+  /// not see: a run numbered afresh where the archive joined the song across a change of its
+  /// credit (the song's entry before this one had its title or artist written otherwise: the
+  /// source numbers the runs of each title and artist as written, "JENNIE" apart from "Jennie"),
+  /// or a previous rank at which the entry there (or one of those tied there) has this title, or
+  /// this title before any parenthesis (a subtitle added with the artists written in another
+  /// order: "Ever Since U Left Me" by Max B & French Montana, then "Ever Since U Left Me (I Went
+  /// Deaf)" by French Montana & Max B).
+  private func isCreditChange(
+    of entry: ChartEntry, figure: AuditFigure, earlierCredit: (title: String, artist: String)?
+  ) -> Bool {
+    if figure == .run, let earlierCredit,
+      earlierCredit.title != entry.title || earlierCredit.artist != entry.artist
+    {
+      return true
+    }
+    guard figure == .previousRank, let rank = entry.publishedPreviousRank, let previous else {
+      return false
+    }
+    return previous.snapshot.entries.contains {
+      $0.rank == rank
+        && (SongIdentity.fold($0.title) == SongIdentity.fold(entry.title)
+          || SongIdentity.baseTitle($0.title) == SongIdentity.baseTitle(entry.title))
+    }
   }
 }
 
