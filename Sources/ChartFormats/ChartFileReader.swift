@@ -315,10 +315,10 @@ public struct ChartFileReader: Sendable {
   // MARK: - JSON
 
   private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
-    let raw: RawFile
+    let fields: JSONFileFields
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
-    if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
-      raw = streamed
+    if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.fileFields) {
+      fields = streamed
     } else {
       let json: JSONTree
       switch data.withUnsafeBytes({ bytes in
@@ -334,16 +334,16 @@ public struct ChartFileReader: Sendable {
         }
         return serviceFile(ServiceFile(json, format: service), path: path)
       }
-      guard let read = RawFile(json: json, forced: format) else {
+      guard let read = JSONFileFields(json: json, forced: format) else {
         throw ChartFileError(
           path: path,
           "not a chart file: expected a JSON object or array"
             + (format.map { " (\($0.rawValue) format)" } ?? ""))
       }
-      raw = read
+      fields = read
     }
-    var problems = raw.problems
-    if let snapshots = raw.snapshots, format == nil || format == .native {
+    var problems = fields.problems
+    if let snapshots = fields.snapshots, format == nil || format == .native {
       // An export: native snapshots one after the other.
       if snapshots.isEmpty {
         problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
@@ -367,20 +367,20 @@ public struct ChartFileReader: Sendable {
       }
       return RawChartFile(format: .native, keys: .native, groups: groups, problems: problems)
     }
-    if raw.problems.contains(where: { $0.field == "snapshots" }) {
+    if fields.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
-      throw ChartFileError(path: path, problems: raw.problems)
+      throw ChartFileError(path: path, problems: fields.problems)
     }
     let detected: ChartFormat
     if let format {
       detected = format
-    } else if raw.isFeed {
+    } else if fields.isFeed {
       detected = .appFeed
-    } else if raw.isBillboardPy {
+    } else if fields.isBillboardPy {
       detected = .billboardPy
-    } else if raw.hasEntriesKey {
+    } else if fields.hasEntriesKey {
       detected = .native
-    } else if raw.hasDataKey {
+    } else if fields.hasDataKey {
       detected = .billboardWeekly
     } else {
       throw ChartFileError(
@@ -390,17 +390,17 @@ public struct ChartFileReader: Sendable {
     }
     let entries: [RawEntry]?
     switch detected {
-    case .native, .billboardPy: entries = raw.entries
-    case .billboardWeekly: entries = raw.billboardEntries
-    case .appFeed: entries = raw.feedEntries
+    case .native, .billboardPy: entries = fields.entries
+    case .billboardWeekly: entries = fields.billboardEntries
+    case .appFeed: entries = fields.feedEntries
     default: entries = nil
     }
     if entries == nil {
       let list = detected == .billboardWeekly ? "data" : "entries"
-      let present = detected == .billboardWeekly ? raw.hasDataKey : raw.hasEntriesKey
+      let present = detected == .billboardWeekly ? fields.hasDataKey : fields.hasEntriesKey
       if detected == .appFeed {
         // A feed too long for a chart is reported already.
-        if !raw.isFeed {
+        if !fields.isFeed {
           problems.append(
             ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
         }
@@ -413,21 +413,21 @@ public struct ChartFileReader: Sendable {
     }
     let fileChart: String? =
       switch detected {
-      case .native: raw.chart
-      case .billboardPy: raw.name
+      case .native: fields.chart
+      case .billboardPy: fields.name
       default: nil
       }
-    if detected == .native, chart == nil, raw.chart == nil {
+    if detected == .native, chart == nil, fields.chart == nil {
       problems.append(ChartFileProblem(field: "chart", message: "missing", remedy: .nameTheChart))
     }
     let dateField = detected == .native ? "chart_date" : "date"
-    let fileDate = detected == .native ? raw.chartDate : detected == .appFeed ? nil : raw.date
+    let fileDate = detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date
     let group = RawGroup(
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
       date: fileDate, dateField: dateField,
-      dateFieldProblem: raw.problems.contains { $0.field == dateField }, entries: entries ?? [],
-      listPresent: entries != nil, frequency: raw.frequency)
+      dateFieldProblem: fields.problems.contains { $0.field == dateField }, entries: entries ?? [],
+      listPresent: entries != nil, frequency: fields.frequency)
     return RawChartFile(
       format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
   }

@@ -224,8 +224,10 @@ struct RawEntry: Equatable {
   }
 }
 
-/// A whole JSON file as written: every top-level field any JSON format has.
-struct RawFile: Equatable {
+/// The top-level fields of a JSON chart file (or of one snapshot of an export), as written and
+/// read before the file's format is known: every field any JSON format has there, its entries
+/// read with the field names of each format that has such a list.
+struct JSONFileFields: Equatable {
   var chart: String?
   var chartDate: String?
   var date: String?
@@ -236,7 +238,7 @@ struct RawFile: Equatable {
   var billboardEntries: [RawEntry]?
   var feedEntries: [RawEntry]?
   /// An export's snapshots: `{"snapshots": [native snapshot, …]}`.
-  var snapshots: [RawFile]?
+  var snapshots: [JSONFileFields]?
   /// Whether the file is an array of entries (the app-feed format).
   var isFeed = false
   var hasEntriesKey = false
@@ -284,7 +286,7 @@ struct RawFile: Equatable {
       // Every snapshot must be an object (an array inside would be read as an app feed).
       if case .array(let list) = value, list.allSatisfy(\.isObject) {
         // Each snapshot of an export is in the native format, whatever its fields.
-        snapshots = list.compactMap { RawFile(json: $0, forced: .native) }
+        snapshots = list.compactMap { JSONFileFields(json: $0, forced: .native) }
       } else {
         reader.problems.append(
           ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))
