@@ -65,79 +65,87 @@ public struct ChartDateDisagreement: Hashable, Sendable {
   }
 }
 
-/// A whole file as read, before its entries are checked: its format, the names of its entry
-/// fields, its snapshots' worth of entries and the problems found so far.
-struct RawChartFile {
+/// A chart file of any format as decoded, before its snapshots are checked: its format, the
+/// names of its entry fields, each snapshot's worth of entries as written, and the problems found
+/// so far. ``ChartFileReader`` checks it into a ``DecodedChartFile``.
+struct UncheckedChartFile {
   var format: ChartFormat
   var keys: EntryKeys
-  var groups: [RawGroup]
+  /// The file's snapshots, in the file's order.
+  var snapshots: [UncheckedSnapshot]
   var problems: [ChartFileProblem]
 }
 
-/// One snapshot's worth of a file, before it is checked.
-struct RawGroup {
+/// One snapshot of a file before it is checked: its chart and date as the file (or the options,
+/// or the folder) gives them, and its entries as written. Checking it makes a ``Snapshot``.
+struct UncheckedSnapshot {
+  /// Where the chart's name comes from.
   enum ChartSource { case option, file, folder }
   var chart: String
   var chartSource: ChartSource
+  /// The chart date as written (ISO 8601 in most formats), if the file gives one.
   var date: String?
+  /// The field the date is in, for messages.
   var dateField: String
   /// Whether the date field itself had a problem (a wrong type), already reported.
   var dateFieldProblem: Bool
   var entries: [RawEntry]
   /// Whether the file had its list of entries (so that an empty one is a problem of its own).
   var listPresent: Bool
+  /// How often the chart is published, as the file says (a ``ChartFrequency`` name), if it does.
   var frequency: String?
   /// Whether the format publishes previous ranks; `nil` to decide from the entries.
   var publishesPreviousRank: Bool? = nil
-  /// The row of the group's first entry, in a CSV file.
+  /// The row of the snapshot's first entry, in a CSV file.
   var firstRow: Int? = nil
-  /// The group's 1-based index among the snapshots of an export file.
-  var snapshot: Int? = nil
-  /// The page of the chart the group's entries are, when the chart is published in pages.
+  /// The snapshot's 1-based number in the file, when the file holds several (an export, a
+  /// service's file of several charts): its problems name it.
+  var number: Int? = nil
+  /// The page of the chart the entries are, when the chart is published in pages.
   var page: ChartPage? = nil
 }
 
-/// The rows of a table (or of part of one) gathered into snapshots' worth of entries, by chart
-/// and chart date, in the order of each group's first row.
-struct RowGroups {
-  var groups: [RawGroup] = []
-  /// Each group's chart and date, and the group's index.
+/// The rows of a table (or of part of one) gathered into snapshots by chart and chart date, in
+/// the order of each snapshot's first row.
+struct RowsBySnapshot {
+  var snapshots: [UncheckedSnapshot] = []
+  /// Each snapshot's chart and date, and its index in `snapshots`.
   private var index: [String: Int] = [:]
-  /// Each group's chart and date, in the order of `groups`.
+  /// Each snapshot's chart and date, in the order of `snapshots`.
   private var keys: [String] = []
   var problems: [ChartFileProblem] = []
-  /// Each group's date as the file writes it, for messages.
+  /// Each snapshot's date as the file writes it, for messages.
   var writtenDates: [String] = []
 
-  /// Adds an entry to the group of `key` (a chart and a date), which is `group` (without entries)
-  /// when it is the first of its group.
+  /// Adds an entry to the snapshot of `key` (a chart and a date), which is `snapshot` (without
+  /// entries) when the entry is its first.
   mutating func add(
-    _ entry: RawEntry, key: String, group: @autoclosure () -> RawGroup,
+    _ entry: RawEntry, key: String, snapshot: @autoclosure () -> UncheckedSnapshot,
     writtenDate: @autoclosure () -> String
   ) {
     if let position = index[key] {
-      groups[position].entries.append(entry)
+      snapshots[position].entries.append(entry)
     } else {
-      index[key] = groups.count
+      index[key] = snapshots.count
       keys.append(key)
-      var new = group()
+      var new = snapshot()
       new.entries = [entry]
-      groups.append(new)
+      snapshots.append(new)
       writtenDates.append(writtenDate())
     }
   }
 
-  /// Adds the groups of the rows after these: a group begun here takes their entries after its
-  /// own.
-  mutating func append(_ later: RowGroups) {
-    for (position, group) in later.groups.enumerated() {
+  /// Adds the snapshots of the rows after these: a snapshot begun here takes their entries after
+  /// its own.
+  mutating func append(_ later: RowsBySnapshot) {
+    for (position, snapshot) in later.snapshots.enumerated() {
       let key = later.keys[position]
       if let existing = index[key] {
-        groups[existing].entries += group.entries
+        snapshots[existing].entries += snapshot.entries
       } else {
-        index[key] = groups.count
+        index[key] = snapshots.count
         keys.append(key)
-        groups.append(group)
+        snapshots.append(snapshot)
         writtenDates.append(later.writtenDates[position])
       }
     }
@@ -314,7 +322,7 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - JSON
 
-  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     let fields: JSONFileFields
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
     if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.fileFields) {
@@ -348,16 +356,16 @@ public struct ChartFileReader: Sendable {
       if snapshots.isEmpty {
         problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
       }
-      var groups: [RawGroup] = []
+      var unchecked: [UncheckedSnapshot] = []
       for (index, snapshot) in snapshots.enumerated() {
-        groups.append(
-          RawGroup(
+        unchecked.append(
+          UncheckedSnapshot(
             chart: chart ?? snapshot.chart ?? folderName(path),
             chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
             date: snapshot.chartDate, dateField: "chart_date",
             dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
             entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
-            frequency: snapshot.frequency, snapshot: index + 1))
+            frequency: snapshot.frequency, number: index + 1))
         var snapshotProblems = snapshot.problems
         if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
           snapshotProblems.append(
@@ -365,7 +373,8 @@ public struct ChartFileReader: Sendable {
         }
         problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
       }
-      return RawChartFile(format: .native, keys: .native, groups: groups, problems: problems)
+      return UncheckedChartFile(
+        format: .native, keys: .native, snapshots: unchecked, problems: problems)
     }
     if fields.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
@@ -422,38 +431,38 @@ public struct ChartFileReader: Sendable {
     }
     let dateField = detected == .native ? "chart_date" : "date"
     let fileDate = detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date
-    let group = RawGroup(
+    let unchecked = UncheckedSnapshot(
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
       date: fileDate, dateField: dateField,
       dateFieldProblem: fields.problems.contains { $0.field == dateField }, entries: entries ?? [],
       listPresent: entries != nil, frequency: fields.frequency)
-    return RawChartFile(
-      format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
+    return UncheckedChartFile(
+      format: detected, keys: .forFormat(detected), snapshots: [unchecked], problems: problems)
   }
 
   /// A file of a chart service's JSON format as snapshots' worth of entries, one a chart: the
   /// chart named by `--chart`, else the file, else the folder, and each chart's own name after it
   /// when the file holds several.
-  private func serviceFile(_ service: ServiceFile, path: String) -> RawChartFile {
+  private func serviceFile(_ service: ServiceFile, path: String) -> UncheckedChartFile {
     let base = chart ?? service.chart ?? folderName(path)
     let several = service.charts.count > 1
-    let groups = service.charts.enumerated().map { index, part in
-      RawGroup(
+    let snapshots = service.charts.enumerated().map { index, part in
+      UncheckedSnapshot(
         chart: several ? base + "-" + slug(part.name ?? String(index + 1)) : base,
         chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
         date: service.date, dateField: service.dateField,
         dateFieldProblem: service.dateFieldProblem, entries: part.entries ?? [],
         listPresent: part.entries != nil, frequency: service.frequency,
-        snapshot: several ? index + 1 : nil, page: part.page)
+        number: several ? index + 1 : nil, page: part.page)
     }
-    return RawChartFile(
-      format: service.format, keys: service.keys, groups: groups, problems: service.problems)
+    return UncheckedChartFile(
+      format: service.format, keys: service.keys, snapshots: snapshots, problems: service.problems)
   }
 
   // MARK: - CSV
 
-  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     var table: CSVTable
     // The layout its first lines show, whose unread columns are not kept (a dataset's song_id).
     let expected = CSVLayout.detect(Self.firstLines(of: data), forced: format)
@@ -529,7 +538,7 @@ public struct ChartFileReader: Sendable {
   // MARK: - HTML
 
   /// Reads a chart table of an HTML document: the first table whose header is a kworb table's.
-  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     let forced = format == .kworbHTML
     for table in HTMLTable.tables(in: data) ?? [] {
       guard let layout = CSVLayout.detect(table.rows, forced: .kworbCSV) else { continue }
@@ -561,12 +570,12 @@ public struct ChartFileReader: Sendable {
   private func decodeRows(
     _ rows: [[String]], layout: CSVLayout, format: ChartFormat, path: String, cells: String,
     lines readLines: () -> [Int]
-  ) -> RawChartFile {
+  ) -> UncheckedChartFile {
     let namedChart =
       layout.format.namesTheChartInTheFileName
       ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
     let dataRows = (layout.headerRow + 1)..<rows.count
-    var decoded: RowGroups?
+    var decoded: RowsBySnapshot?
     // A long table (a dataset of many weeks) is decoded in parts on several threads; when a part
     // has a problem, the whole table is decoded again in one piece, which tells it with its line.
     let parts = Self.parts(of: dataRows, count: threadCount)
@@ -576,7 +585,7 @@ public struct ChartFileReader: Sendable {
           rows, parts[part], layout: layout, namedChart: namedChart, path: path, cells: cells,
           lines: { [] })
       }
-      var merged = RowGroups()
+      var merged = RowsBySnapshot()
       for part in decodedParts { merged.append(part) }
       if merged.problems.isEmpty { decoded = merged }
     }
@@ -587,11 +596,11 @@ public struct ChartFileReader: Sendable {
         lines: readLines)
     if layout.format.holdsWeeksOfOneChart {
       whole.problems += splitWeeks(
-        whole.groups, writtenDates: whole.writtenDates, field: layout.name(of: .date))
+        whole.snapshots, writtenDates: whole.writtenDates, field: layout.name(of: .date))
     }
     if dataRows.isEmpty {
-      whole.groups.append(
-        RawGroup(
+      whole.snapshots.append(
+        UncheckedSnapshot(
           chart: chart ?? namedChart ?? folderName(path),
           chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
           date: nil,
@@ -599,8 +608,8 @@ public struct ChartFileReader: Sendable {
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return RawChartFile(
-      format: format, keys: layout.keys, groups: whole.groups, problems: whole.problems)
+    return UncheckedChartFile(
+      format: format, keys: layout.keys, snapshots: whole.snapshots, problems: whole.problems)
   }
 
   /// The rows of a table decoded in a part on a thread of its own: at least this many.
@@ -629,8 +638,8 @@ public struct ChartFileReader: Sendable {
   private func decodeRows(
     _ rows: [[String]], _ range: Range<Int>, layout: CSVLayout, namedChart: String?, path: String,
     cells: String, lines readLines: () -> [Int]
-  ) -> RowGroups {
-    var decoded = RowGroups()
+  ) -> RowsBySnapshot {
+    var decoded = RowsBySnapshot()
     let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
@@ -692,7 +701,7 @@ public struct ChartFileReader: Sendable {
       }
       decoded.add(
         entry, key: chartName + "\u{1F}" + (date ?? ""),
-        group: RawGroup(
+        snapshot: UncheckedSnapshot(
           chart: chartName,
           chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
           date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
@@ -709,16 +718,16 @@ public struct ChartFileReader: Sendable {
   /// in row order.
   ///
   /// - Parameters:
-  ///   - groups: the file's snapshots' worth of rows, their dates in ISO 8601 (a date that is not
+  ///   - snapshots: the file's snapshots, their dates in ISO 8601 (a date that is not
   ///     valid is left out: it is reported when the snapshot is built).
-  ///   - writtenDates: each group's date as the file writes it.
+  ///   - writtenDates: each snapshot's date as the file writes it.
   ///   - field: the date column's name.
-  private func splitWeeks(_ groups: [RawGroup], writtenDates: [String], field: String)
+  private func splitWeeks(_ snapshots: [UncheckedSnapshot], writtenDates: [String], field: String)
     -> [ChartFileProblem]
   {
     var dated: [(index: Int, date: ChartDate)] = []
-    for index in groups.indices {
-      guard let text = groups[index].date, let date = try? ChartDate(iso8601: text) else {
+    for index in snapshots.indices {
+      guard let text = snapshots[index].date, let date = try? ChartDate(iso8601: text) else {
         continue
       }
       dated.append((index, date))
@@ -726,15 +735,15 @@ public struct ChartFileReader: Sendable {
     dated.sort { ($0.date, $0.index) < ($1.date, $1.index) }
     var problems: [ChartFileProblem] = []
     for (earlier, later) in zip(dated, dated.dropFirst())
-    where groups[earlier.index].chart == groups[later.index].chart {
+    where snapshots[earlier.index].chart == snapshots[later.index].chart {
       let days = Int((later.date.secondsSince1970 - earlier.date.secondsSince1970) / 86_400)
       guard days < 7 else { continue }
       problems.append(
         ChartFileProblem(
-          row: groups[later.index].firstRow, field: field,
+          row: snapshots[later.index].firstRow, field: field,
           message: "'\(escaped(writtenDates[later.index]))' is \(days) day\(days == 1 ? "" : "s")"
             + " after '\(escaped(writtenDates[earlier.index]))' (row"
-            + " \(groups[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
+            + " \(snapshots[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
             + " apart (one week split across two dates?)"))
     }
     return problems.sorted { ($0.row ?? 0) < ($1.row ?? 0) }
@@ -742,10 +751,10 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - Building snapshots
 
-  private func build(_ file: RawChartFile, path: String) throws(ChartFileError)
+  private func build(_ file: UncheckedChartFile, path: String) throws(ChartFileError)
     -> DecodedChartFile
   {
-    let (format, keys, groups) = (file.format, file.keys, file.groups)
+    let (format, keys) = (file.format, file.keys)
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
@@ -753,28 +762,28 @@ public struct ChartFileReader: Sendable {
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
-    for group in groups {
-      var groupProblems: [ChartFileProblem] = []
+    for unchecked in file.snapshots {
+      var snapshotProblems: [ChartFileProblem] = []
       // Chart name.
-      if !Snapshot.isValidChartName(group.chart) {
+      if !Snapshot.isValidChartName(unchecked.chart) {
         let source =
-          switch group.chartSource {
+          switch unchecked.chartSource {
           case .option: "the chart name given"
           case .file: "the file's"
           case .folder: "the folder's name"
           }
-        groupProblems.append(
+        snapshotProblems.append(
           ChartFileProblem(
-            row: group.firstRow,
-            field: group.chartSource == .file && !format.isTable ? "chart" : nil,
+            row: unchecked.firstRow,
+            field: unchecked.chartSource == .file && !format.isTable ? "chart" : nil,
             message:
-              "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
+              "\(source) '\(escaped(unchecked.chart))' is not a valid chart name (1 to 200 characters,"
               + " no control characters)",
-            remedy: group.chartSource == .folder ? .nameTheChart : nil))
+            remedy: unchecked.chartSource == .folder ? .nameTheChart : nil))
       }
       // Chart date.
       var date: ChartDate?
-      if let text = group.date {
+      if let text = unchecked.date {
         do {
           date = try ChartDate(iso8601: text, timeZone: timeZone)
           if let chartDate, let date, date != chartDate, dateDisagreements.isEmpty {
@@ -784,18 +793,19 @@ public struct ChartFileReader: Sendable {
         } catch {
           switch error {
           case .noTimeZone:
-            groupProblems.append(
+            snapshotProblems.append(
               ChartFileProblem(
-                row: group.firstRow, field: group.dateField,
+                row: unchecked.firstRow, field: unchecked.dateField,
                 message: "'\(escaped(text))' is a date and time without a time zone",
                 remedy: .giveTimeZone))
           default:
-            groupProblems.append(
+            snapshotProblems.append(
               ChartFileProblem(
-                row: group.firstRow, field: group.dateField, message: escaped(error.description)))
+                row: unchecked.firstRow, field: unchecked.dateField,
+                message: escaped(error.description)))
           }
         }
-      } else if !group.dateFieldProblem {
+      } else if !unchecked.dateFieldProblem {
         let fileName = URL(fileURLWithPath: path).lastPathComponent
         let named = ChartDate.inFileName(fileName, timeZone: timeZone)
         date = chartDate ?? named
@@ -804,7 +814,7 @@ public struct ChartFileReader: Sendable {
           chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
         if let nameProblem {
           date = nil
-          groupProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
+          snapshotProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
         }
         if let chartDate, let named, named != chartDate, dateDisagreements.isEmpty {
           dateDisagreements.append(
@@ -813,17 +823,17 @@ public struct ChartFileReader: Sendable {
         if date == nil, nameProblem == nil {
           // Formats without a date field: the date is the file name's, or the one given.
           let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
-          groupProblems.append(
+          snapshotProblems.append(
             ChartFileProblem(
-              field: bare ? nil : group.dateField,
+              field: bare ? nil : unchecked.dateField,
               message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
         }
       }
       // Frequency.
-      if let text = group.frequency {
+      if let text = unchecked.frequency {
         frequency = ChartFrequency(rawValue: text)
         if frequency == nil {
-          groupProblems.append(
+          snapshotProblems.append(
             ChartFileProblem(
               field: "frequency",
               message: "expected one of "
@@ -833,14 +843,15 @@ public struct ChartFileReader: Sendable {
       }
       // A format that holds weekly charts only says more than the last word of a name.
       frequency =
-        frequency ?? format.impliedFrequency ?? ChartFrequency.guessed(fromChartName: group.chart)
+        frequency ?? format.impliedFrequency
+        ?? ChartFrequency.guessed(fromChartName: unchecked.chart)
       // Entries.
       let (entries, entryTrends, entryProblems, publishes) = checkEntries(
-        group.entries, format: format, keys: keys,
-        publishesPreviousRank: group.publishesPreviousRank)
-      groupProblems += entryProblems
-      if group.entries.isEmpty, group.listPresent {
-        groupProblems.append(
+        unchecked.entries, format: format, keys: keys,
+        publishesPreviousRank: unchecked.publishesPreviousRank)
+      snapshotProblems += entryProblems
+      if unchecked.entries.isEmpty, unchecked.listPresent {
+        snapshotProblems.append(
           ChartFileProblem(
             message: format.kind == .csv
               ? "the file has a header but no rows"
@@ -848,15 +859,15 @@ public struct ChartFileReader: Sendable {
                 ? "the table has a header but no rows" : "the chart has no entries"
           ))
       }
-      problems += groupProblems.map { $0.inSnapshot(group.snapshot) }
-      guard groupProblems.isEmpty, let date else { continue }
+      problems += snapshotProblems.map { $0.inSnapshot(unchecked.number) }
+      guard snapshotProblems.isEmpty, let date else { continue }
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
         Snapshot(
-          chart: group.chart, chartDate: date, publishesPreviousRank: publishes,
+          chart: unchecked.chart, chartDate: date, publishesPreviousRank: publishes,
           entries: order.map { entries[$0] }))
       trends.append(order.map { entryTrends[$0] })
-      pages.append(group.page)
+      pages.append(unchecked.page)
     }
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
@@ -873,7 +884,7 @@ public struct ChartFileReader: Sendable {
     }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
-      chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
+      chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
       dateDisagreements: dateDisagreements,
       publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
       pages: pages.contains { $0 != nil } ? pages : [])
