@@ -751,10 +751,16 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - Building snapshots
 
+  /// Checks every snapshot of a decoded file (its chart's name, its chart date, the frequency
+  /// it gives, its entries) and makes the file's snapshots, their entries in rank order, when
+  /// none has a problem.
+  ///
+  /// - Throws: ``ChartFileError`` listing the first ``maximumProblemsReported`` problems of every
+  ///   snapshot.
   private func build(_ file: UncheckedChartFile, path: String) throws(ChartFileError)
     -> DecodedChartFile
   {
-    let (format, keys) = (file.format, file.keys)
+    let format = file.format
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
@@ -764,90 +770,16 @@ public struct ChartFileReader: Sendable {
     var dateDisagreements: [ChartDateDisagreement] = []
     for unchecked in file.snapshots {
       var snapshotProblems: [ChartFileProblem] = []
-      // Chart name.
-      if !Snapshot.isValidChartName(unchecked.chart) {
-        let source =
-          switch unchecked.chartSource {
-          case .option: "the chart name given"
-          case .file: "the file's"
-          case .folder: "the folder's name"
-          }
-        snapshotProblems.append(
-          ChartFileProblem(
-            row: unchecked.firstRow,
-            field: unchecked.chartSource == .file && !format.isTable ? "chart" : nil,
-            message:
-              "\(source) '\(escaped(unchecked.chart))' is not a valid chart name (1 to 200 characters,"
-              + " no control characters)",
-            remedy: unchecked.chartSource == .folder ? .nameTheChart : nil))
+      if let problem = chartNameProblem(of: unchecked, format: format) {
+        snapshotProblems.append(problem)
       }
-      // Chart date.
-      var date: ChartDate?
-      if let text = unchecked.date {
-        do {
-          date = try ChartDate(iso8601: text, timeZone: timeZone)
-          if let chartDate, let date, date != chartDate, dateDisagreements.isEmpty {
-            dateDisagreements.append(
-              ChartDateDisagreement(given: chartDate, file: date, fileDateIsUsed: true))
-          }
-        } catch {
-          switch error {
-          case .noTimeZone:
-            snapshotProblems.append(
-              ChartFileProblem(
-                row: unchecked.firstRow, field: unchecked.dateField,
-                message: "'\(escaped(text))' is a date and time without a time zone",
-                remedy: .giveTimeZone))
-          default:
-            snapshotProblems.append(
-              ChartFileProblem(
-                row: unchecked.firstRow, field: unchecked.dateField,
-                message: escaped(error.description)))
-          }
-        }
-      } else if !unchecked.dateFieldProblem {
-        let fileName = URL(fileURLWithPath: path).lastPathComponent
-        let named = ChartDate.inFileName(fileName, timeZone: timeZone)
-        date = chartDate ?? named
-        // A date taken from the name is taken only from a name that gives one unmistakably.
-        let nameProblem =
-          chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
-        if let nameProblem {
-          date = nil
-          snapshotProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
-        }
-        if let chartDate, let named, named != chartDate, dateDisagreements.isEmpty {
-          dateDisagreements.append(
-            ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
-        }
-        if date == nil, nameProblem == nil {
-          // Formats without a date field: the date is the file name's, or the one given.
-          let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
-          snapshotProblems.append(
-            ChartFileProblem(
-              field: bare ? nil : unchecked.dateField,
-              message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
-        }
-      }
-      // Frequency.
-      if let text = unchecked.frequency {
-        frequency = ChartFrequency(rawValue: text)
-        if frequency == nil {
-          snapshotProblems.append(
-            ChartFileProblem(
-              field: "frequency",
-              message: "expected one of "
-                + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
-                + ", found '\(escaped(text))'"))
-        }
-      }
-      // A format that holds weekly charts only says more than the last word of a name.
-      frequency =
-        frequency ?? format.impliedFrequency
-        ?? ChartFrequency.guessed(fromChartName: unchecked.chart)
-      // Entries.
+      let date = chartDate(
+        of: unchecked, format: format, path: path, problems: &snapshotProblems,
+        disagreements: &dateDisagreements)
+      frequency = self.frequency(
+        of: unchecked, format: format, earlier: frequency, problems: &snapshotProblems)
       let (entries, entryTrends, entryProblems, publishes) = checkEntries(
-        unchecked.entries, format: format, keys: keys,
+        unchecked.entries, format: format, keys: file.keys,
         publishesPreviousRank: unchecked.publishesPreviousRank)
       snapshotProblems += entryProblems
       if unchecked.entries.isEmpty, unchecked.listPresent {
@@ -856,16 +788,15 @@ public struct ChartFileReader: Sendable {
             message: format.kind == .csv
               ? "the file has a header but no rows"
               : format.kind == .html
-                ? "the table has a header but no rows" : "the chart has no entries"
-          ))
+                ? "the table has a header but no rows" : "the chart has no entries"))
       }
       problems += snapshotProblems.map { $0.inSnapshot(unchecked.number) }
       guard snapshotProblems.isEmpty, let date else { continue }
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
         Snapshot(
-          chart: unchecked.chart, chartDate: date, publishesPreviousRank: publishes,
-          entries: order.map { entries[$0] }))
+          chart: unchecked.chart, chartDate: date,
+          publishesPreviousRank: publishes, entries: order.map { entries[$0] }))
       trends.append(order.map { entryTrends[$0] })
       pages.append(unchecked.page)
     }
@@ -888,6 +819,118 @@ public struct ChartFileReader: Sendable {
       dateDisagreements: dateDisagreements,
       publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
       pages: pages.contains { $0 != nil } ? pages : [])
+  }
+
+  /// What is wrong with a snapshot's chart name, said of where the name comes from; `nil` when
+  /// it is a valid one (see ``Snapshot/isValidChartName(_:)``).
+  private func chartNameProblem(of unchecked: UncheckedSnapshot, format: ChartFormat)
+    -> ChartFileProblem?
+  {
+    guard !Snapshot.isValidChartName(unchecked.chart) else { return nil }
+    let source =
+      switch unchecked.chartSource {
+      case .option: "the chart name given"
+      case .file: "the file's"
+      case .folder: "the folder's name"
+      }
+    return ChartFileProblem(
+      row: unchecked.firstRow,
+      field: unchecked.chartSource == .file && !format.isTable ? "chart" : nil,
+      message:
+        "\(source) '\(escaped(unchecked.chart))' is not a valid chart name (1 to 200 characters,"
+        + " no control characters)",
+      remedy: unchecked.chartSource == .folder ? .nameTheChart : nil)
+  }
+
+  /// A snapshot's chart date: the file's own, else the one given (``chartDate``, `--date`), else
+  /// the one in the file's name; `nil` with a problem when there is none or it is not valid.
+  ///
+  /// - Parameters:
+  ///   - problems: the snapshot's problems, to which the date's are added.
+  ///   - disagreements: the file's disagreements between the date given and the file's, to which
+  ///     this snapshot's is added when there is none yet (a file of many snapshots given one date
+  ///     would repeat it for each).
+  private func chartDate(
+    of unchecked: UncheckedSnapshot, format: ChartFormat, path: String,
+    problems: inout [ChartFileProblem], disagreements: inout [ChartDateDisagreement]
+  ) -> ChartDate? {
+    if let text = unchecked.date {
+      do {
+        let date = try ChartDate(iso8601: text, timeZone: timeZone)
+        if let chartDate, date != chartDate, disagreements.isEmpty {
+          disagreements.append(
+            ChartDateDisagreement(given: chartDate, file: date, fileDateIsUsed: true))
+        }
+        return date
+      } catch {
+        switch error {
+        case .noTimeZone:
+          problems.append(
+            ChartFileProblem(
+              row: unchecked.firstRow, field: unchecked.dateField,
+              message: "'\(escaped(text))' is a date and time without a time zone",
+              remedy: .giveTimeZone))
+        default:
+          problems.append(
+            ChartFileProblem(
+              row: unchecked.firstRow, field: unchecked.dateField,
+              message: escaped(error.description)))
+        }
+        return nil
+      }
+    }
+    guard !unchecked.dateFieldProblem else { return nil }
+    let fileName = URL(fileURLWithPath: path).lastPathComponent
+    let named = ChartDate.inFileName(fileName, timeZone: timeZone)
+    var date = chartDate ?? named
+    // A date taken from the name is taken only from a name that gives one unmistakably.
+    let nameProblem =
+      chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
+    if let nameProblem {
+      date = nil
+      problems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
+    }
+    if let chartDate, let named, named != chartDate, disagreements.isEmpty {
+      disagreements.append(
+        ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
+    }
+    if date == nil, nameProblem == nil {
+      // Formats without a date field: the date is the file name's, or the one given.
+      let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
+      problems.append(
+        ChartFileProblem(
+          field: bare ? nil : unchecked.dateField,
+          message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
+    }
+    return date
+  }
+
+  /// How often the chart is published, as of a snapshot: the frequency it gives (a problem when
+  /// it is not a ``ChartFrequency``), else the one an earlier snapshot of the file gave, else the
+  /// format's, else the one the last word of the chart's name says.
+  ///
+  /// - Parameters:
+  ///   - earlier: the frequency as of the file's snapshot before this one.
+  ///   - problems: the snapshot's problems, to which a frequency not known is added.
+  private func frequency(
+    of unchecked: UncheckedSnapshot, format: ChartFormat, earlier: ChartFrequency?,
+    problems: inout [ChartFileProblem]
+  ) -> ChartFrequency? {
+    var frequency = earlier
+    if let text = unchecked.frequency {
+      frequency = ChartFrequency(rawValue: text)
+      if frequency == nil {
+        problems.append(
+          ChartFileProblem(
+            field: "frequency",
+            message: "expected one of "
+              + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
+              + ", found '\(escaped(text))'"))
+      }
+    }
+    // A format that holds weekly charts only says more than the last word of a name.
+    return frequency ?? format.impliedFrequency
+      ?? ChartFrequency.guessed(fromChartName: unchecked.chart)
   }
 
   /// The most problems reported for one file; the rest are counted.
