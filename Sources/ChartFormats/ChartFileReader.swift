@@ -778,10 +778,10 @@ public struct ChartFileReader: Sendable {
         disagreements: &dateDisagreements)
       frequency = self.frequency(
         of: unchecked, format: format, earlier: frequency, problems: &snapshotProblems)
-      let (entries, entryTrends, entryProblems, publishes) = checkEntries(
+      let checked = checkEntries(
         unchecked.entries, format: format, keys: file.keys,
         publishesPreviousRank: unchecked.publishesPreviousRank)
-      snapshotProblems += entryProblems
+      snapshotProblems += checked.problems
       if unchecked.entries.isEmpty, unchecked.listPresent {
         snapshotProblems.append(
           ChartFileProblem(
@@ -792,12 +792,13 @@ public struct ChartFileReader: Sendable {
       }
       problems += snapshotProblems.map { $0.inSnapshot(unchecked.number) }
       guard snapshotProblems.isEmpty, let date else { continue }
+      let entries = checked.entries
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
         Snapshot(
           chart: unchecked.chart, chartDate: date,
-          publishesPreviousRank: publishes, entries: order.map { entries[$0] }))
-      trends.append(order.map { entryTrends[$0] })
+          publishesPreviousRank: checked.publishesPreviousRank, entries: order.map { entries[$0] }))
+      trends.append(order.map { checked.trends[$0] })
       pages.append(unchecked.page)
     }
     guard problems.isEmpty else {
@@ -946,109 +947,163 @@ public struct ChartFileReader: Sendable {
       ]
   }
 
-  /// Checks a snapshot's entries and makes chart entries of the valid ones.
+  /// A snapshot's entries checked: the chart entries made of the valid ones, and what was found.
+  private struct CheckedEntries {
+    /// The valid entries, in the file's order.
+    var entries: [ChartEntry] = []
+    /// The movement each valid entry's source published, if any, same order.
+    var trends: [PublishedTrend?] = []
+    /// Every entry's problems, each with its entry (or row) and rank.
+    var problems: [ChartFileProblem] = []
+    /// Whether the snapshot's source publishes previous ranks: the format does, or its entries
+    /// have the field, even when null.
+    var publishesPreviousRank: Bool
+  }
+
+  /// Checks a snapshot's entries and makes chart entries of the valid ones: each entry's rank
+  /// (see ``RanksSeen``), title and artist (``checkText(_:field:problems:)``), URLs and published
+  /// figures.
   private func checkEntries(
     _ entries: [RawEntry], format: ChartFormat, keys: EntryKeys, publishesPreviousRank: Bool?
-  ) -> ([ChartEntry], [PublishedTrend?], [ChartFileProblem], Bool) {
-    var chartEntries: [ChartEntry] = []
-    var trends: [PublishedTrend?] = []
-    var problems: [ChartFileProblem] = []
-    chartEntries.reserveCapacity(entries.count)
-    // The first entry at each rank: ranks up to the number of entries (a whole chart's) by
-    // index, any other in a dictionary, which costs a hash per entry.
-    var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
-    var firstEntryAtOtherRank: [Int: Int] = [:]
-    // The ranks of entries marked tied.
-    var tiedRanks: Set<Int> = []
-    // A format publishes previous ranks when its entries have the field, even when null.
-    var publishes = publishesPreviousRank ?? false
+  ) -> CheckedEntries {
+    var checked = CheckedEntries(publishesPreviousRank: publishesPreviousRank ?? false)
+    checked.entries.reserveCapacity(entries.count)
+    var ranks = RanksSeen(entryCount: entries.count)
     for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
-      let noun = raw.row == nil ? "entry" : "row"
       let rank = format == .appFeed ? offset + 1 : raw.rank
       guard raw.isObject else {
-        problems.append(ChartFileProblem(entry: index, message: "expected a JSON object"))
+        checked.problems.append(ChartFileProblem(entry: index, message: "expected a JSON object"))
         continue
       }
       var entryProblems = raw.problems
-      func report(_ field: String?, _ message: String) {
-        entryProblems.append(ChartFileProblem(field: field, message: message))
-      }
       if let rank {
-        if rank < 1 {
-          report(keys.rank, "rank must be 1 or more, found \(rank)")
-        } else if rank > Self.maximumRank {
-          report(keys.rank, "rank \(rank) is larger than \(Self.maximumRank)")
-        } else if let first = rank < firstEntryAtRank.count
-          ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
+        if let message = ranks.problem(
+          with: rank, at: index, noun: raw.row == nil ? "entry" : "row",
+          tied: allowsTies || raw.tied)
         {
-          // A tie: marked by the source on either entry, or allowed for the whole import.
-          if !(allowsTies || raw.tied || tiedRanks.contains(rank)) {
-            report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
-          }
-        } else if rank < firstEntryAtRank.count {
-          firstEntryAtRank[rank] = index
-        } else {
-          firstEntryAtOtherRank[rank] = index
+          entryProblems.append(ChartFileProblem(field: keys.rank, message: message))
         }
       } else if !entryProblems.contains(where: { $0.field == keys.rank }) {
-        report(keys.rank, "missing")
+        entryProblems.append(ChartFileProblem(field: keys.rank, message: "missing"))
       }
-      if raw.tied, let rank { tiedRanks.insert(rank) }
+      if raw.tied, let rank { ranks.tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
-      for (url, field) in [(raw.imageURL, keys.imageURL), (raw.songURL, keys.songURL)] {
-        guard let url else { continue }
-        if url.utf8.count > Self.maximumURLLength {
-          report(
-            field,
-            "\(url.utf8.count) bytes long; at most \(Self.maximumURLLength) are accepted in a URL")
-        } else if url.utf8.contains(0) {
-          report(field, "contains a NUL character")
-        }
-      }
+      Self.checkURLs(of: raw, keys: keys, problems: &entryProblems)
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
-      if let value = previousRank, value < 1 {
-        report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
-      } else if let value = previousRank, value > Self.maximumRank {
-        report(keys.previousRank, "must be at most \(Self.maximumRank) (a rank), found \(value)")
-      }
-      if let value = raw.peakPosition, value < 1 {
-        report(keys.peakPosition, "must be 1 or more, found \(value)")
-      } else if let value = raw.peakPosition, value > Self.maximumRank {
-        report(keys.peakPosition, "must be at most \(Self.maximumRank) (a rank), found \(value)")
-      }
-      if let value = raw.weeksOnChart, value < 1 {
-        report(keys.weeksOnChart, "must be 1 or more, found \(value)")
-      } else if let value = raw.weeksOnChart, value > Self.maximumCount {
-        report(keys.weeksOnChart, "must be at most \(Self.maximumCount), found \(value)")
-      }
-      if let value = raw.streams, value < 0 {
-        report(keys.streams, "must be 0 or more, found \(value)")
-      }
-      if let value = raw.run, value < 1 {
-        report(keys.run, "must be 1 or more, found \(value)")
-      } else if let value = raw.run, value > Self.maximumCount {
-        report(keys.run, "must be at most \(Self.maximumCount), found \(value)")
-      }
-      if raw.hasPreviousRank { publishes = true }
+      Self.checkFigures(of: raw, previousRank: previousRank, keys: keys, problems: &entryProblems)
+      if raw.hasPreviousRank { checked.publishesPreviousRank = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
-        chartEntries.append(
+        checked.entries.append(
           ChartEntry(
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
             publishedRun: raw.run))
-        trends.append(raw.trend)
+        checked.trends.append(raw.trend)
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }
         problem.rank = rank
-        problems.append(problem)
+        checked.problems.append(problem)
       }
     }
-    return (chartEntries, trends, problems, publishes)
+    return checked
+  }
+
+  /// The ranks of a snapshot's entries seen so far, to tell a rank given twice: ranks are
+  /// unique, but where the source marks a tie or ties are allowed for the whole import.
+  private struct RanksSeen {
+    /// The first entry at each rank: ranks up to the number of entries (a whole chart's) by
+    /// index, any other in a dictionary, which costs a hash per entry.
+    private var firstEntryAtRank: [Int?]
+    private var firstEntryAtOtherRank: [Int: Int] = [:]
+    /// The ranks of entries marked tied.
+    var tiedRanks: Set<Int> = []
+
+    init(entryCount: Int) { firstEntryAtRank = [Int?](repeating: nil, count: entryCount + 1) }
+
+    /// What is wrong with an entry's rank, `nil` when nothing is; the rank is then seen.
+    ///
+    /// - Parameters:
+    ///   - index: the entry's 1-based index (or row) in the file.
+    ///   - noun: what the file holds entries as, for messages: `entry` or `row`.
+    ///   - tied: whether the entry may share its rank (marked tied, or ties are allowed).
+    mutating func problem(with rank: Int, at index: Int, noun: String, tied: Bool) -> String? {
+      if rank < 1 { return "rank must be 1 or more, found \(rank)" }
+      if rank > ChartFileReader.maximumRank {
+        return "rank \(rank) is larger than \(ChartFileReader.maximumRank)"
+      }
+      if let first = rank < firstEntryAtRank.count
+        ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
+      {
+        // A tie: marked by the source on either entry, or allowed for the whole import.
+        return tied || tiedRanks.contains(rank)
+          ? nil : "rank \(rank) is also the rank of \(noun) \(first)"
+      }
+      if rank < firstEntryAtRank.count {
+        firstEntryAtRank[rank] = index
+      } else {
+        firstEntryAtOtherRank[rank] = index
+      }
+      return nil
+    }
+  }
+
+  /// Checks an entry's image and song URLs: at most ``maximumURLLength`` bytes, without NUL.
+  private static func checkURLs(
+    of raw: RawEntry, keys: EntryKeys, problems: inout [ChartFileProblem]
+  ) {
+    for (url, field) in [(raw.imageURL, keys.imageURL), (raw.songURL, keys.songURL)] {
+      guard let url else { continue }
+      if url.utf8.count > maximumURLLength {
+        problems.append(
+          ChartFileProblem(
+            field: field,
+            message:
+              "\(url.utf8.count) bytes long; at most \(maximumURLLength) are accepted in a URL"))
+      } else if url.utf8.contains(0) {
+        problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
+      }
+    }
+  }
+
+  /// Checks an entry's published figures, when given: previous rank and peak position are ranks
+  /// (1 through ``maximumRank``), weeks on chart and run number 1 through ``maximumCount``,
+  /// streams 0 or more.
+  ///
+  /// - Parameter previousRank: the entry's previous rank, `nil` where the format's 0 means none.
+  private static func checkFigures(
+    of raw: RawEntry, previousRank: Int?, keys: EntryKeys, problems: inout [ChartFileProblem]
+  ) {
+    func report(_ field: String?, _ message: String) {
+      problems.append(ChartFileProblem(field: field, message: message))
+    }
+    if let value = previousRank, value < 1 {
+      report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
+    } else if let value = previousRank, value > maximumRank {
+      report(keys.previousRank, "must be at most \(maximumRank) (a rank), found \(value)")
+    }
+    if let value = raw.peakPosition, value < 1 {
+      report(keys.peakPosition, "must be 1 or more, found \(value)")
+    } else if let value = raw.peakPosition, value > maximumRank {
+      report(keys.peakPosition, "must be at most \(maximumRank) (a rank), found \(value)")
+    }
+    if let value = raw.weeksOnChart, value < 1 {
+      report(keys.weeksOnChart, "must be 1 or more, found \(value)")
+    } else if let value = raw.weeksOnChart, value > maximumCount {
+      report(keys.weeksOnChart, "must be at most \(maximumCount), found \(value)")
+    }
+    if let value = raw.streams, value < 0 {
+      report(keys.streams, "must be 0 or more, found \(value)")
+    }
+    if let value = raw.run, value < 1 {
+      report(keys.run, "must be 1 or more, found \(value)")
+    } else if let value = raw.run, value > maximumCount {
+      report(keys.run, "must be at most \(maximumCount), found \(value)")
+    }
   }
 
   /// The rows of a file's first two lines, split at commas, to recognize a CSV header before the
