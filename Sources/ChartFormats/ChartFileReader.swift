@@ -322,6 +322,11 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - JSON
 
+  /// Decodes a JSON file: its top-level fields (read as the file streams by when it is the usual
+  /// file, else through the tree, which a chart service's format is read from), then an export's
+  /// snapshots, or the one snapshot of the format the fields say.
+  ///
+  /// - Throws: ``ChartFileError`` when the file is not JSON, nor a chart file of a JSON format.
   private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     let fields: JSONFileFields
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
@@ -350,60 +355,67 @@ public struct ChartFileReader: Sendable {
       }
       fields = read
     }
-    var problems = fields.problems
     if let snapshots = fields.snapshots, format == nil || format == .native {
-      // An export: native snapshots one after the other.
-      if snapshots.isEmpty {
-        problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
-      }
-      var unchecked: [UncheckedSnapshot] = []
-      for (index, snapshot) in snapshots.enumerated() {
-        unchecked.append(
-          UncheckedSnapshot(
-            chart: chart ?? snapshot.chart ?? folderName(path),
-            chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
-            date: snapshot.chartDate, dateField: "chart_date",
-            dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
-            entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
-            frequency: snapshot.frequency, number: index + 1))
-        var snapshotProblems = snapshot.problems
-        if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
-          snapshotProblems.append(
-            ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
-        }
-        problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
-      }
-      return UncheckedChartFile(
-        format: .native, keys: .native, snapshots: unchecked, problems: problems)
+      return exportFile(fields, snapshots: snapshots, path: path)
     }
     if fields.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
       throw ChartFileError(path: path, problems: fields.problems)
     }
+    return try oneSnapshotFile(fields, path: path)
+  }
+
+  /// An export: native snapshots one after the other, each named in the problems found in it.
+  private func exportFile(_ fields: JSONFileFields, snapshots: [JSONFileFields], path: String)
+    -> UncheckedChartFile
+  {
+    var problems = fields.problems
+    if snapshots.isEmpty {
+      problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
+    }
+    var unchecked: [UncheckedSnapshot] = []
+    for (index, snapshot) in snapshots.enumerated() {
+      unchecked.append(
+        UncheckedSnapshot(
+          chart: chart ?? snapshot.chart ?? folderName(path),
+          chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
+          date: snapshot.chartDate, dateField: "chart_date",
+          dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
+          entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
+          frequency: snapshot.frequency, number: index + 1))
+      var snapshotProblems = snapshot.problems
+      if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
+        snapshotProblems.append(
+          ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
+      }
+      problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
+    }
+    return UncheckedChartFile(
+      format: .native, keys: .native, snapshots: unchecked, problems: problems)
+  }
+
+  /// A file of one snapshot, of the format given (``format``) or the one its fields say: the
+  /// entries of the format's list, the chart the file names (in the native format and
+  /// billboard.py's) and its date.
+  ///
+  /// - Throws: ``ChartFileError`` when no format is given and the fields are those of none.
+  private func oneSnapshotFile(_ fields: JSONFileFields, path: String) throws(ChartFileError)
+    -> UncheckedChartFile
+  {
     let detected: ChartFormat
     if let format {
       detected = format
-    } else if fields.isFeed {
-      detected = .appFeed
-    } else if fields.isBillboardPy {
-      detected = .billboardPy
-    } else if fields.hasEntriesKey {
-      detected = .native
-    } else if fields.hasDataKey {
-      detected = .billboardWeekly
     } else {
-      throw ChartFileError(
-        path: path,
-        "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
-          + " 'data' (weekly chart format)")
+      detected = try Self.jsonFormat(of: fields, path: path)
     }
-    let entries: [RawEntry]?
-    switch detected {
-    case .native, .billboardPy: entries = fields.entries
-    case .billboardWeekly: entries = fields.billboardEntries
-    case .appFeed: entries = fields.feedEntries
-    default: entries = nil
-    }
+    let entries: [RawEntry]? =
+      switch detected {
+      case .native, .billboardPy: fields.entries
+      case .billboardWeekly: fields.billboardEntries
+      case .appFeed: fields.feedEntries
+      default: nil
+      }
+    var problems = fields.problems
     if entries == nil {
       let list = detected == .billboardWeekly ? "data" : "entries"
       let present = detected == .billboardWeekly ? fields.hasDataKey : fields.hasEntriesKey
@@ -430,15 +442,32 @@ public struct ChartFileReader: Sendable {
       problems.append(ChartFileProblem(field: "chart", message: "missing", remedy: .nameTheChart))
     }
     let dateField = detected == .native ? "chart_date" : "date"
-    let fileDate = detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date
     let unchecked = UncheckedSnapshot(
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
-      date: fileDate, dateField: dateField,
-      dateFieldProblem: fields.problems.contains { $0.field == dateField }, entries: entries ?? [],
-      listPresent: entries != nil, frequency: fields.frequency)
+      date: detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date,
+      dateField: dateField,
+      dateFieldProblem: fields.problems.contains { $0.field == dateField },
+      entries: entries ?? [], listPresent: entries != nil, frequency: fields.frequency)
     return UncheckedChartFile(
       format: detected, keys: .forFormat(detected), snapshots: [unchecked], problems: problems)
+  }
+
+  /// The JSON format whose fields a file's are: an array of entries is an app feed; an object is
+  /// billboard.py's, the native format (`entries`) or the weekly chart format (`data`).
+  ///
+  /// - Throws: ``ChartFileError`` when the object has neither list.
+  private static func jsonFormat(of fields: JSONFileFields, path: String) throws(ChartFileError)
+    -> ChartFormat
+  {
+    if fields.isFeed { return .appFeed }
+    if fields.isBillboardPy { return .billboardPy }
+    if fields.hasEntriesKey { return .native }
+    if fields.hasDataKey { return .billboardWeekly }
+    throw ChartFileError(
+      path: path,
+      "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
+        + " 'data' (weekly chart format)")
   }
 
   /// A file of a chart service's JSON format as snapshots' worth of entries, one a chart: the
