@@ -345,9 +345,8 @@ extension ServiceFile {
   /// filled with the artwork's own width and height.
   private static func appleMusicCharts(_ json: JSONTree) -> ServiceFile {
     var file = NestedReader(json)
-    let keys = appleMusicKeys
     var read = ServiceFile(
-      format: .appleMusicCharts, keys: keys, chart: nil, date: nil, dateField: "date")
+      format: .appleMusicCharts, keys: appleMusicKeys, chart: nil, date: nil, dateField: "date")
     guard let list = file.array("results.songs") else {
       if !file.problems.contains(where: { $0.field == "results.songs" }) {
         file.report(
@@ -358,71 +357,12 @@ extension ServiceFile {
     }
     read.charts = list.enumerated().map { index, json in
       let field = "results.songs[\(index + 1)]"
-      var chart = NestedReader(json)
-      var part = ServiceChart()
       guard json.isObject else {
         read.problems.append(ChartFileProblem(field: field, message: "expected a JSON object"))
-        return part
+        return ServiceChart()
       }
-      part.name = chart.string("chart")
-      let data = chart.array("data")
-      // Where the page stands: its own offset, and its next page's.
-      var nextOffset: Int?
-      if let next = chart.string("next") {
-        nextOffset = offset(in: next) ?? nil
-        if nextOffset.map({ !(1...ChartFileReader.maximumRank).contains($0) }) ?? true {
-          chart.report(
-            "next", "expected the address of the next page, with offset=N, found '\(escaped(next))'"
-          )
-          nextOffset = nil
-        }
-      }
-      // The page's own address: without an offset, it is the chart's first page.
-      var own: Int?
-      if let href = chart.string("href") {
-        switch offset(in: href) {
-        case .some(.some(let offset)): own = offset
-        case .some(nil):
-          chart.report("href", "expected offset=N in the page's address, found '\(escaped(href))'")
-        case nil: own = 0
-        }
-      }
-      if own == nil, let nextOffset, let data { own = nextOffset - data.count }
-      if let own, own < 0 || own >= ChartFileReader.maximumRank {
-        chart.report(
-          "href",
-          "the page's offset \(own) is not in a chart (0 to \(ChartFileReader.maximumRank - 1))")
-      } else if let own, let nextOffset, own + (data?.count ?? 0) != nextOffset {
-        chart.report(
-          "next",
-          "the next page starts at offset \(nextOffset), not after this page's \(data?.count ?? 0)"
-            + " songs from offset \(own)")
-      }
-      if let data {
-        if data.count > ChartFileReader.maximumRank {
-          chart.problems.append(FieldReader.tooManyEntries(data.count, field: "data"))
-        } else {
-          let first = own.map { max(0, min($0, ChartFileReader.maximumRank)) } ?? 0
-          var rank = first
-          part.entries = entries(data) { reader, entry in
-            rank += 1
-            entry.rank = rank
-            entry.title = reader.string(keys.title)
-            entry.artist = reader.string(keys.artist)
-            entry.songURL = reader.string(keys.songURL!)
-            entry.imageURL = reader.string(keys.imageURL!).map { template in
-              guard let width = reader.int("attributes.artwork.width"),
-                let height = reader.int("attributes.artwork.height")
-              else { return template }
-              return template.replacingOccurrences(of: "{w}", with: String(width))
-                .replacingOccurrences(of: "{h}", with: String(height))
-            }
-          }
-        }
-      } else if !chart.problems.contains(where: { $0.field == "data" }) {
-        chart.report("data", "missing: expected an array of songs (apple-music-charts format)")
-      }
-      part.page = ChartPage(offset: own, nextOffset: nextOffset)
+      var chart = NestedReader(json)
+      let part = appleMusicChart(&chart)
       read.problems += chart.problems.map { problem in
         var problem = problem
         problem.field = problem.field.map { field + "." + $0 } ?? field
@@ -435,6 +375,92 @@ extension ServiceFile {
     }
     read.problems = file.problems + read.problems
     return read
+  }
+
+  /// One chart (a page of it) of an Apple Music file: its name, where the page stands in the
+  /// chart, and its songs, ranked from the page's offset.
+  ///
+  /// - Parameter chart: a reader of the chart's object, which keeps its problems.
+  private static func appleMusicChart(_ chart: inout NestedReader) -> ServiceChart {
+    var part = ServiceChart()
+    part.name = chart.string("chart")
+    let data = chart.array("data")
+    let page = appleMusicPage(&chart, songs: data?.count)
+    if let data {
+      if data.count > ChartFileReader.maximumRank {
+        chart.problems.append(FieldReader.tooManyEntries(data.count, field: "data"))
+      } else {
+        let first = page.offset.map { max(0, min($0, ChartFileReader.maximumRank)) } ?? 0
+        part.entries = appleMusicEntries(data, after: first)
+      }
+    } else if !chart.problems.contains(where: { $0.field == "data" }) {
+      chart.report("data", "missing: expected an array of songs (apple-music-charts format)")
+    }
+    part.page = page
+    return part
+  }
+
+  /// Where a page of an Apple Music chart stands: its own offset (its `href`'s, 0 when the
+  /// address has none; else its next page's less its songs) and its next page's (`next`'s), each
+  /// checked: an offset in a chart, and the next page right after this one's songs.
+  ///
+  /// - Parameters:
+  ///   - chart: a reader of the page's object, which keeps its problems.
+  ///   - songs: how many songs the page holds, when it has its list of them.
+  private static func appleMusicPage(_ chart: inout NestedReader, songs: Int?) -> ChartPage {
+    // Where the page stands: its own offset, and its next page's.
+    var nextOffset: Int?
+    if let next = chart.string("next") {
+      nextOffset = offset(in: next) ?? nil
+      if nextOffset.map({ !(1...ChartFileReader.maximumRank).contains($0) }) ?? true {
+        chart.report(
+          "next", "expected the address of the next page, with offset=N, found '\(escaped(next))'")
+        nextOffset = nil
+      }
+    }
+    // The page's own address: without an offset, it is the chart's first page.
+    var own: Int?
+    if let href = chart.string("href") {
+      switch offset(in: href) {
+      case .some(.some(let offset)): own = offset
+      case .some(nil):
+        chart.report("href", "expected offset=N in the page's address, found '\(escaped(href))'")
+      case nil: own = 0
+      }
+    }
+    if own == nil, let nextOffset, let songs { own = nextOffset - songs }
+    if let own, own < 0 || own >= ChartFileReader.maximumRank {
+      chart.report(
+        "href",
+        "the page's offset \(own) is not in a chart (0 to \(ChartFileReader.maximumRank - 1))")
+    } else if let own, let nextOffset, own + (songs ?? 0) != nextOffset {
+      chart.report(
+        "next",
+        "the next page starts at offset \(nextOffset), not after this page's \(songs ?? 0)"
+          + " songs from offset \(own)")
+    }
+    return ChartPage(offset: own, nextOffset: nextOffset)
+  }
+
+  /// The songs of a page of an Apple Music chart, ranked in the list's order after `first` (the
+  /// page's offset), the artwork's URL template filled with its own width and height.
+  private static func appleMusicEntries(_ data: [JSONTree], after first: Int) -> [RawEntry] {
+    let keys = appleMusicKeys
+    var rank = first
+    return entries(data) { reader, entry in
+      rank += 1
+      entry.rank = rank
+      entry.title = reader.string(keys.title)
+      entry.artist = reader.string(keys.artist)
+      entry.songURL = reader.string(keys.songURL!)
+      entry.imageURL = reader.string(keys.imageURL!).map { template in
+        guard let width = reader.int("attributes.artwork.width"),
+          let height = reader.int("attributes.artwork.height")
+        else { return template }
+        return template.replacingOccurrences(of: "{w}", with: String(width))
+          .replacingOccurrences(of: "{h}", with: String(height))
+      }
+    }
   }
 
   /// The `offset` of an address's query (`/v1/catalog/us/charts?…&offset=20`): `nil` when the
