@@ -410,105 +410,133 @@ struct CompletionScript {
     return line + " -d " + quoted(option.help, fish: true) + "\n"
   }
 
+  /// The fish script: the function that lists the options taking a value
+  /// (``fishValuedOptions(_:)``), the helpers that tell where the line is and list the chart
+  /// names (``fishHelpers``), and a `complete` line for each option, subcommand and argument
+  /// (``fishCompletions(_:)``).
   private var fish: String {
     let commands = Self.commands
+    return heading + "\n" + Self.fishValuedOptions(commands) + "\n" + Self.fishHelpers + "\n"
+      + Self.fishNoFiles + "\n" + Self.fishCompletions(commands)
+  }
+
+  /// The fish function that lists the options of a subcommand ('' for the tool's own) that take a
+  /// value, which the line's reading skips the value of.
+  private static func fishValuedOptions(_ commands: [Command]) -> String {
     var valued = "        case ''\n            printf '%s\\n' "
-    valued += Self.toolOptions.filter { !$0.isFlag }.flatMap(Self.names).joined(separator: " ")
+    valued += toolOptions.filter { !$0.isFlag }.flatMap(names).joined(separator: " ")
     valued += "\n"
-    var lines = "# The tool's own options, then the subcommands.\n"
-    for option in Self.toolOptions {
-      lines += Self.fishOption(option, condition: "__chart_archive_at ''")
-    }
     for command in commands {
-      lines +=
-        "complete -c chart-archive -n \"__chart_archive_at ''\" -a \(command.name) -d "
-        + Self.quoted(command.abstract, fish: true) + "\n"
-    }
-    for command in commands {
-      lines += "\n# \(command.name)\n"
-      let valuedNames = command.options.filter { !$0.isFlag }.flatMap(Self.names)
+      let valuedNames = command.options.filter { !$0.isFlag }.flatMap(names)
       if !valuedNames.isEmpty {
         valued +=
           "        case \(command.name)\n            printf '%s\\n' "
           + valuedNames.joined(separator: " ") + "\n"
       }
-      for option in command.options {
-        lines += Self.fishOption(option, condition: "__chart_archive_at \(command.name)")
-      }
-      for (index, argument) in command.arguments.enumerated() {
-        let range = argument.repeats ? "\(index)" : "\(index) \(index)"
-        lines +=
-          "complete -c chart-archive -n "
-          + Self.quoted("__chart_archive_at \(command.name) \(range)", fish: true) + " "
-          + Self.fishValues(argument.values) + " -d "
-          + Self.quoted(argument.help, fish: true) + "\n"
-      }
     }
-    return heading + """
-
+    return """
       # The options of a subcommand ('' for the tool's own) that take a value, one a line.
       function __chart_archive_valued_options
           switch $argv[1]
       \(valued)    end
       end
 
-      # Whether the line being completed is at subcommand COMMAND ('' before one), and, when
-      # FIRST is given, at its argument FIRST (0 for the first) or later, up to LAST if given.
-      function __chart_archive_at --argument-names want first last
-          set -l tokens (commandline -opc)
-          set -l command ''
-          set -l index 0
-          set -l skip 0
-          for token in $tokens[2..-1]
-              if test $skip -eq 1
-                  set skip 0
-                  continue
-              end
-              switch $token
-                  case '-*=*'
-                  case '-*'
-                      if contains -- $token (__chart_archive_valued_options $command)
-                          set skip 1
-                      end
-                  case '*'
-                      if test -z "$command"
-                          set command $token
-                      else
-                          set index (math $index + 1)
-                      end
-              end
-          end
-          test "$command" = "$want"; or return 1
-          test -z "$first"; and return 0
-          test $index -ge $first; or return 1
-          test -z "$last"; or test $index -le $last
-      end
-
-      # The names of the charts of the archive the line names with --db, else of the default one.
-      function __chart_archive_charts
-          set -l tokens (commandline -opc)
-          set -l archive
-          for i in (seq 2 (count $tokens))
-              switch $tokens[$i]
-                  case --db
-                      set archive $tokens[(math $i + 1)]
-                  case '--db=*'
-                      set archive (string replace -- --db= '' $tokens[$i])
-              end
-          end
-          set -l tool (string replace -r -- '^~/' "$HOME/" $tokens[1])
-          if test -n "$archive"
-              set archive (string replace -r -- '^~/' "$HOME/" $archive)
-              $tool completion --chart-names --db $archive 2>/dev/null
-          else
-              $tool completion --chart-names 2>/dev/null
-          end
-      end
-
-      # No file names but where a file is asked for.
-      complete -c chart-archive -f
-
-      \(lines)
       """
+  }
+
+  /// The fish functions that tell whether the line is at a subcommand (and at which of its
+  /// arguments), and that list the chart names of the line's archive (asked of the tool).
+  private static let fishHelpers =
+    """
+    # Whether the line being completed is at subcommand COMMAND ('' before one), and, when
+    # FIRST is given, at its argument FIRST (0 for the first) or later, up to LAST if given.
+    function __chart_archive_at --argument-names want first last
+        set -l tokens (commandline -opc)
+        set -l command ''
+        set -l index 0
+        set -l skip 0
+        for token in $tokens[2..-1]
+            if test $skip -eq 1
+                set skip 0
+                continue
+            end
+            switch $token
+                case '-*=*'
+                case '-*'
+                    if contains -- $token (__chart_archive_valued_options $command)
+                        set skip 1
+                    end
+                case '*'
+                    if test -z "$command"
+                        set command $token
+                    else
+                        set index (math $index + 1)
+                    end
+            end
+        end
+        test "$command" = "$want"; or return 1
+        test -z "$first"; and return 0
+        test $index -ge $first; or return 1
+        test -z "$last"; or test $index -le $last
+    end
+
+    # The names of the charts of the archive the line names with --db, else of the default one.
+    function __chart_archive_charts
+        set -l tokens (commandline -opc)
+        set -l archive
+        for i in (seq 2 (count $tokens))
+            switch $tokens[$i]
+                case --db
+                    set archive $tokens[(math $i + 1)]
+                case '--db=*'
+                    set archive (string replace -- --db= '' $tokens[$i])
+            end
+        end
+        set -l tool (string replace -r -- '^~/' "$HOME/" $tokens[1])
+        if test -n "$archive"
+            set archive (string replace -r -- '^~/' "$HOME/" $archive)
+            $tool completion --chart-names --db $archive 2>/dev/null
+        else
+            $tool completion --chart-names 2>/dev/null
+        end
+    end
+
+    """
+
+  /// The `complete` line that keeps fish from completing file names but where a file is asked
+  /// for.
+  private static let fishNoFiles =
+    """
+    # No file names but where a file is asked for.
+    complete -c chart-archive -f
+
+    """
+
+  /// A `complete` line for each of the tool's options and subcommands, then, per subcommand, for
+  /// each option and argument.
+  private static func fishCompletions(_ commands: [Command]) -> String {
+    var lines = "# The tool's own options, then the subcommands.\n"
+    for option in toolOptions {
+      lines += fishOption(option, condition: "__chart_archive_at ''")
+    }
+    for command in commands {
+      lines +=
+        "complete -c chart-archive -n \"__chart_archive_at ''\" -a \(command.name) -d "
+        + quoted(command.abstract, fish: true) + "\n"
+    }
+    for command in commands {
+      lines += "\n# \(command.name)\n"
+      for option in command.options {
+        lines += fishOption(option, condition: "__chart_archive_at \(command.name)")
+      }
+      for (index, argument) in command.arguments.enumerated() {
+        let range = argument.repeats ? "\(index)" : "\(index) \(index)"
+        lines +=
+          "complete -c chart-archive -n "
+          + quoted("__chart_archive_at \(command.name) \(range)", fish: true) + " "
+          + fishValues(argument.values) + " -d " + quoted(argument.help, fish: true) + "\n"
+      }
+    }
+    return lines
   }
 }
