@@ -1019,7 +1019,8 @@ public struct ChartFileReader: Sendable {
       if raw.tied, let rank { ranks.tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
-      Self.checkURLs(of: raw, keys: keys, problems: &entryProblems)
+      Self.checkURL(raw.imageURL, field: keys.imageURL, problems: &entryProblems)
+      Self.checkURL(raw.songURL, field: keys.songURL, problems: &entryProblems)
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       Self.checkFigures(of: raw, previousRank: previousRank, keys: keys, problems: &entryProblems)
@@ -1081,21 +1082,18 @@ public struct ChartFileReader: Sendable {
     }
   }
 
-  /// Checks an entry's image and song URLs: at most ``maximumURLLength`` bytes, without NUL.
-  private static func checkURLs(
-    of raw: RawEntry, keys: EntryKeys, problems: inout [ChartFileProblem]
-  ) {
-    for (url, field) in [(raw.imageURL, keys.imageURL), (raw.songURL, keys.songURL)] {
-      guard let url else { continue }
-      if url.utf8.count > maximumURLLength {
-        problems.append(
-          ChartFileProblem(
-            field: field,
-            message:
-              "\(url.utf8.count) bytes long; at most \(maximumURLLength) are accepted in a URL"))
-      } else if url.utf8.contains(0) {
-        problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
-      }
+  /// Checks an entry's image or song URL, when given: at most ``maximumURLLength`` bytes,
+  /// without NUL.
+  private static func checkURL(_ url: String?, field: String?, problems: inout [ChartFileProblem]) {
+    guard let url else { return }
+    if url.utf8.count > maximumURLLength {
+      problems.append(
+        ChartFileProblem(
+          field: field,
+          message:
+            "\(url.utf8.count) bytes long; at most \(maximumURLLength) are accepted in a URL"))
+    } else if url.utf8.contains(0) {
+      problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
     }
   }
 
