@@ -474,7 +474,9 @@ struct SongFinder {
 /// each entry its figures, with a verdict on each published one that disagrees.
 ///
 /// Not generic over the lookup: a generic type instantiated from another module looks its
-/// metadata up at run time on every use, which an import does for every snapshot.
+/// metadata up at run time on every use, which an import does for every snapshot. The steps of
+/// each entry are inlined (`@inline(__always)`): called apart, they cost deciding some 4 % more
+/// instructions.
 private struct Decider {
   let snapshot: AuditedSnapshot
   let previous: DecidedSnapshot?
@@ -567,7 +569,7 @@ private struct Decider {
     chartSize = max(
       lookup.largestSnapshot(before: horizon), previous?.snapshot.entries.count ?? 0,
       snapshot.entries.count)
-    countFiguresFromStandings()
+    (derived, standings) = countFiguresFromStandings()
     countPeakOffsets()
     var figures: [EntryFigures] = []
     figures.reserveCapacity(derived.count)
@@ -630,26 +632,67 @@ private struct Decider {
 
   // MARK: - Counting from the standings
 
-  /// Counts each entry's previous rank, peak position, weeks on chart and run on from the song's
-  /// standing before this snapshot, into ``derived``.
-  private mutating func countFiguresFromStandings() {
+  /// Each entry's previous rank, peak position, weeks on chart and run, counted on from the
+  /// song's standing before this snapshot: its entry on the previous snapshot, else its last entry
+  /// before that (from the lookup). A song's second entry in the snapshot is counted by
+  /// ``secondEntry(at:of:after:)``.
+  ///
+  /// - Returns: the entries' counts (for ``derived``), and the standings from the lookup, which
+  ///   they index (for ``standings``).
+  private func countFiguresFromStandings() -> (derived: [Derived], standings: [SongStanding]) {
+    // Kept apart from `self` while counting: a method of `self` called between changes of its
+    // own arrays would copy it whole.
+    var derived: [Derived] = []
+    var standings: [SongStanding] = []
     derived.reserveCapacity(snapshot.entries.count)
     var seen = SongLinking.SongSet(capacity: snapshot.entries.count)
     for index in snapshot.entries.indices {
       let song = snapshot.songs[index]
       if seen.contains(song) {
-        derived.append(secondEntry(at: index, of: song))
+        derived.append(secondEntry(at: index, of: song, after: derived))
         continue
       }
       seen.insert(song)
-      derived.append(firstEntry(at: index, of: song))
+      let trueRank = trueRanks[index]
+      let previousIndex = previousIndices[index]
+      var item = Derived(
+        previousIndex: previousIndex, trueRank: trueRank,
+        derivedPreviousRank: previousIndex.map { previous!.trueRanks[$0] }, peak: trueRank,
+        weeks: 1, run: 1)
+      if let previousIndex, let previous {
+        item.standingDate = previous.snapshot.chartDate
+        item.standingFigures = previous.figures[previousIndex]
+        item.standingPublishedPeak = previous.snapshot.entries[previousIndex].publishedPeakPosition
+        item.standingPublishedWeeks =
+          previous.snapshot.entries[previousIndex].publishedWeeksOnChart
+        item.standingPublishedRun = previous.snapshot.entries[previousIndex].publishedRun
+      } else if let standing = lookup.standing(of: song, before: horizon) {
+        item.standingDate = standing.chartDate
+        item.standingFigures = standing.figures
+        item.standingPublishedPeak = standing.publishedPeakPosition
+        item.standingPublishedWeeks = standing.publishedWeeksOnChart
+        item.standingPublishedRun = standing.publishedRun
+        item.standing = standings.count
+        standings.append(standing)
+      }
+      item.weeks = weeksOnChart(
+        at: index, since: item.standingDate,
+        archiveWeeks: item.standingFigures?.archiveWeeksOnChart ?? 0)
+      if let standing = item.standingFigures {
+        item.peak = min(standing.archivePeakPosition, trueRank)
+        item.run = standing.archiveRun
+      }
+      derived.append(item)
     }
+    return (derived, standings)
   }
 
   /// A second entry of one song in one snapshot (two recordings the archive could not tell
   /// apart): paired with the song's next entry on the previous snapshot, in rank order, the week
   /// counted once.
-  private func secondEntry(at index: Int, of song: SongID) -> Derived {
+  ///
+  /// - Parameter derived: the counts of the entries before it.
+  private func secondEntry(at index: Int, of song: SongID, after derived: [Derived]) -> Derived {
     let songs = snapshot.songs
     let trueRank = trueRanks[index]
     let last = derived.indices.last { songs[$0] == song }!
@@ -665,47 +708,15 @@ private struct Decider {
     return item
   }
 
-  /// A song's first entry in the snapshot, counted on from its standing: its entry on the previous
-  /// snapshot, else its last entry before that (from the lookup, kept in ``standings``).
-  private mutating func firstEntry(at index: Int, of song: SongID) -> Derived {
-    let trueRank = trueRanks[index]
-    let previousIndex = previousIndices[index]
-    var item = Derived(
-      previousIndex: previousIndex, trueRank: trueRank,
-      derivedPreviousRank: previousIndex.map { previous!.trueRanks[$0] }, peak: trueRank,
-      weeks: 1, run: 1)
-    if let previousIndex, let previous {
-      item.standingDate = previous.snapshot.chartDate
-      item.standingFigures = previous.figures[previousIndex]
-      item.standingPublishedPeak = previous.snapshot.entries[previousIndex].publishedPeakPosition
-      item.standingPublishedWeeks = previous.snapshot.entries[previousIndex].publishedWeeksOnChart
-      item.standingPublishedRun = previous.snapshot.entries[previousIndex].publishedRun
-    } else if let standing = lookup.standing(of: song, before: horizon) {
-      item.standingDate = standing.chartDate
-      item.standingFigures = standing.figures
-      item.standingPublishedPeak = standing.publishedPeakPosition
-      item.standingPublishedWeeks = standing.publishedWeeksOnChart
-      item.standingPublishedRun = standing.publishedRun
-      item.standing = standings.count
-      standings.append(standing)
-    }
-    item.weeks = weeksOnChart(at: index, since: item.standingDate, standing: item.standingFigures)
-    if let standing = item.standingFigures {
-      item.peak = min(standing.archivePeakPosition, trueRank)
-      item.run = standing.archiveRun
-    }
-    return item
-  }
-
-  /// The archive's weeks on chart of the entry at `index`: the song's weeks at its standing, one
-  /// more for this snapshot, and one more for a chart missing from the archive since the song's
-  /// last entry when the source says the song was on it (a previous rank right after it, or a
-  /// count of weeks one above the archive's).
-  private func weeksOnChart(at index: Int, since standingDate: ChartDate?, standing: EntryFigures?)
-    -> Int
+  /// The archive's weeks on chart of the entry at `index`: the song's weeks at its standing
+  /// (`archiveWeeks`, the archive's own count; 0 for its first entry), one more for this
+  /// snapshot, and one more for a chart missing from the archive since the song's last entry
+  /// (on `standingDate`) when the source says the song was on it (a previous rank right after it,
+  /// or a count of weeks one above the archive's).
+  @inline(__always)
+  private func weeksOnChart(at index: Int, since standingDate: ChartDate?, archiveWeeks: Int) -> Int
   {
     var unseen = 0
-    let archiveWeeks = standing?.archiveWeeksOnChart ?? 0
     if let firstMissing = firstMissingSnapshot(after: standingDate) {
       if (firstMissing == snapshot.chartDate
         && snapshot.entries[index].publishedPreviousRank != nil)
@@ -755,6 +766,7 @@ private struct Decider {
   /// The figures of the entry at `index`: each published figure compared with the archive's, the
   /// previous rank given (the published one, or the archive's where it cannot be right), the
   /// movement, and the peak, weeks and run given (see ``GivenFigures``).
+  @inline(__always)
   private mutating func giveFigures(at index: Int) -> EntryFigures {
     // The entry's fields are read in place: a copy of the entry would retain all its texts.
     let publishedPrevious = snapshot.entries[index].publishedPreviousRank
@@ -806,6 +818,7 @@ private struct Decider {
   /// repeat of the previous snapshot, whose one note tells why).
   ///
   /// - Parameter verdict: the verdict on the published previous rank.
+  @inline(__always)
   private mutating func givenPreviousRank(at index: Int, verdict: FigureVerdict?) -> (
     Int?, PreviousRankSource
   ) {
@@ -922,6 +935,7 @@ private struct GivenFigures {
 
   /// Takes the source's published figures where they disagree for a source gap and say more than
   /// the archive holds: a better peak, more weeks, a later run.
+  @inline(__always)
   mutating func takeTheSources(
     peak publishedPeak: Int?, weeks publishedWeeks: Int?, run publishedRun: Int?
   ) {
