@@ -101,39 +101,22 @@ struct CompletionScript {
     }
   }
 
+  /// The bash script: the tables of options, option values and arguments made from the
+  /// specifications (``bashLookups(_:)``), the helpers that complete a kind of value
+  /// (``bashHelpers``), and the function bash calls (``bashCompletion(subcommands:)``).
   private var bash: String {
     let commands = Self.commands
-    var optionLists = "    '') echo "
-    optionLists +=
-      Self.quoted(Self.toolOptions.flatMap(Self.names).joined(separator: " ")) + " ;;\n"
-    var optionValues = ""
-    for option in Self.toolOptions where !option.isFlag {
-      optionValues +=
-        "    \(Self.quoted(" " + option.name))) echo \(Self.quoted(Self.bashKind(option.values))) ;;\n"
-    }
-    var argumentValues = ""
-    for command in commands {
-      optionLists +=
-        "    \(command.name)) echo "
-        + Self.quoted(command.options.flatMap(Self.names).joined(separator: " ")) + " ;;\n"
-      for option in command.options where !option.isFlag {
-        for name in Self.names(option) {
-          optionValues +=
-            "    \(Self.quoted(command.name + " " + name))) echo "
-            + Self.quoted(Self.bashKind(option.values)) + " ;;\n"
-        }
-      }
-      for (index, argument) in command.arguments.enumerated() {
-        let pattern =
-          argument.repeats
-          ? Self.quoted(command.name + " ") + "*" : Self.quoted("\(command.name) \(index)")
-        argumentValues +=
-          "    \(pattern)) echo \(Self.quoted(Self.bashKind(argument.values))) ;;\n"
-      }
-    }
-    let subcommands = commands.map(\.name).joined(separator: " ")
-    return heading + """
+    return heading + "\n" + Self.bashLookups(commands) + "\n" + Self.bashHelpers + "\n"
+      + Self.bashCompletion(subcommands: commands.map(\.name).joined(separator: " "))
+  }
 
+  /// The bash functions that look a subcommand's options up, what an option's value is, and
+  /// what an argument at an index is: a `case` each, made from the specifications.
+  private static func bashLookups(_ commands: [Command]) -> String {
+    let optionLists = bashOptionLists(commands)
+    let optionValues = bashOptionValues(commands)
+    let argumentValues = bashArgumentValues(commands)
+    return """
       # _chart_archive_options SUBCOMMAND: the options of SUBCOMMAND ('' for the tool's own).
       _chart_archive_options() {
         case $1 in
@@ -156,90 +139,152 @@ struct CompletionScript {
         esac
       }
 
-      # _chart_archive_expand PATH: PATH with a leading ~/ made the home folder.
-      _chart_archive_expand() {
-        if [[ $1 == '~/'* ]]; then printf '%s\\n' "$HOME/${1#'~/'}"; else printf '%s\\n' "$1"; fi
-      }
+      """
+  }
 
-      # _chart_archive_complete KIND WORD ARCHIVE: fills COMPREPLY with the values of KIND that
-      # begin with WORD; ARCHIVE is the line's --db, if any.
-      _chart_archive_complete() {
-        local kind=$1 word=$2 archive=$3 tool name
-        local -a names=()
-        case $kind in
-          words\\ *) mapfile -t COMPREPLY < <(compgen -W "${kind#words }" -- "$word") ;;
-          date) mapfile -t COMPREPLY < <(compgen -W 'latest previous' -- "$word") ;;
-          file)
-            compopt -o filenames 2>/dev/null
-            mapfile -t COMPREPLY < <(compgen -f -- "$word")
-            ;;
-          chart)
-            tool=$(_chart_archive_expand "${COMP_WORDS[0]}")
-            if [[ -n $archive ]]; then
-              mapfile -t names < <("$tool" completion --chart-names \\
-                --db "$(_chart_archive_expand "$archive")" 2>/dev/null)
-            else
-              mapfile -t names < <("$tool" completion --chart-names 2>/dev/null)
-            fi
-            for name in "${names[@]}"; do
-              if [[ $name == "$word"* ]]; then COMPREPLY+=("$(printf '%q' "$name")"); fi
-            done
-            ;;
-        esac
-      }
+  /// The cases of `_chart_archive_options`: the tool's own options, then each subcommand's.
+  private static func bashOptionLists(_ commands: [Command]) -> String {
+    var cases = "    '') echo "
+    cases += quoted(toolOptions.flatMap(names).joined(separator: " ")) + " ;;\n"
+    for command in commands {
+      cases +=
+        "    \(command.name)) echo "
+        + quoted(command.options.flatMap(names).joined(separator: " ")) + " ;;\n"
+    }
+    return cases
+  }
 
-      _chart_archive() {
-        COMPREPLY=()
-        local cword=$COMP_CWORD word=${COMP_WORDS[COMP_CWORD]} previous=
-        local command= archive= index=0 kind item i=1
-        ((cword > 0)) && previous=${COMP_WORDS[cword - 1]}
-        # The words before the one completed: the subcommand, the archive, the arguments given.
-        while ((i < cword)); do
-          item=${COMP_WORDS[i]}
-          if [[ $item == -* && ${COMP_WORDS[i + 1]} == = ]]; then
-            # --option=value, split by bash at the =.
-            ((i + 2 < cword)) || break
-            [[ $item == --db ]] && archive=${COMP_WORDS[i + 2]}
-            i=$((i + 3))
+  /// The cases of `_chart_archive_option_values`: each option that takes a value, by each of its
+  /// names, the tool's own first.
+  private static func bashOptionValues(_ commands: [Command]) -> String {
+    var cases = ""
+    for option in toolOptions where !option.isFlag {
+      cases += "    \(quoted(" " + option.name))) echo \(quoted(bashKind(option.values))) ;;\n"
+    }
+    for command in commands {
+      for option in command.options where !option.isFlag {
+        for name in names(option) {
+          cases +=
+            "    \(quoted(command.name + " " + name))) echo " + quoted(bashKind(option.values))
+            + " ;;\n"
+        }
+      }
+    }
+    return cases
+  }
+
+  /// The cases of `_chart_archive_argument_values`: each subcommand's arguments by index (a
+  /// repeated one at any index from its own).
+  private static func bashArgumentValues(_ commands: [Command]) -> String {
+    var cases = ""
+    for command in commands {
+      for (index, argument) in command.arguments.enumerated() {
+        let pattern =
+          argument.repeats
+          ? quoted(command.name + " ") + "*" : quoted("\(command.name) \(index)")
+        cases += "    \(pattern)) echo \(quoted(bashKind(argument.values))) ;;\n"
+      }
+    }
+    return cases
+  }
+
+  /// The bash functions that complete a kind of value: a path with `~/` expanded, and the words,
+  /// dates, files or chart names (asked of the tool) that begin with the word being completed.
+  private static let bashHelpers =
+    """
+    # _chart_archive_expand PATH: PATH with a leading ~/ made the home folder.
+    _chart_archive_expand() {
+      if [[ $1 == '~/'* ]]; then printf '%s\\n' "$HOME/${1#'~/'}"; else printf '%s\\n' "$1"; fi
+    }
+
+    # _chart_archive_complete KIND WORD ARCHIVE: fills COMPREPLY with the values of KIND that
+    # begin with WORD; ARCHIVE is the line's --db, if any.
+    _chart_archive_complete() {
+      local kind=$1 word=$2 archive=$3 tool name
+      local -a names=()
+      case $kind in
+        words\\ *) mapfile -t COMPREPLY < <(compgen -W "${kind#words }" -- "$word") ;;
+        date) mapfile -t COMPREPLY < <(compgen -W 'latest previous' -- "$word") ;;
+        file)
+          compopt -o filenames 2>/dev/null
+          mapfile -t COMPREPLY < <(compgen -f -- "$word")
+          ;;
+        chart)
+          tool=$(_chart_archive_expand "${COMP_WORDS[0]}")
+          if [[ -n $archive ]]; then
+            mapfile -t names < <("$tool" completion --chart-names \\
+              --db "$(_chart_archive_expand "$archive")" 2>/dev/null)
+          else
+            mapfile -t names < <("$tool" completion --chart-names 2>/dev/null)
+          fi
+          for name in "${names[@]}"; do
+            if [[ $name == "$word"* ]]; then COMPREPLY+=("$(printf '%q' "$name")"); fi
+          done
+          ;;
+      esac
+    }
+
+    """
+
+  /// The function bash calls to complete a `chart-archive` line: it reads the words before the
+  /// one completed (the subcommand, the archive, the arguments given) and completes an option's
+  /// value, an option, a subcommand or an argument.
+  ///
+  /// - Parameter subcommands: the subcommands' names, separated by spaces.
+  private static func bashCompletion(subcommands: String) -> String {
+    """
+    _chart_archive() {
+      COMPREPLY=()
+      local cword=$COMP_CWORD word=${COMP_WORDS[COMP_CWORD]} previous=
+      local command= archive= index=0 kind item i=1
+      ((cword > 0)) && previous=${COMP_WORDS[cword - 1]}
+      # The words before the one completed: the subcommand, the archive, the arguments given.
+      while ((i < cword)); do
+        item=${COMP_WORDS[i]}
+        if [[ $item == -* && ${COMP_WORDS[i + 1]} == = ]]; then
+          # --option=value, split by bash at the =.
+          ((i + 2 < cword)) || break
+          [[ $item == --db ]] && archive=${COMP_WORDS[i + 2]}
+          i=$((i + 3))
+          continue
+        fi
+        if [[ $item == --db=* ]]; then
+          archive=${item#--db=}
+        elif [[ $item == -* ]]; then
+          if _chart_archive_option_values "$command" "$item" >/dev/null; then
+            [[ $item == --db ]] && archive=${COMP_WORDS[i + 1]}
+            i=$((i + 2))
             continue
           fi
-          if [[ $item == --db=* ]]; then
-            archive=${item#--db=}
-          elif [[ $item == -* ]]; then
-            if _chart_archive_option_values "$command" "$item" >/dev/null; then
-              [[ $item == --db ]] && archive=${COMP_WORDS[i + 1]}
-              i=$((i + 2))
-              continue
-            fi
-          elif [[ -z $command ]]; then
-            command=$item
-          else
-            index=$((index + 1))
-          fi
-          i=$((i + 1))
-        done
-        if [[ $word == = && $previous == -* ]]; then
-          # Right after --option=.
-          kind=$(_chart_archive_option_values "$command" "$previous") &&
-            _chart_archive_complete "$kind" '' "$archive"
-        elif [[ $previous == = ]] && ((cword > 1)) && [[ ${COMP_WORDS[cword - 2]} == -* ]]; then
-          kind=$(_chart_archive_option_values "$command" "${COMP_WORDS[cword - 2]}") &&
-            _chart_archive_complete "$kind" "$word" "$archive"
-        elif [[ $previous == -* ]] && kind=$(_chart_archive_option_values "$command" "$previous"); then
-          _chart_archive_complete "$kind" "$word" "$archive"
-        elif [[ $word == -* ]]; then
-          mapfile -t COMPREPLY < <(compgen -W "$(_chart_archive_options "$command")" -- "$word")
         elif [[ -z $command ]]; then
-          mapfile -t COMPREPLY < <(compgen -W \(Self.quoted(subcommands)) -- "$word")
-        elif kind=$(_chart_archive_argument_values "$command" "$index"); then
-          _chart_archive_complete "$kind" "$word" "$archive"
+          command=$item
+        else
+          index=$((index + 1))
         fi
-        return 0
-      }
+        i=$((i + 1))
+      done
+      if [[ $word == = && $previous == -* ]]; then
+        # Right after --option=.
+        kind=$(_chart_archive_option_values "$command" "$previous") &&
+          _chart_archive_complete "$kind" '' "$archive"
+      elif [[ $previous == = ]] && ((cword > 1)) && [[ ${COMP_WORDS[cword - 2]} == -* ]]; then
+        kind=$(_chart_archive_option_values "$command" "${COMP_WORDS[cword - 2]}") &&
+          _chart_archive_complete "$kind" "$word" "$archive"
+      elif [[ $previous == -* ]] && kind=$(_chart_archive_option_values "$command" "$previous"); then
+        _chart_archive_complete "$kind" "$word" "$archive"
+      elif [[ $word == -* ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "$(_chart_archive_options "$command")" -- "$word")
+      elif [[ -z $command ]]; then
+        mapfile -t COMPREPLY < <(compgen -W \(Self.quoted(subcommands)) -- "$word")
+      elif kind=$(_chart_archive_argument_values "$command" "$index"); then
+        _chart_archive_complete "$kind" "$word" "$archive"
+      fi
+      return 0
+    }
 
-      complete -F _chart_archive chart-archive
+    complete -F _chart_archive chart-archive
 
-      """
+    """
   }
 
   // MARK: - zsh
@@ -365,105 +410,133 @@ struct CompletionScript {
     return line + " -d " + quoted(option.help, fish: true) + "\n"
   }
 
+  /// The fish script: the function that lists the options taking a value
+  /// (``fishValuedOptions(_:)``), the helpers that tell where the line is and list the chart
+  /// names (``fishHelpers``), and a `complete` line for each option, subcommand and argument
+  /// (``fishCompletions(_:)``).
   private var fish: String {
     let commands = Self.commands
+    return heading + "\n" + Self.fishValuedOptions(commands) + "\n" + Self.fishHelpers + "\n"
+      + Self.fishNoFiles + "\n" + Self.fishCompletions(commands)
+  }
+
+  /// The fish function that lists the options of a subcommand ('' for the tool's own) that take a
+  /// value, which the line's reading skips the value of.
+  private static func fishValuedOptions(_ commands: [Command]) -> String {
     var valued = "        case ''\n            printf '%s\\n' "
-    valued += Self.toolOptions.filter { !$0.isFlag }.flatMap(Self.names).joined(separator: " ")
+    valued += toolOptions.filter { !$0.isFlag }.flatMap(names).joined(separator: " ")
     valued += "\n"
-    var lines = "# The tool's own options, then the subcommands.\n"
-    for option in Self.toolOptions {
-      lines += Self.fishOption(option, condition: "__chart_archive_at ''")
-    }
     for command in commands {
-      lines +=
-        "complete -c chart-archive -n \"__chart_archive_at ''\" -a \(command.name) -d "
-        + Self.quoted(command.abstract, fish: true) + "\n"
-    }
-    for command in commands {
-      lines += "\n# \(command.name)\n"
-      let valuedNames = command.options.filter { !$0.isFlag }.flatMap(Self.names)
+      let valuedNames = command.options.filter { !$0.isFlag }.flatMap(names)
       if !valuedNames.isEmpty {
         valued +=
           "        case \(command.name)\n            printf '%s\\n' "
           + valuedNames.joined(separator: " ") + "\n"
       }
-      for option in command.options {
-        lines += Self.fishOption(option, condition: "__chart_archive_at \(command.name)")
-      }
-      for (index, argument) in command.arguments.enumerated() {
-        let range = argument.repeats ? "\(index)" : "\(index) \(index)"
-        lines +=
-          "complete -c chart-archive -n "
-          + Self.quoted("__chart_archive_at \(command.name) \(range)", fish: true) + " "
-          + Self.fishValues(argument.values) + " -d "
-          + Self.quoted(argument.help, fish: true) + "\n"
-      }
     }
-    return heading + """
-
+    return """
       # The options of a subcommand ('' for the tool's own) that take a value, one a line.
       function __chart_archive_valued_options
           switch $argv[1]
       \(valued)    end
       end
 
-      # Whether the line being completed is at subcommand COMMAND ('' before one), and, when
-      # FIRST is given, at its argument FIRST (0 for the first) or later, up to LAST if given.
-      function __chart_archive_at --argument-names want first last
-          set -l tokens (commandline -opc)
-          set -l command ''
-          set -l index 0
-          set -l skip 0
-          for token in $tokens[2..-1]
-              if test $skip -eq 1
-                  set skip 0
-                  continue
-              end
-              switch $token
-                  case '-*=*'
-                  case '-*'
-                      if contains -- $token (__chart_archive_valued_options $command)
-                          set skip 1
-                      end
-                  case '*'
-                      if test -z "$command"
-                          set command $token
-                      else
-                          set index (math $index + 1)
-                      end
-              end
-          end
-          test "$command" = "$want"; or return 1
-          test -z "$first"; and return 0
-          test $index -ge $first; or return 1
-          test -z "$last"; or test $index -le $last
-      end
-
-      # The names of the charts of the archive the line names with --db, else of the default one.
-      function __chart_archive_charts
-          set -l tokens (commandline -opc)
-          set -l archive
-          for i in (seq 2 (count $tokens))
-              switch $tokens[$i]
-                  case --db
-                      set archive $tokens[(math $i + 1)]
-                  case '--db=*'
-                      set archive (string replace -- --db= '' $tokens[$i])
-              end
-          end
-          set -l tool (string replace -r -- '^~/' "$HOME/" $tokens[1])
-          if test -n "$archive"
-              set archive (string replace -r -- '^~/' "$HOME/" $archive)
-              $tool completion --chart-names --db $archive 2>/dev/null
-          else
-              $tool completion --chart-names 2>/dev/null
-          end
-      end
-
-      # No file names but where a file is asked for.
-      complete -c chart-archive -f
-
-      \(lines)
       """
+  }
+
+  /// The fish functions that tell whether the line is at a subcommand (and at which of its
+  /// arguments), and that list the chart names of the line's archive (asked of the tool).
+  private static let fishHelpers =
+    """
+    # Whether the line being completed is at subcommand COMMAND ('' before one), and, when
+    # FIRST is given, at its argument FIRST (0 for the first) or later, up to LAST if given.
+    function __chart_archive_at --argument-names want first last
+        set -l tokens (commandline -opc)
+        set -l command ''
+        set -l index 0
+        set -l skip 0
+        for token in $tokens[2..-1]
+            if test $skip -eq 1
+                set skip 0
+                continue
+            end
+            switch $token
+                case '-*=*'
+                case '-*'
+                    if contains -- $token (__chart_archive_valued_options $command)
+                        set skip 1
+                    end
+                case '*'
+                    if test -z "$command"
+                        set command $token
+                    else
+                        set index (math $index + 1)
+                    end
+            end
+        end
+        test "$command" = "$want"; or return 1
+        test -z "$first"; and return 0
+        test $index -ge $first; or return 1
+        test -z "$last"; or test $index -le $last
+    end
+
+    # The names of the charts of the archive the line names with --db, else of the default one.
+    function __chart_archive_charts
+        set -l tokens (commandline -opc)
+        set -l archive
+        for i in (seq 2 (count $tokens))
+            switch $tokens[$i]
+                case --db
+                    set archive $tokens[(math $i + 1)]
+                case '--db=*'
+                    set archive (string replace -- --db= '' $tokens[$i])
+            end
+        end
+        set -l tool (string replace -r -- '^~/' "$HOME/" $tokens[1])
+        if test -n "$archive"
+            set archive (string replace -r -- '^~/' "$HOME/" $archive)
+            $tool completion --chart-names --db $archive 2>/dev/null
+        else
+            $tool completion --chart-names 2>/dev/null
+        end
+    end
+
+    """
+
+  /// The `complete` line that keeps fish from completing file names but where a file is asked
+  /// for.
+  private static let fishNoFiles =
+    """
+    # No file names but where a file is asked for.
+    complete -c chart-archive -f
+
+    """
+
+  /// A `complete` line for each of the tool's options and subcommands, then, per subcommand, for
+  /// each option and argument.
+  private static func fishCompletions(_ commands: [Command]) -> String {
+    var lines = "# The tool's own options, then the subcommands.\n"
+    for option in toolOptions {
+      lines += fishOption(option, condition: "__chart_archive_at ''")
+    }
+    for command in commands {
+      lines +=
+        "complete -c chart-archive -n \"__chart_archive_at ''\" -a \(command.name) -d "
+        + quoted(command.abstract, fish: true) + "\n"
+    }
+    for command in commands {
+      lines += "\n# \(command.name)\n"
+      for option in command.options {
+        lines += fishOption(option, condition: "__chart_archive_at \(command.name)")
+      }
+      for (index, argument) in command.arguments.enumerated() {
+        let range = argument.repeats ? "\(index)" : "\(index) \(index)"
+        lines +=
+          "complete -c chart-archive -n "
+          + quoted("__chart_archive_at \(command.name) \(range)", fish: true) + " "
+          + fishValues(argument.values) + " -d " + quoted(argument.help, fish: true) + "\n"
+      }
+    }
+    return lines
   }
 }

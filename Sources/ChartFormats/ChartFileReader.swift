@@ -2,185 +2,6 @@ public import ChartRanking
 public import Foundation
 import Glibc
 
-/// A chart file read and checked: its snapshots, ready to store.
-public struct DecodedChartFile: Sendable {
-  /// The file's path, as given.
-  public var path: String
-  /// The format it was read as.
-  public var format: ChartFormat
-  /// Its snapshots (one for the formats that hold one chart date).
-  public var snapshots: [Snapshot]
-  /// How often the chart is published, when the file or the chart's name says.
-  public var frequency: ChartFrequency?
-  /// Whether a snapshot's chart is named after the file's folder (neither the file nor
-  /// ``ChartFileReader/chart`` names it): files of other formats in that folder would go to the
-  /// same chart without saying so.
-  public var chartNamedAfterFolder = false
-  /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
-  /// file or in its name.
-  public var dateDisagreements: [ChartDateDisagreement] = []
-  /// The movement the source published for each entry, per snapshot and in the snapshots' entry
-  /// order (a charts CSV's `trend` column); empty when the format has none.
-  public var publishedTrends: [[PublishedTrend?]] = []
-  /// The page of its chart each snapshot is, in the order of ``snapshots``, when the format
-  /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
-  /// their place in the whole chart when the page tells its offset, from 1 otherwise.
-  public var pages: [ChartPage?] = []
-}
-
-/// Where a snapshot's entries stand in a chart published in pages (Apple Music's charts, 20
-/// entries a page, each page pointing at the next): an import joins the pages of one chart and
-/// chart date into one snapshot.
-public struct ChartPage: Hashable, Sendable {
-  /// The 0-based position of the page's first entry in the whole chart, when the page tells it
-  /// (its own address, or its next page's offset less its entries); `nil` for a last page that
-  /// names neither.
-  public var offset: Int?
-  /// The 0-based position of the next page's first entry (the `offset` of the page's `next`), or
-  /// `nil` when the chart ends with this page.
-  public var nextOffset: Int?
-
-  /// A page.
-  public init(offset: Int?, nextOffset: Int?) {
-    self.offset = offset
-    self.nextOffset = nextOffset
-  }
-}
-
-/// A chart date given for a file (`--date`) that differs from one the file gives.
-public struct ChartDateDisagreement: Hashable, Sendable {
-  /// The date given.
-  public var given: ChartDate
-  /// The file's date: in its content, or in its name.
-  public var file: ChartDate
-  /// Whether the file's date is the snapshot's (a date in the content wins over the one given);
-  /// otherwise the given date wins over the one in the file's name.
-  public var fileDateIsUsed: Bool
-
-  /// A disagreement between the given date and the file's.
-  public init(given: ChartDate, file: ChartDate, fileDateIsUsed: Bool) {
-    self.given = given
-    self.file = file
-    self.fileDateIsUsed = fileDateIsUsed
-  }
-}
-
-/// A whole file as read, before its entries are checked: its format, the names of its entry
-/// fields, its snapshots' worth of entries and the problems found so far.
-struct RawChartFile {
-  var format: ChartFormat
-  var keys: EntryKeys
-  var groups: [RawGroup]
-  var problems: [ChartFileProblem]
-}
-
-/// One snapshot's worth of a file, before it is checked.
-struct RawGroup {
-  enum ChartSource { case option, file, folder }
-  var chart: String
-  var chartSource: ChartSource
-  var date: String?
-  var dateField: String
-  /// Whether the date field itself had a problem (a wrong type), already reported.
-  var dateFieldProblem: Bool
-  var entries: [RawEntry]
-  /// Whether the file had its list of entries (so that an empty one is a problem of its own).
-  var listPresent: Bool
-  var frequency: String?
-  /// Whether the format publishes previous ranks; `nil` to decide from the entries.
-  var publishesPreviousRank: Bool? = nil
-  /// The row of the group's first entry, in a CSV file.
-  var firstRow: Int? = nil
-  /// The group's 1-based index among the snapshots of an export file.
-  var snapshot: Int? = nil
-  /// The page of the chart the group's entries are, when the chart is published in pages.
-  var page: ChartPage? = nil
-}
-
-/// The rows of a table (or of part of one) gathered into snapshots' worth of entries, by chart
-/// and chart date, in the order of each group's first row.
-struct RowGroups {
-  var groups: [RawGroup] = []
-  /// Each group's chart and date, and the group's index.
-  private var index: [String: Int] = [:]
-  /// Each group's chart and date, in the order of `groups`.
-  private var keys: [String] = []
-  var problems: [ChartFileProblem] = []
-  /// Each group's date as the file writes it, for messages.
-  var writtenDates: [String] = []
-
-  /// Adds an entry to the group of `key` (a chart and a date), which is `group` (without entries)
-  /// when it is the first of its group.
-  mutating func add(
-    _ entry: RawEntry, key: String, group: @autoclosure () -> RawGroup,
-    writtenDate: @autoclosure () -> String
-  ) {
-    if let position = index[key] {
-      groups[position].entries.append(entry)
-    } else {
-      index[key] = groups.count
-      keys.append(key)
-      var new = group()
-      new.entries = [entry]
-      groups.append(new)
-      writtenDates.append(writtenDate())
-    }
-  }
-
-  /// Adds the groups of the rows after these: a group begun here takes their entries after its
-  /// own.
-  mutating func append(_ later: RowGroups) {
-    for (position, group) in later.groups.enumerated() {
-      let key = later.keys[position]
-      if let existing = index[key] {
-        groups[existing].entries += group.entries
-      } else {
-        index[key] = groups.count
-        keys.append(key)
-        groups.append(group)
-        writtenDates.append(later.writtenDates[position])
-      }
-    }
-    problems += later.problems
-  }
-}
-
-/// Text for a message on one line: control characters written as `\n`, `\t` or `\u{1B}`.
-func escaped(_ text: String) -> String {
-  // Most names are printable ASCII, given back as they are: building the string again scalar by
-  // scalar cost the report of a whole history's files some 40,000 instructions a name.
-  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
-  var output = ""
-  for scalar in text.unicodeScalars {
-    switch scalar {
-    case "\n": output += "\\n"
-    case "\r": output += "\\r"
-    case "\t": output += "\\t"
-    case let control where control.properties.generalCategory == .control:
-      output += "\\u{\(String(control.value, radix: 16, uppercase: true))}"
-    default: output.unicodeScalars.append(scalar)
-    }
-  }
-  return output
-}
-
-/// Lowercase letters and digits, other runs as one `-`: `"Global"` → `global`, `"United States"` →
-/// `united-states`.
-func slug(_ text: String) -> String {
-  var output = ""
-  var pendingDash = false
-  for scalar in text.lowercased().unicodeScalars {
-    if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
-      if pendingDash, !output.isEmpty { output += "-" }
-      pendingDash = false
-      output.unicodeScalars.append(scalar)
-    } else {
-      pendingDash = true
-    }
-  }
-  return output
-}
-
 /// Reads chart files in any ``ChartFormat`` and checks every entry before anything is stored.
 ///
 /// Where the chart's name comes from: `chart` when set (`--chart`), else the file's own (native
@@ -314,11 +135,16 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - JSON
 
-  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
-    let raw: RawFile
+  /// Decodes a JSON file: its top-level fields (read as the file streams by when it is the usual
+  /// file, else through the tree, which a chart service's format is read from), then an export's
+  /// snapshots, or the one snapshot of the format the fields say.
+  ///
+  /// - Throws: ``ChartFileError`` when the file is not JSON, nor a chart file of a JSON format.
+  private func decodeJSON(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
+    let fields: JSONFileFields
     // The usual file is read as it streams by; anything else (and every problem) through the tree.
-    if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.rawFile) {
-      raw = streamed
+    if format == nil, let streamed = data.withUnsafeBytes(StreamingReader.fileFields) {
+      fields = streamed
     } else {
       let json: JSONTree
       switch data.withUnsafeBytes({ bytes in
@@ -334,73 +160,81 @@ public struct ChartFileReader: Sendable {
         }
         return serviceFile(ServiceFile(json, format: service), path: path)
       }
-      guard let read = RawFile(json: json, forced: format) else {
+      guard let read = JSONFileFields(json: json, forced: format) else {
         throw ChartFileError(
           path: path,
           "not a chart file: expected a JSON object or array"
             + (format.map { " (\($0.rawValue) format)" } ?? ""))
       }
-      raw = read
+      fields = read
     }
-    var problems = raw.problems
-    if let snapshots = raw.snapshots, format == nil || format == .native {
-      // An export: native snapshots one after the other.
-      if snapshots.isEmpty {
-        problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
-      }
-      var groups: [RawGroup] = []
-      for (index, snapshot) in snapshots.enumerated() {
-        groups.append(
-          RawGroup(
-            chart: chart ?? snapshot.chart ?? folderName(path),
-            chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
-            date: snapshot.chartDate, dateField: "chart_date",
-            dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
-            entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
-            frequency: snapshot.frequency, snapshot: index + 1))
-        var snapshotProblems = snapshot.problems
-        if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
-          snapshotProblems.append(
-            ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
-        }
-        problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
-      }
-      return RawChartFile(format: .native, keys: .native, groups: groups, problems: problems)
+    if let snapshots = fields.snapshots, format == nil || format == .native {
+      return exportFile(fields, snapshots: snapshots, path: path)
     }
-    if raw.problems.contains(where: { $0.field == "snapshots" }) {
+    if fields.problems.contains(where: { $0.field == "snapshots" }) {
       // An export whose list of snapshots is not one.
-      throw ChartFileError(path: path, problems: raw.problems)
+      throw ChartFileError(path: path, problems: fields.problems)
     }
+    return try oneSnapshotFile(fields, path: path)
+  }
+
+  /// An export: native snapshots one after the other, each named in the problems found in it.
+  private func exportFile(_ fields: JSONFileFields, snapshots: [JSONFileFields], path: String)
+    -> UncheckedChartFile
+  {
+    var problems = fields.problems
+    if snapshots.isEmpty {
+      problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
+    }
+    var unchecked: [UncheckedSnapshot] = []
+    for (index, snapshot) in snapshots.enumerated() {
+      unchecked.append(
+        UncheckedSnapshot(
+          chart: chart ?? snapshot.chart ?? folderName(path),
+          chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
+          date: snapshot.chartDate, dateField: "chart_date",
+          dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
+          entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
+          frequency: snapshot.frequency, number: index + 1))
+      var snapshotProblems = snapshot.problems
+      if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
+        snapshotProblems.append(
+          ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
+      }
+      problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
+    }
+    return UncheckedChartFile(
+      format: .native, keys: .native, snapshots: unchecked, problems: problems)
+  }
+
+  /// A file of one snapshot, of the format given (``format``) or the one its fields say: the
+  /// entries of the format's list, the chart the file names (in the native format and
+  /// billboard.py's) and its date.
+  ///
+  /// - Throws: ``ChartFileError`` when no format is given and the fields are those of none.
+  private func oneSnapshotFile(_ fields: JSONFileFields, path: String) throws(ChartFileError)
+    -> UncheckedChartFile
+  {
     let detected: ChartFormat
     if let format {
       detected = format
-    } else if raw.isFeed {
-      detected = .appFeed
-    } else if raw.isBillboardPy {
-      detected = .billboardPy
-    } else if raw.hasEntriesKey {
-      detected = .native
-    } else if raw.hasDataKey {
-      detected = .billboardWeekly
     } else {
-      throw ChartFileError(
-        path: path,
-        "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
-          + " 'data' (weekly chart format)")
+      detected = try Self.jsonFormat(of: fields, path: path)
     }
-    let entries: [RawEntry]?
-    switch detected {
-    case .native, .billboardPy: entries = raw.entries
-    case .billboardWeekly: entries = raw.billboardEntries
-    case .appFeed: entries = raw.feedEntries
-    default: entries = nil
-    }
+    let entries: [RawEntry]? =
+      switch detected {
+      case .native, .billboardPy: fields.entries
+      case .billboardWeekly: fields.billboardEntries
+      case .appFeed: fields.feedEntries
+      default: nil
+      }
+    var problems = fields.problems
     if entries == nil {
       let list = detected == .billboardWeekly ? "data" : "entries"
-      let present = detected == .billboardWeekly ? raw.hasDataKey : raw.hasEntriesKey
+      let present = detected == .billboardWeekly ? fields.hasDataKey : fields.hasEntriesKey
       if detected == .appFeed {
         // A feed too long for a chart is reported already.
-        if !raw.isFeed {
+        if !fields.isFeed {
           problems.append(
             ChartFileProblem(message: "expected a JSON array of entries (app-feed format)"))
         }
@@ -413,47 +247,64 @@ public struct ChartFileReader: Sendable {
     }
     let fileChart: String? =
       switch detected {
-      case .native: raw.chart
-      case .billboardPy: raw.name
+      case .native: fields.chart
+      case .billboardPy: fields.name
       default: nil
       }
-    if detected == .native, chart == nil, raw.chart == nil {
+    if detected == .native, chart == nil, fields.chart == nil {
       problems.append(ChartFileProblem(field: "chart", message: "missing", remedy: .nameTheChart))
     }
     let dateField = detected == .native ? "chart_date" : "date"
-    let fileDate = detected == .native ? raw.chartDate : detected == .appFeed ? nil : raw.date
-    let group = RawGroup(
+    let unchecked = UncheckedSnapshot(
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
-      date: fileDate, dateField: dateField,
-      dateFieldProblem: raw.problems.contains { $0.field == dateField }, entries: entries ?? [],
-      listPresent: entries != nil, frequency: raw.frequency)
-    return RawChartFile(
-      format: detected, keys: .forFormat(detected), groups: [group], problems: problems)
+      date: detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date,
+      dateField: dateField,
+      dateFieldProblem: fields.problems.contains { $0.field == dateField },
+      entries: entries ?? [], listPresent: entries != nil, frequency: fields.frequency)
+    return UncheckedChartFile(
+      format: detected, keys: .forFormat(detected), snapshots: [unchecked], problems: problems)
+  }
+
+  /// The JSON format whose fields a file's are: an array of entries is an app feed; an object is
+  /// billboard.py's, the native format (`entries`) or the weekly chart format (`data`).
+  ///
+  /// - Throws: ``ChartFileError`` when the object has neither list.
+  private static func jsonFormat(of fields: JSONFileFields, path: String) throws(ChartFileError)
+    -> ChartFormat
+  {
+    if fields.isFeed { return .appFeed }
+    if fields.isBillboardPy { return .billboardPy }
+    if fields.hasEntriesKey { return .native }
+    if fields.hasDataKey { return .billboardWeekly }
+    throw ChartFileError(
+      path: path,
+      "not a chart file: a JSON object with neither 'entries' (ChartArchive format) nor"
+        + " 'data' (weekly chart format)")
   }
 
   /// A file of a chart service's JSON format as snapshots' worth of entries, one a chart: the
   /// chart named by `--chart`, else the file, else the folder, and each chart's own name after it
   /// when the file holds several.
-  private func serviceFile(_ service: ServiceFile, path: String) -> RawChartFile {
+  private func serviceFile(_ service: ServiceFile, path: String) -> UncheckedChartFile {
     let base = chart ?? service.chart ?? folderName(path)
     let several = service.charts.count > 1
-    let groups = service.charts.enumerated().map { index, part in
-      RawGroup(
+    let snapshots = service.charts.enumerated().map { index, part in
+      UncheckedSnapshot(
         chart: several ? base + "-" + slug(part.name ?? String(index + 1)) : base,
         chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
         date: service.date, dateField: service.dateField,
         dateFieldProblem: service.dateFieldProblem, entries: part.entries ?? [],
         listPresent: part.entries != nil, frequency: service.frequency,
-        snapshot: several ? index + 1 : nil, page: part.page)
+        number: several ? index + 1 : nil, page: part.page)
     }
-    return RawChartFile(
-      format: service.format, keys: service.keys, groups: groups, problems: service.problems)
+    return UncheckedChartFile(
+      format: service.format, keys: service.keys, snapshots: snapshots, problems: service.problems)
   }
 
   // MARK: - CSV
 
-  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+  private func decodeCSV(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     var table: CSVTable
     // The layout its first lines show, whose unread columns are not kept (a dataset's song_id).
     let expected = CSVLayout.detect(Self.firstLines(of: data), forced: format)
@@ -529,7 +380,7 @@ public struct ChartFileReader: Sendable {
   // MARK: - HTML
 
   /// Reads a chart table of an HTML document: the first table whose header is a kworb table's.
-  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> RawChartFile {
+  private func decodeHTML(_ data: Data, path: String) throws(ChartFileError) -> UncheckedChartFile {
     let forced = format == .kworbHTML
     for table in HTMLTable.tables(in: data) ?? [] {
       guard let layout = CSVLayout.detect(table.rows, forced: .kworbCSV) else { continue }
@@ -561,12 +412,12 @@ public struct ChartFileReader: Sendable {
   private func decodeRows(
     _ rows: [[String]], layout: CSVLayout, format: ChartFormat, path: String, cells: String,
     lines readLines: () -> [Int]
-  ) -> RawChartFile {
+  ) -> UncheckedChartFile {
     let namedChart =
       layout.format.namesTheChartInTheFileName
       ? chartName(inFileName: URL(fileURLWithPath: path).lastPathComponent) : nil
     let dataRows = (layout.headerRow + 1)..<rows.count
-    var decoded: RowGroups?
+    var decoded: RowsBySnapshot?
     // A long table (a dataset of many weeks) is decoded in parts on several threads; when a part
     // has a problem, the whole table is decoded again in one piece, which tells it with its line.
     let parts = Self.parts(of: dataRows, count: threadCount)
@@ -576,7 +427,7 @@ public struct ChartFileReader: Sendable {
           rows, parts[part], layout: layout, namedChart: namedChart, path: path, cells: cells,
           lines: { [] })
       }
-      var merged = RowGroups()
+      var merged = RowsBySnapshot()
       for part in decodedParts { merged.append(part) }
       if merged.problems.isEmpty { decoded = merged }
     }
@@ -587,11 +438,11 @@ public struct ChartFileReader: Sendable {
         lines: readLines)
     if layout.format.holdsWeeksOfOneChart {
       whole.problems += splitWeeks(
-        whole.groups, writtenDates: whole.writtenDates, field: layout.name(of: .date))
+        whole.snapshots, writtenDates: whole.writtenDates, field: layout.name(of: .date))
     }
     if dataRows.isEmpty {
-      whole.groups.append(
-        RawGroup(
+      whole.snapshots.append(
+        UncheckedSnapshot(
           chart: chart ?? namedChart ?? folderName(path),
           chartSource: chart != nil ? .option : namedChart != nil ? .file : .folder,
           date: nil,
@@ -599,8 +450,8 @@ public struct ChartFileReader: Sendable {
           listPresent: true,
           frequency: nil, publishesPreviousRank: layout.has(.previousRank)))
     }
-    return RawChartFile(
-      format: format, keys: layout.keys, groups: whole.groups, problems: whole.problems)
+    return UncheckedChartFile(
+      format: format, keys: layout.keys, snapshots: whole.snapshots, problems: whole.problems)
   }
 
   /// The rows of a table decoded in a part on a thread of its own: at least this many.
@@ -629,8 +480,8 @@ public struct ChartFileReader: Sendable {
   private func decodeRows(
     _ rows: [[String]], _ range: Range<Int>, layout: CSVLayout, namedChart: String?, path: String,
     cells: String, lines readLines: () -> [Int]
-  ) -> RowGroups {
-    var decoded = RowGroups()
+  ) -> RowsBySnapshot {
+    var decoded = RowsBySnapshot()
     let fieldCount = rows[layout.headerRow].count
     // The line each row starts on, found only when a row needs it.
     var lines: [Int]?
@@ -692,7 +543,7 @@ public struct ChartFileReader: Sendable {
       }
       decoded.add(
         entry, key: chartName + "\u{1F}" + (date ?? ""),
-        group: RawGroup(
+        snapshot: UncheckedSnapshot(
           chart: chartName,
           chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
           date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
@@ -709,16 +560,16 @@ public struct ChartFileReader: Sendable {
   /// in row order.
   ///
   /// - Parameters:
-  ///   - groups: the file's snapshots' worth of rows, their dates in ISO 8601 (a date that is not
+  ///   - snapshots: the file's snapshots, their dates in ISO 8601 (a date that is not
   ///     valid is left out: it is reported when the snapshot is built).
-  ///   - writtenDates: each group's date as the file writes it.
+  ///   - writtenDates: each snapshot's date as the file writes it.
   ///   - field: the date column's name.
-  private func splitWeeks(_ groups: [RawGroup], writtenDates: [String], field: String)
+  private func splitWeeks(_ snapshots: [UncheckedSnapshot], writtenDates: [String], field: String)
     -> [ChartFileProblem]
   {
     var dated: [(index: Int, date: ChartDate)] = []
-    for index in groups.indices {
-      guard let text = groups[index].date, let date = try? ChartDate(iso8601: text) else {
+    for index in snapshots.indices {
+      guard let text = snapshots[index].date, let date = try? ChartDate(iso8601: text) else {
         continue
       }
       dated.append((index, date))
@@ -726,15 +577,15 @@ public struct ChartFileReader: Sendable {
     dated.sort { ($0.date, $0.index) < ($1.date, $1.index) }
     var problems: [ChartFileProblem] = []
     for (earlier, later) in zip(dated, dated.dropFirst())
-    where groups[earlier.index].chart == groups[later.index].chart {
+    where snapshots[earlier.index].chart == snapshots[later.index].chart {
       let days = Int((later.date.secondsSince1970 - earlier.date.secondsSince1970) / 86_400)
       guard days < 7 else { continue }
       problems.append(
         ChartFileProblem(
-          row: groups[later.index].firstRow, field: field,
+          row: snapshots[later.index].firstRow, field: field,
           message: "'\(escaped(writtenDates[later.index]))' is \(days) day\(days == 1 ? "" : "s")"
             + " after '\(escaped(writtenDates[earlier.index]))' (row"
-            + " \(groups[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
+            + " \(snapshots[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
             + " apart (one week split across two dates?)"))
     }
     return problems.sorted { ($0.row ?? 0) < ($1.row ?? 0) }
@@ -742,10 +593,16 @@ public struct ChartFileReader: Sendable {
 
   // MARK: - Building snapshots
 
-  private func build(_ file: RawChartFile, path: String) throws(ChartFileError)
+  /// Checks every snapshot of a decoded file (its chart's name, its chart date, the frequency
+  /// it gives, its entries) and makes the file's snapshots, their entries in rank order, when
+  /// none has a problem.
+  ///
+  /// - Throws: ``ChartFileError`` listing the first ``maximumProblemsReported`` problems of every
+  ///   snapshot.
+  private func build(_ file: UncheckedChartFile, path: String) throws(ChartFileError)
     -> DecodedChartFile
   {
-    let (format, keys, groups) = (file.format, file.keys, file.groups)
+    let format = file.format
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var trends: [[PublishedTrend?]] = []
@@ -753,110 +610,38 @@ public struct ChartFileReader: Sendable {
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
-    for group in groups {
-      var groupProblems: [ChartFileProblem] = []
-      // Chart name.
-      if !Snapshot.isValidChartName(group.chart) {
-        let source =
-          switch group.chartSource {
-          case .option: "the chart name given"
-          case .file: "the file's"
-          case .folder: "the folder's name"
-          }
-        groupProblems.append(
-          ChartFileProblem(
-            row: group.firstRow,
-            field: group.chartSource == .file && !format.isTable ? "chart" : nil,
-            message:
-              "\(source) '\(escaped(group.chart))' is not a valid chart name (1 to 200 characters,"
-              + " no control characters)",
-            remedy: group.chartSource == .folder ? .nameTheChart : nil))
+    for unchecked in file.snapshots {
+      var snapshotProblems: [ChartFileProblem] = []
+      if let problem = chartNameProblem(of: unchecked, format: format) {
+        snapshotProblems.append(problem)
       }
-      // Chart date.
-      var date: ChartDate?
-      if let text = group.date {
-        do {
-          date = try ChartDate(iso8601: text, timeZone: timeZone)
-          if let chartDate, let date, date != chartDate, dateDisagreements.isEmpty {
-            dateDisagreements.append(
-              ChartDateDisagreement(given: chartDate, file: date, fileDateIsUsed: true))
-          }
-        } catch {
-          switch error {
-          case .noTimeZone:
-            groupProblems.append(
-              ChartFileProblem(
-                row: group.firstRow, field: group.dateField,
-                message: "'\(escaped(text))' is a date and time without a time zone",
-                remedy: .giveTimeZone))
-          default:
-            groupProblems.append(
-              ChartFileProblem(
-                row: group.firstRow, field: group.dateField, message: escaped(error.description)))
-          }
-        }
-      } else if !group.dateFieldProblem {
-        let fileName = URL(fileURLWithPath: path).lastPathComponent
-        let named = ChartDate.inFileName(fileName, timeZone: timeZone)
-        date = chartDate ?? named
-        // A date taken from the name is taken only from a name that gives one unmistakably.
-        let nameProblem =
-          chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
-        if let nameProblem {
-          date = nil
-          groupProblems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
-        }
-        if let chartDate, let named, named != chartDate, dateDisagreements.isEmpty {
-          dateDisagreements.append(
-            ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
-        }
-        if date == nil, nameProblem == nil {
-          // Formats without a date field: the date is the file name's, or the one given.
-          let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
-          groupProblems.append(
-            ChartFileProblem(
-              field: bare ? nil : group.dateField,
-              message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
-        }
-      }
-      // Frequency.
-      if let text = group.frequency {
-        frequency = ChartFrequency(rawValue: text)
-        if frequency == nil {
-          groupProblems.append(
-            ChartFileProblem(
-              field: "frequency",
-              message: "expected one of "
-                + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
-                + ", found '\(escaped(text))'"))
-        }
-      }
-      // A format that holds weekly charts only says more than the last word of a name.
-      frequency =
-        frequency ?? format.impliedFrequency ?? ChartFrequency.guessed(fromChartName: group.chart)
-      // Entries.
-      let (entries, entryTrends, entryProblems, publishes) = checkEntries(
-        group.entries, format: format, keys: keys,
-        publishesPreviousRank: group.publishesPreviousRank)
-      groupProblems += entryProblems
-      if group.entries.isEmpty, group.listPresent {
-        groupProblems.append(
+      let date = chartDate(
+        of: unchecked, format: format, path: path, problems: &snapshotProblems,
+        disagreements: &dateDisagreements)
+      frequency = self.frequency(
+        of: unchecked, format: format, earlier: frequency, problems: &snapshotProblems)
+      let checked = checkEntries(
+        unchecked.entries, format: format, keys: file.keys,
+        publishesPreviousRank: unchecked.publishesPreviousRank)
+      snapshotProblems += checked.problems
+      if unchecked.entries.isEmpty, unchecked.listPresent {
+        snapshotProblems.append(
           ChartFileProblem(
             message: format.kind == .csv
               ? "the file has a header but no rows"
               : format.kind == .html
-                ? "the table has a header but no rows" : "the chart has no entries"
-          ))
+                ? "the table has a header but no rows" : "the chart has no entries"))
       }
-      problems += groupProblems.map { $0.inSnapshot(group.snapshot) }
-      guard groupProblems.isEmpty, let date else { continue }
+      problems += snapshotProblems.map { $0.inSnapshot(unchecked.number) }
+      guard snapshotProblems.isEmpty, let date else { continue }
+      let entries = checked.entries
       let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
         Snapshot(
-          chart: group.chart, chartDate: date, publishesPreviousRank: publishes,
-          entries: order.map { entries[$0] }))
-      trends.append(order.map { entryTrends[$0] })
-      pages.append(group.page)
+          chart: unchecked.chart, chartDate: date,
+          publishesPreviousRank: checked.publishesPreviousRank, entries: order.map { entries[$0] }))
+      trends.append(order.map { checked.trends[$0] })
+      pages.append(unchecked.page)
     }
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
@@ -873,10 +658,122 @@ public struct ChartFileReader: Sendable {
     }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
-      chartNamedAfterFolder: groups.contains { $0.chartSource == .folder },
+      chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
       dateDisagreements: dateDisagreements,
       publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
       pages: pages.contains { $0 != nil } ? pages : [])
+  }
+
+  /// What is wrong with a snapshot's chart name, said of where the name comes from; `nil` when
+  /// it is a valid one (see ``Snapshot/isValidChartName(_:)``).
+  private func chartNameProblem(of unchecked: UncheckedSnapshot, format: ChartFormat)
+    -> ChartFileProblem?
+  {
+    guard !Snapshot.isValidChartName(unchecked.chart) else { return nil }
+    let source =
+      switch unchecked.chartSource {
+      case .option: "the chart name given"
+      case .file: "the file's"
+      case .folder: "the folder's name"
+      }
+    return ChartFileProblem(
+      row: unchecked.firstRow,
+      field: unchecked.chartSource == .file && !format.isTable ? "chart" : nil,
+      message:
+        "\(source) '\(escaped(unchecked.chart))' is not a valid chart name (1 to 200 characters,"
+        + " no control characters)",
+      remedy: unchecked.chartSource == .folder ? .nameTheChart : nil)
+  }
+
+  /// A snapshot's chart date: the file's own, else the one given (``chartDate``, `--date`), else
+  /// the one in the file's name; `nil` with a problem when there is none or it is not valid.
+  ///
+  /// - Parameters:
+  ///   - problems: the snapshot's problems, to which the date's are added.
+  ///   - disagreements: the file's disagreements between the date given and the file's, to which
+  ///     this snapshot's is added when there is none yet (a file of many snapshots given one date
+  ///     would repeat it for each).
+  private func chartDate(
+    of unchecked: UncheckedSnapshot, format: ChartFormat, path: String,
+    problems: inout [ChartFileProblem], disagreements: inout [ChartDateDisagreement]
+  ) -> ChartDate? {
+    if let text = unchecked.date {
+      do {
+        let date = try ChartDate(iso8601: text, timeZone: timeZone)
+        if let chartDate, date != chartDate, disagreements.isEmpty {
+          disagreements.append(
+            ChartDateDisagreement(given: chartDate, file: date, fileDateIsUsed: true))
+        }
+        return date
+      } catch {
+        switch error {
+        case .noTimeZone:
+          problems.append(
+            ChartFileProblem(
+              row: unchecked.firstRow, field: unchecked.dateField,
+              message: "'\(escaped(text))' is a date and time without a time zone",
+              remedy: .giveTimeZone))
+        default:
+          problems.append(
+            ChartFileProblem(
+              row: unchecked.firstRow, field: unchecked.dateField,
+              message: escaped(error.description)))
+        }
+        return nil
+      }
+    }
+    guard !unchecked.dateFieldProblem else { return nil }
+    let fileName = URL(fileURLWithPath: path).lastPathComponent
+    let named = ChartDate.inFileName(fileName, timeZone: timeZone)
+    var date = chartDate ?? named
+    // A date taken from the name is taken only from a name that gives one unmistakably.
+    let nameProblem =
+      chartDate == nil ? ChartDate.problem(inFileName: fileName, timeZone: timeZone) : nil
+    if let nameProblem {
+      date = nil
+      problems.append(ChartFileProblem(message: nameProblem, remedy: .dateTheChart))
+    }
+    if let chartDate, let named, named != chartDate, disagreements.isEmpty {
+      disagreements.append(
+        ChartDateDisagreement(given: chartDate, file: named, fileDateIsUsed: false))
+    }
+    if date == nil, nameProblem == nil {
+      // Formats without a date field: the date is the file name's, or the one given.
+      let bare = format == .appFeed || format == .appleMusicCharts || format.isTable
+      problems.append(
+        ChartFileProblem(
+          field: bare ? nil : unchecked.dateField,
+          message: "no chart date" + (bare ? "" : " in the file"), remedy: .dateTheChart))
+    }
+    return date
+  }
+
+  /// How often the chart is published, as of a snapshot: the frequency it gives (a problem when
+  /// it is not a ``ChartFrequency``), else the one an earlier snapshot of the file gave, else the
+  /// format's, else the one the last word of the chart's name says.
+  ///
+  /// - Parameters:
+  ///   - earlier: the frequency as of the file's snapshot before this one.
+  ///   - problems: the snapshot's problems, to which a frequency not known is added.
+  private func frequency(
+    of unchecked: UncheckedSnapshot, format: ChartFormat, earlier: ChartFrequency?,
+    problems: inout [ChartFileProblem]
+  ) -> ChartFrequency? {
+    var frequency = earlier
+    if let text = unchecked.frequency {
+      frequency = ChartFrequency(rawValue: text)
+      if frequency == nil {
+        problems.append(
+          ChartFileProblem(
+            field: "frequency",
+            message: "expected one of "
+              + ChartFrequency.allCases.map(\.rawValue).joined(separator: ", ")
+              + ", found '\(escaped(text))'"))
+      }
+    }
+    // A format that holds weekly charts only says more than the last word of a name.
+    return frequency ?? format.impliedFrequency
+      ?? ChartFrequency.guessed(fromChartName: unchecked.chart)
   }
 
   /// The most problems reported for one file; the rest are counted.
@@ -892,109 +789,161 @@ public struct ChartFileReader: Sendable {
       ]
   }
 
-  /// Checks a snapshot's entries and makes chart entries of the valid ones.
+  /// A snapshot's entries checked: the chart entries made of the valid ones, and what was found.
+  private struct CheckedEntries {
+    /// The valid entries, in the file's order.
+    var entries: [ChartEntry] = []
+    /// The movement each valid entry's source published, if any, same order.
+    var trends: [PublishedTrend?] = []
+    /// Every entry's problems, each with its entry (or row) and rank.
+    var problems: [ChartFileProblem] = []
+    /// Whether the snapshot's source publishes previous ranks: the format does, or its entries
+    /// have the field, even when null.
+    var publishesPreviousRank: Bool
+  }
+
+  /// Checks a snapshot's entries and makes chart entries of the valid ones: each entry's rank
+  /// (see ``RanksSeen``), title and artist (``checkText(_:field:problems:)``), URLs and published
+  /// figures.
   private func checkEntries(
     _ entries: [RawEntry], format: ChartFormat, keys: EntryKeys, publishesPreviousRank: Bool?
-  ) -> ([ChartEntry], [PublishedTrend?], [ChartFileProblem], Bool) {
-    var chartEntries: [ChartEntry] = []
-    var trends: [PublishedTrend?] = []
-    var problems: [ChartFileProblem] = []
-    chartEntries.reserveCapacity(entries.count)
-    // The first entry at each rank: ranks up to the number of entries (a whole chart's) by
-    // index, any other in a dictionary, which costs a hash per entry.
-    var firstEntryAtRank = [Int?](repeating: nil, count: entries.count + 1)
-    var firstEntryAtOtherRank: [Int: Int] = [:]
-    // The ranks of entries marked tied.
-    var tiedRanks: Set<Int> = []
-    // A format publishes previous ranks when its entries have the field, even when null.
-    var publishes = publishesPreviousRank ?? false
+  ) -> CheckedEntries {
+    var checked = CheckedEntries(publishesPreviousRank: publishesPreviousRank ?? false)
+    checked.entries.reserveCapacity(entries.count)
+    var ranks = RanksSeen(entryCount: entries.count)
     for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
-      let noun = raw.row == nil ? "entry" : "row"
       let rank = format == .appFeed ? offset + 1 : raw.rank
       guard raw.isObject else {
-        problems.append(ChartFileProblem(entry: index, message: "expected a JSON object"))
+        checked.problems.append(ChartFileProblem(entry: index, message: "expected a JSON object"))
         continue
       }
       var entryProblems = raw.problems
-      func report(_ field: String?, _ message: String) {
-        entryProblems.append(ChartFileProblem(field: field, message: message))
-      }
       if let rank {
-        if rank < 1 {
-          report(keys.rank, "rank must be 1 or more, found \(rank)")
-        } else if rank > Self.maximumRank {
-          report(keys.rank, "rank \(rank) is larger than \(Self.maximumRank)")
-        } else if let first = rank < firstEntryAtRank.count
-          ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
+        if let message = ranks.problem(
+          with: rank, at: index, noun: raw.row == nil ? "entry" : "row",
+          tied: allowsTies || raw.tied)
         {
-          // A tie: marked by the source on either entry, or allowed for the whole import.
-          if !(allowsTies || raw.tied || tiedRanks.contains(rank)) {
-            report(keys.rank, "rank \(rank) is also the rank of \(noun) \(first)")
-          }
-        } else if rank < firstEntryAtRank.count {
-          firstEntryAtRank[rank] = index
-        } else {
-          firstEntryAtOtherRank[rank] = index
+          entryProblems.append(ChartFileProblem(field: keys.rank, message: message))
         }
       } else if !entryProblems.contains(where: { $0.field == keys.rank }) {
-        report(keys.rank, "missing")
+        entryProblems.append(ChartFileProblem(field: keys.rank, message: "missing"))
       }
-      if raw.tied, let rank { tiedRanks.insert(rank) }
+      if raw.tied, let rank { ranks.tiedRanks.insert(rank) }
       checkText(raw.title, field: keys.title, problems: &entryProblems)
       checkText(raw.artist, field: keys.artist, problems: &entryProblems)
-      for (url, field) in [(raw.imageURL, keys.imageURL), (raw.songURL, keys.songURL)] {
-        guard let url else { continue }
-        if url.utf8.count > Self.maximumURLLength {
-          report(
-            field,
-            "\(url.utf8.count) bytes long; at most \(Self.maximumURLLength) are accepted in a URL")
-        } else if url.utf8.contains(0) {
-          report(field, "contains a NUL character")
-        }
-      }
+      Self.checkURL(raw.imageURL, field: keys.imageURL, problems: &entryProblems)
+      Self.checkURL(raw.songURL, field: keys.songURL, problems: &entryProblems)
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
-      if let value = previousRank, value < 1 {
-        report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
-      } else if let value = previousRank, value > Self.maximumRank {
-        report(keys.previousRank, "must be at most \(Self.maximumRank) (a rank), found \(value)")
-      }
-      if let value = raw.peakPosition, value < 1 {
-        report(keys.peakPosition, "must be 1 or more, found \(value)")
-      } else if let value = raw.peakPosition, value > Self.maximumRank {
-        report(keys.peakPosition, "must be at most \(Self.maximumRank) (a rank), found \(value)")
-      }
-      if let value = raw.weeksOnChart, value < 1 {
-        report(keys.weeksOnChart, "must be 1 or more, found \(value)")
-      } else if let value = raw.weeksOnChart, value > Self.maximumCount {
-        report(keys.weeksOnChart, "must be at most \(Self.maximumCount), found \(value)")
-      }
-      if let value = raw.streams, value < 0 {
-        report(keys.streams, "must be 0 or more, found \(value)")
-      }
-      if let value = raw.run, value < 1 {
-        report(keys.run, "must be 1 or more, found \(value)")
-      } else if let value = raw.run, value > Self.maximumCount {
-        report(keys.run, "must be at most \(Self.maximumCount), found \(value)")
-      }
-      if raw.hasPreviousRank { publishes = true }
+      Self.checkFigures(of: raw, previousRank: previousRank, keys: keys, problems: &entryProblems)
+      if raw.hasPreviousRank { checked.publishesPreviousRank = true }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
-        chartEntries.append(
+        checked.entries.append(
           ChartEntry(
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
             publishedRun: raw.run))
-        trends.append(raw.trend)
+        checked.trends.append(raw.trend)
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }
         problem.rank = rank
-        problems.append(problem)
+        checked.problems.append(problem)
       }
     }
-    return (chartEntries, trends, problems, publishes)
+    return checked
+  }
+
+  /// The ranks of a snapshot's entries seen so far, to tell a rank given twice: ranks are
+  /// unique, but where the source marks a tie or ties are allowed for the whole import.
+  private struct RanksSeen {
+    /// The first entry at each rank: ranks up to the number of entries (a whole chart's) by
+    /// index, any other in a dictionary, which costs a hash per entry.
+    private var firstEntryAtRank: [Int?]
+    private var firstEntryAtOtherRank: [Int: Int] = [:]
+    /// The ranks of entries marked tied.
+    var tiedRanks: Set<Int> = []
+
+    init(entryCount: Int) { firstEntryAtRank = [Int?](repeating: nil, count: entryCount + 1) }
+
+    /// What is wrong with an entry's rank, `nil` when nothing is; the rank is then seen.
+    ///
+    /// - Parameters:
+    ///   - index: the entry's 1-based index (or row) in the file.
+    ///   - noun: what the file holds entries as, for messages: `entry` or `row`.
+    ///   - tied: whether the entry may share its rank (marked tied, or ties are allowed).
+    mutating func problem(with rank: Int, at index: Int, noun: String, tied: Bool) -> String? {
+      if rank < 1 { return "rank must be 1 or more, found \(rank)" }
+      if rank > ChartFileReader.maximumRank {
+        return "rank \(rank) is larger than \(ChartFileReader.maximumRank)"
+      }
+      if let first = rank < firstEntryAtRank.count
+        ? firstEntryAtRank[rank] : firstEntryAtOtherRank[rank]
+      {
+        // A tie: marked by the source on either entry, or allowed for the whole import.
+        return tied || tiedRanks.contains(rank)
+          ? nil : "rank \(rank) is also the rank of \(noun) \(first)"
+      }
+      if rank < firstEntryAtRank.count {
+        firstEntryAtRank[rank] = index
+      } else {
+        firstEntryAtOtherRank[rank] = index
+      }
+      return nil
+    }
+  }
+
+  /// Checks an entry's image or song URL, when given: at most ``maximumURLLength`` bytes,
+  /// without NUL.
+  private static func checkURL(_ url: String?, field: String?, problems: inout [ChartFileProblem]) {
+    guard let url else { return }
+    if url.utf8.count > maximumURLLength {
+      problems.append(
+        ChartFileProblem(
+          field: field,
+          message:
+            "\(url.utf8.count) bytes long; at most \(maximumURLLength) are accepted in a URL"))
+    } else if url.utf8.contains(0) {
+      problems.append(ChartFileProblem(field: field, message: "contains a NUL character"))
+    }
+  }
+
+  /// Checks an entry's published figures, when given: previous rank and peak position are ranks
+  /// (1 through ``maximumRank``), weeks on chart and run number 1 through ``maximumCount``,
+  /// streams 0 or more.
+  ///
+  /// - Parameter previousRank: the entry's previous rank, `nil` where the format's 0 means none.
+  private static func checkFigures(
+    of raw: RawEntry, previousRank: Int?, keys: EntryKeys, problems: inout [ChartFileProblem]
+  ) {
+    func report(_ field: String?, _ message: String) {
+      problems.append(ChartFileProblem(field: field, message: message))
+    }
+    if let value = previousRank, value < 1 {
+      report(keys.previousRank, "must be 1 or more (or \(keys.previousRankNone)), found \(value)")
+    } else if let value = previousRank, value > maximumRank {
+      report(keys.previousRank, "must be at most \(maximumRank) (a rank), found \(value)")
+    }
+    if let value = raw.peakPosition, value < 1 {
+      report(keys.peakPosition, "must be 1 or more, found \(value)")
+    } else if let value = raw.peakPosition, value > maximumRank {
+      report(keys.peakPosition, "must be at most \(maximumRank) (a rank), found \(value)")
+    }
+    if let value = raw.weeksOnChart, value < 1 {
+      report(keys.weeksOnChart, "must be 1 or more, found \(value)")
+    } else if let value = raw.weeksOnChart, value > maximumCount {
+      report(keys.weeksOnChart, "must be at most \(maximumCount), found \(value)")
+    }
+    if let value = raw.streams, value < 0 {
+      report(keys.streams, "must be 0 or more, found \(value)")
+    }
+    if let value = raw.run, value < 1 {
+      report(keys.run, "must be 1 or more, found \(value)")
+    } else if let value = raw.run, value > maximumCount {
+      report(keys.run, "must be at most \(maximumCount), found \(value)")
+    }
   }
 
   /// The rows of a file's first two lines, split at commas, to recognize a CSV header before the
@@ -1078,46 +1027,6 @@ public struct ChartFileReader: Sendable {
     }
     return afterCR ? "\r" : nil
   }
-}
-
-/// The chart's name in a file's name: what comes before its first date, without the separators
-/// that end it (`regional-global-weekly-2024-03-21.csv` → `regional-global-weekly`); `nil` when the
-/// name has no date, or nothing before it.
-func chartName(inFileName name: String) -> String? {
-  let bytes = Array(name.utf8)
-  func isDigit(_ index: Int) -> Bool {
-    bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
-  }
-  guard bytes.count >= 10 else { return nil }
-  for start in 0...(bytes.count - 10) where start == 0 || !isDigit(start - 1) {
-    let shape = (0..<10).allSatisfy { offset in
-      offset == 4 || offset == 7
-        ? bytes[start + offset] == UInt8(ascii: "-") : isDigit(start + offset)
-    }
-    guard shape,
-      (try? ChartDate(iso8601: String(decoding: bytes[start..<start + 10], as: UTF8.self))) != nil
-    else { continue }
-    var end = start
-    while end > 0, "-_. ".utf8.contains(bytes[end - 1]) { end -= 1 }
-    return end > 0 ? String(decoding: bytes[..<end], as: UTF8.self) : nil
-  }
-  return nil
-}
-
-/// The chart's name in the address of its page on billboard.com: the path's part after `charts`
-/// (`http://www.billboard.com/charts/hot-100/2020-01-11` → `hot-100`); `nil` when the address has
-/// no such part.
-func chartName(inChartURL address: String) -> String? {
-  let parts = address.split(separator: "/", omittingEmptySubsequences: true)
-  guard let index = parts.firstIndex(of: "charts"), index + 1 < parts.count else { return nil }
-  let name = String(parts[index + 1])
-  return Snapshot.isValidChartName(name) ? name : nil
-}
-
-/// A scalar as Unicode writes it: `U+001B`, `U+1F3B5`.
-func codePoint(_ scalar: Unicode.Scalar) -> String {
-  let hex = String(scalar.value, radix: 16, uppercase: true)
-  return "U+" + String(repeating: "0", count: max(4 - hex.count, 0)) + hex
 }
 
 private func isJSONWhitespace(_ byte: UInt8) -> Bool {

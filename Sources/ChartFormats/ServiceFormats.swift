@@ -1,98 +1,6 @@
 import ChartRanking
 import Foundation
 
-/// Reads fields of nested JSON objects by their paths (`chartEntryData.currentRank`), turning a
-/// wrong type into a problem named by the path instead of failing the whole file, as
-/// ``FieldReader`` does for the fields of one object.
-struct NestedReader {
-  let root: JSONTree
-  var problems: [ChartFileProblem] = []
-  /// The paths of the objects whose repeated keys were reported already.
-  private var checkedObjects: Set<String> = []
-
-  /// A reader of `root`'s fields.
-  init(_ root: JSONTree) { self.root = root }
-
-  /// The value at `path` (keys joined with `.`), or `nil` when a key along it is missing or its
-  /// value is null. A value along it that is not an object is a problem; so is a key given twice in
-  /// an object along it.
-  mutating func value(_ path: String) -> JSONTree? {
-    var value = root
-    var walked = ""
-    for key in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
-      guard case .object(let object) = value else {
-        if case .null = value { return nil }
-        report(walked.isEmpty ? nil : walked, "expected a JSON object")
-        return nil
-      }
-      if checkedObjects.insert(walked).inserted {
-        for repeated in object.repeatedKeys {
-          report(walked.isEmpty ? repeated : walked + "." + repeated, "given more than once")
-        }
-      }
-      walked = walked.isEmpty ? key : walked + "." + key
-      guard let next = object[key] else { return nil }
-      value = next
-    }
-    if case .null = value { return nil }
-    return value
-  }
-
-  /// Whether the value at `path` is there, even as null.
-  func has(_ path: String) -> Bool {
-    var value = root
-    for key in path.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
-      guard case .object(let object) = value, let next = object[key] else { return false }
-      value = next
-    }
-    return true
-  }
-
-  mutating func report(_ field: String?, _ message: String) {
-    problems.append(ChartFileProblem(field: field, message: message))
-  }
-
-  /// The string at `path`.
-  mutating func string(_ path: String) -> String? {
-    guard let value = value(path) else { return nil }
-    guard case .string(let text) = value else {
-      report(path, "expected a string or null")
-      return nil
-    }
-    return text
-  }
-
-  /// The integer at `path`: a JSON integer, or with `text`, a whole number written as a string
-  /// (`"1371493"`, as Spotify writes its streams and Last.fm its ranks and play counts).
-  mutating func int(_ path: String, orText text: Bool = false) -> Int? {
-    guard let value = value(path) else { return nil }
-    if let integer = value.integer { return integer }
-    if text, case .string(let written) = value { return wholeNumber(written, field: path) }
-    report(
-      path,
-      notAnInteger(
-        value, expected: text ? "an integer or its digits, or null" : "an integer or null"))
-    return nil
-  }
-
-  /// A whole number written as text: digits, with a sign or not; a problem otherwise.
-  mutating func wholeNumber(_ text: String, field: String) -> Int? {
-    if let number = Int(text) { return number }
-    report(field, wholeNumberProblem(text))
-    return nil
-  }
-
-  /// The array at `path`, or `nil` (with a problem when it is something else).
-  mutating func array(_ path: String) -> [JSONTree]? {
-    guard let value = value(path) else { return nil }
-    guard case .array(let list) = value else {
-      report(path, "expected an array")
-      return nil
-    }
-    return list
-  }
-}
-
 /// One chart of a chart service's file: its entries, and where they stand in the chart when it
 /// is published in pages.
 struct ServiceChart {
@@ -345,9 +253,8 @@ extension ServiceFile {
   /// filled with the artwork's own width and height.
   private static func appleMusicCharts(_ json: JSONTree) -> ServiceFile {
     var file = NestedReader(json)
-    let keys = appleMusicKeys
     var read = ServiceFile(
-      format: .appleMusicCharts, keys: keys, chart: nil, date: nil, dateField: "date")
+      format: .appleMusicCharts, keys: appleMusicKeys, chart: nil, date: nil, dateField: "date")
     guard let list = file.array("results.songs") else {
       if !file.problems.contains(where: { $0.field == "results.songs" }) {
         file.report(
@@ -358,71 +265,12 @@ extension ServiceFile {
     }
     read.charts = list.enumerated().map { index, json in
       let field = "results.songs[\(index + 1)]"
-      var chart = NestedReader(json)
-      var part = ServiceChart()
       guard json.isObject else {
         read.problems.append(ChartFileProblem(field: field, message: "expected a JSON object"))
-        return part
+        return ServiceChart()
       }
-      part.name = chart.string("chart")
-      let data = chart.array("data")
-      // Where the page stands: its own offset, and its next page's.
-      var nextOffset: Int?
-      if let next = chart.string("next") {
-        nextOffset = offset(in: next) ?? nil
-        if nextOffset.map({ !(1...ChartFileReader.maximumRank).contains($0) }) ?? true {
-          chart.report(
-            "next", "expected the address of the next page, with offset=N, found '\(escaped(next))'"
-          )
-          nextOffset = nil
-        }
-      }
-      // The page's own address: without an offset, it is the chart's first page.
-      var own: Int?
-      if let href = chart.string("href") {
-        switch offset(in: href) {
-        case .some(.some(let offset)): own = offset
-        case .some(nil):
-          chart.report("href", "expected offset=N in the page's address, found '\(escaped(href))'")
-        case nil: own = 0
-        }
-      }
-      if own == nil, let nextOffset, let data { own = nextOffset - data.count }
-      if let own, own < 0 || own >= ChartFileReader.maximumRank {
-        chart.report(
-          "href",
-          "the page's offset \(own) is not in a chart (0 to \(ChartFileReader.maximumRank - 1))")
-      } else if let own, let nextOffset, own + (data?.count ?? 0) != nextOffset {
-        chart.report(
-          "next",
-          "the next page starts at offset \(nextOffset), not after this page's \(data?.count ?? 0)"
-            + " songs from offset \(own)")
-      }
-      if let data {
-        if data.count > ChartFileReader.maximumRank {
-          chart.problems.append(FieldReader.tooManyEntries(data.count, field: "data"))
-        } else {
-          let first = own.map { max(0, min($0, ChartFileReader.maximumRank)) } ?? 0
-          var rank = first
-          part.entries = entries(data) { reader, entry in
-            rank += 1
-            entry.rank = rank
-            entry.title = reader.string(keys.title)
-            entry.artist = reader.string(keys.artist)
-            entry.songURL = reader.string(keys.songURL!)
-            entry.imageURL = reader.string(keys.imageURL!).map { template in
-              guard let width = reader.int("attributes.artwork.width"),
-                let height = reader.int("attributes.artwork.height")
-              else { return template }
-              return template.replacingOccurrences(of: "{w}", with: String(width))
-                .replacingOccurrences(of: "{h}", with: String(height))
-            }
-          }
-        }
-      } else if !chart.problems.contains(where: { $0.field == "data" }) {
-        chart.report("data", "missing: expected an array of songs (apple-music-charts format)")
-      }
-      part.page = ChartPage(offset: own, nextOffset: nextOffset)
+      var chart = NestedReader(json)
+      let part = appleMusicChart(&chart)
       read.problems += chart.problems.map { problem in
         var problem = problem
         problem.field = problem.field.map { field + "." + $0 } ?? field
@@ -435,6 +283,92 @@ extension ServiceFile {
     }
     read.problems = file.problems + read.problems
     return read
+  }
+
+  /// One chart (a page of it) of an Apple Music file: its name, where the page stands in the
+  /// chart, and its songs, ranked from the page's offset.
+  ///
+  /// - Parameter chart: a reader of the chart's object, which keeps its problems.
+  private static func appleMusicChart(_ chart: inout NestedReader) -> ServiceChart {
+    var part = ServiceChart()
+    part.name = chart.string("chart")
+    let data = chart.array("data")
+    let page = appleMusicPage(&chart, songs: data?.count)
+    if let data {
+      if data.count > ChartFileReader.maximumRank {
+        chart.problems.append(FieldReader.tooManyEntries(data.count, field: "data"))
+      } else {
+        let first = page.offset.map { max(0, min($0, ChartFileReader.maximumRank)) } ?? 0
+        part.entries = appleMusicEntries(data, after: first)
+      }
+    } else if !chart.problems.contains(where: { $0.field == "data" }) {
+      chart.report("data", "missing: expected an array of songs (apple-music-charts format)")
+    }
+    part.page = page
+    return part
+  }
+
+  /// Where a page of an Apple Music chart stands: its own offset (its `href`'s, 0 when the
+  /// address has none; else its next page's less its songs) and its next page's (`next`'s), each
+  /// checked: an offset in a chart, and the next page right after this one's songs.
+  ///
+  /// - Parameters:
+  ///   - chart: a reader of the page's object, which keeps its problems.
+  ///   - songs: how many songs the page holds, when it has its list of them.
+  private static func appleMusicPage(_ chart: inout NestedReader, songs: Int?) -> ChartPage {
+    // Where the page stands: its own offset, and its next page's.
+    var nextOffset: Int?
+    if let next = chart.string("next") {
+      nextOffset = offset(in: next) ?? nil
+      if nextOffset.map({ !(1...ChartFileReader.maximumRank).contains($0) }) ?? true {
+        chart.report(
+          "next", "expected the address of the next page, with offset=N, found '\(escaped(next))'")
+        nextOffset = nil
+      }
+    }
+    // The page's own address: without an offset, it is the chart's first page.
+    var own: Int?
+    if let href = chart.string("href") {
+      switch offset(in: href) {
+      case .some(.some(let offset)): own = offset
+      case .some(nil):
+        chart.report("href", "expected offset=N in the page's address, found '\(escaped(href))'")
+      case nil: own = 0
+      }
+    }
+    if own == nil, let nextOffset, let songs { own = nextOffset - songs }
+    if let own, own < 0 || own >= ChartFileReader.maximumRank {
+      chart.report(
+        "href",
+        "the page's offset \(own) is not in a chart (0 to \(ChartFileReader.maximumRank - 1))")
+    } else if let own, let nextOffset, own + (songs ?? 0) != nextOffset {
+      chart.report(
+        "next",
+        "the next page starts at offset \(nextOffset), not after this page's \(songs ?? 0)"
+          + " songs from offset \(own)")
+    }
+    return ChartPage(offset: own, nextOffset: nextOffset)
+  }
+
+  /// The songs of a page of an Apple Music chart, ranked in the list's order after `first` (the
+  /// page's offset), the artwork's URL template filled with its own width and height.
+  private static func appleMusicEntries(_ data: [JSONTree], after first: Int) -> [RawEntry] {
+    let keys = appleMusicKeys
+    var rank = first
+    return entries(data) { reader, entry in
+      rank += 1
+      entry.rank = rank
+      entry.title = reader.string(keys.title)
+      entry.artist = reader.string(keys.artist)
+      entry.songURL = reader.string(keys.songURL!)
+      entry.imageURL = reader.string(keys.imageURL!).map { template in
+        guard let width = reader.int("attributes.artwork.width"),
+          let height = reader.int("attributes.artwork.height")
+        else { return template }
+        return template.replacingOccurrences(of: "{w}", with: String(width))
+          .replacingOccurrences(of: "{h}", with: String(height))
+      }
+    }
   }
 
   /// The `offset` of an address's query (`/v1/catalog/us/charts?…&offset=20`): `nil` when the

@@ -5,7 +5,7 @@ public import Foundation
   import Glibc
 #endif
 
-/// Reads the usual chart file straight from yajl's events into a ``RawFile``, without building a
+/// Reads the usual chart file straight from yajl's events into a ``JSONFileFields``, without building a
 /// JSON tree first: one object with a chart date and a list of entries whose fields have the
 /// expected types (billboard's weekly `data` or the native `entries`), or an export's list of
 /// such snapshots.
@@ -14,11 +14,11 @@ public import Foundation
 /// error, a field it does not know, a key given twice, a value of another type, a number that is
 /// not a plain integer, text that is not UTF-8, a lone surrogate escape, too many entries. The
 /// file is then read again through the tree (``JSONTree/parse(_:)`` and
-/// ``RawFile/init(json:forced:)``), which says what is wrong and where; so for any file the two
-/// readers give the same ``RawFile`` (a test compares them on every sample and malformed file).
+/// ``JSONFileFields/init(json:forced:)``), which says what is wrong and where; so for any file the two
+/// readers give the same ``JSONFileFields`` (a test compares them on every sample and malformed file).
 enum StreamingReader {
-  /// The ``RawFile`` of `bytes`, or `nil` when the tree must read it.
-  static func rawFile(_ bytes: UnsafeRawBufferPointer) -> RawFile? {
+  /// The ``JSONFileFields`` of `bytes`, or `nil` when the tree must read it.
+  static func fileFields(_ bytes: UnsafeRawBufferPointer) -> JSONFileFields? {
     let text = JSONTree.withoutByteOrderMark(bytes)
     let reader = EventReader()
     let context = Unmanaged.passUnretained(reader).toOpaque()
@@ -116,9 +116,9 @@ private final class EventReader {
   static let objectNames: [[UInt8]] = ObjectField.allCases.map { Array($0.name.utf8) }
 
   @exclusivity(unchecked) var place = Place.start
-  @exclusivity(unchecked) var file = RawFile()
-  @exclusivity(unchecked) var snapshot = RawFile()
-  @exclusivity(unchecked) var snapshots: [RawFile] = []
+  @exclusivity(unchecked) var file = JSONFileFields()
+  @exclusivity(unchecked) var snapshot = JSONFileFields()
+  @exclusivity(unchecked) var snapshots: [JSONFileFields] = []
   /// The fields seen in the file's object and in the current snapshot's, one bit each.
   @exclusivity(unchecked) var fileFieldsSeen = 0
   @exclusivity(unchecked) var snapshotFieldsSeen = 0
@@ -138,7 +138,7 @@ private final class EventReader {
   }
 
   /// Changes the object of `level`.
-  func update(_ level: Level, _ change: (inout RawFile) -> Void) {
+  func update(_ level: Level, _ change: (inout JSONFileFields) -> Void) {
     switch level {
     case .file: change(&file)
     case .snapshot: change(&snapshot)
@@ -271,7 +271,7 @@ private final class EventReader {
     case .start:
       place = .object(.file, field: nil)
     case .snapshots:
-      snapshot = RawFile()
+      snapshot = JSONFileFields()
       snapshotFieldsSeen = 0
       place = .object(.snapshot, field: nil)
     case .list(let level, let list):
@@ -363,8 +363,8 @@ extension ChartFileReader {
   /// for the fuzzer, which checks it on every input it makes.
   @_spi(Fuzzing) public static func streamingReaderAgreesWithTheTree(on data: Data) -> Bool {
     data.withUnsafeBytes { bytes in
-      guard let streamed = StreamingReader.rawFile(bytes) else { return true }
-      let tree = (try? JSONTree.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
+      guard let streamed = StreamingReader.fileFields(bytes) else { return true }
+      let tree = (try? JSONTree.parse(bytes)).flatMap { JSONFileFields(json: $0, forced: nil) }
       return streamed == tree
     }
   }

@@ -70,109 +70,147 @@ public struct HistoryView: Presentation {
   }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    let song = recordings[0].song
     switch format {
-    case .json:
-      let relations = Self.relations(recordings)
-      let list: [JSONValue] = recordings.enumerated().map { index, recording in
-        .object([
-          ("recording", .int(index + 1)), ("song_id", .int(Int(recording.song.id.rawValue))),
-          ("relation", .string(relations[index])),
-          ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
-          ("charts", .array(recording.histories.map(Self.json))),
-        ])
-      }
-      return JSONValue.object([
-        ("title", .string(song.title)), ("artist", .string(song.artist)),
-        ("recordings", .array(list)),
-      ]).encoded() + "\n"
-    case .csv:
-      var document = Document()
-      document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
-      var table = Table(
-        columns: [
-          Column(key: "recording", heading: ""), Column(key: "song_id", heading: ""),
-          Column(key: "chart", heading: "CHART"),
-        ] + Self.columns(Periods(nil)))
-      for (index, recording) in recordings.enumerated() {
-        for item in recording.histories {
-          table.rows += Self.rows(item.history).map {
-            [.int(index + 1), .int(Int(recording.song.id.rawValue)), .text(item.chart)] + $0
-          }
-        }
-      }
-      document.sections = [("entries", "", table)]
-      return document.rendered(as: .csv, style: style)
-    case .table:
-      // Control characters in a title cannot reach the terminal, as in tables.
-      var blocks = [
-        style.bold("\(Cell.text(song.title).display) — \(Cell.text(song.artist).display)")
-      ]
-      if recordings.count > 1 {
-        blocks[0] +=
-          "\n\(recordings.count) recordings with this title and artist charted as separate songs"
-          + " (a reissue and a remake, or two versions at once); each has its own history."
-      }
-      let relations = Self.relations(recordings)
-      for (index, recording) in recordings.enumerated() {
-        for item in recording.histories {
-          let history = item.history
-          let periods = Periods(item.frequency)
-          var block = "\(item.chart)\n"
-          if recordings.count > 1 {
-            let relation =
-              switch relations[index] {
-              case "first": "the first"
-              case "beside": "charting beside an earlier one"
-              default: "after the earlier ones: a reissue or a remake"
-              }
-            block = "Recording \(index + 1) (\(relation)), \(item.chart)\n"
-          }
-          block += Table(
-            columns: Self.columns(periods, showsRun: Self.showsRun(history)),
-            rows: Self.rows(history)
-          )
-          .text(style: style)
-          // Marked as the table marks the last entry's: where the figure is the source's.
-          let peakMark = history.peakIsTheSources ? partialMark : ""
-          let weeksMark = history.weeksOnChartAreTheSources ? partialMark : ""
-          let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
-          var facts = [
-            (
-              "Peak position:",
-              "\(history.peakPosition.map(String.init) ?? "–")\(peakMark)"
-                + " (\(periods.atPeak(history.weeksAtPeak)))"
-            ),
-            ("\(capitalized) on chart:", "\(history.weeksOnChart)\(weeksMark)"),
-          ]
-          // The source's count of runs, where the archive lacks the first ones.
-          let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }
-          if history.runs > 1 {
-            facts.append(("Runs:", "\(history.runs)\(runMark == true ? partialMark : "")"))
-          }
-          if let debut = history.debutDate, let rank = history.debutRank {
-            facts.append(
-              history.debutIsBeforeArchive
-                ? ("Debut:", "before \(debut) (archived from \(debut) at \(rank))")
-                : ("Debut:", "\(debut) at \(rank)"))
-          }
-          for change in history.creditChanges {
-            facts.append(
-              ("Credit change:", "\(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"))
-          }
-          // The values in one column, after the longest label ("Weeks on chart:" at least).
-          let width = max(15, facts.map(\.0.count).max() ?? 0) + 1
-          block += "\n"
-          for (label, value) in facts {
-            block += "\n" + label.padding(toLength: width, withPad: " ", startingAt: 0) + value
-          }
-          let notes = markNotes(history.placements.map(\.figures))
-          if !notes.isEmpty { block += "\n\n" + notes.joined(separator: "\n") }
-          blocks.append(block)
-        }
-      }
-      return blocks.joined(separator: "\n\n") + "\n"
+    case .json: jsonText()
+    case .csv: csvText(style: style)
+    case .table: tableText(style: style)
     }
+  }
+
+  /// The JSON: the song's title and artist, then each recording with its relation to the others
+  /// and its history on each chart (see ``json(_:)``).
+  private func jsonText() -> String {
+    let song = recordings[0].song
+    let relations = Self.relations(recordings)
+    let list: [JSONValue] = recordings.enumerated().map { index, recording in
+      .object([
+        ("recording", .int(index + 1)), ("song_id", .int(Int(recording.song.id.rawValue))),
+        ("relation", .string(relations[index])),
+        ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
+        ("charts", .array(recording.histories.map(Self.json))),
+      ])
+    }
+    return JSONValue.object([
+      ("title", .string(song.title)), ("artist", .string(song.artist)),
+      ("recordings", .array(list)),
+    ]).encoded() + "\n"
+  }
+
+  /// The CSV: the song's title and artist, then one table of every entry, each with its
+  /// recording, song ID and chart.
+  private func csvText(style: Style) -> String {
+    let song = recordings[0].song
+    var document = Document()
+    document.fields = [("title", .text(song.title)), ("artist", .text(song.artist))]
+    var table = Table(
+      columns: [
+        Column(key: "recording", heading: ""), Column(key: "song_id", heading: ""),
+        Column(key: "chart", heading: "CHART"),
+      ] + Self.columns(Periods(nil)))
+    for (index, recording) in recordings.enumerated() {
+      for item in recording.histories {
+        table.rows += Self.rows(item.history).map {
+          [.int(index + 1), .int(Int(recording.song.id.rawValue)), .text(item.chart)] + $0
+        }
+      }
+    }
+    document.sections = [("entries", "", table)]
+    return document.rendered(as: .csv, style: style)
+  }
+
+  /// The text for people: the song's title and artist (and how many recordings it has), then a
+  /// block per recording and chart (see ``block(_:recording:relation:style:)``).
+  private func tableText(style: Style) -> String {
+    let song = recordings[0].song
+    // Control characters in a title cannot reach the terminal, as in tables.
+    var blocks = [
+      style.bold("\(Cell.text(song.title).display) — \(Cell.text(song.artist).display)")
+    ]
+    if recordings.count > 1 {
+      blocks[0] +=
+        "\n\(recordings.count) recordings with this title and artist charted as separate songs"
+        + " (a reissue and a remake, or two versions at once); each has its own history."
+    }
+    let relations = Self.relations(recordings)
+    for (index, recording) in recordings.enumerated() {
+      for item in recording.histories {
+        blocks.append(block(item, recording: index, relation: relations[index], style: style))
+      }
+    }
+    return blocks.joined(separator: "\n\n") + "\n"
+  }
+
+  /// One recording's history on one chart, for people: the chart (with the recording's number
+  /// and relation when there are several), the table of its entries, its facts (see
+  /// ``facts(_:periods:)``) and the notes on the marks in the table.
+  ///
+  /// - Parameters:
+  ///   - recording: the recording's 0-based index in ``recordings``.
+  ///   - relation: how it relates to the others (see ``relations(_:)``).
+  private func block(_ item: ChartHistory, recording: Int, relation: String, style: Style)
+    -> String
+  {
+    let history = item.history
+    let periods = Periods(item.frequency)
+    var block = "\(item.chart)\n"
+    if recordings.count > 1 {
+      let words =
+        switch relation {
+        case "first": "the first"
+        case "beside": "charting beside an earlier one"
+        default: "after the earlier ones: a reissue or a remake"
+        }
+      block = "Recording \(recording + 1) (\(words)), \(item.chart)\n"
+    }
+    block += Table(
+      columns: Self.columns(periods, showsRun: Self.showsRun(history)),
+      rows: Self.rows(history)
+    )
+    .text(style: style)
+    let facts = Self.facts(history, periods: periods)
+    // The values in one column, after the longest label ("Weeks on chart:" at least).
+    let width = max(15, facts.map(\.0.count).max() ?? 0) + 1
+    block += "\n"
+    for (label, value) in facts {
+      block += "\n" + label.padding(toLength: width, withPad: " ", startingAt: 0) + value
+    }
+    let notes = markNotes(history.placements.map(\.figures))
+    if !notes.isEmpty { block += "\n\n" + notes.joined(separator: "\n") }
+    return block
+  }
+
+  /// The facts under a history's table, each a label and its value: peak position and weeks at
+  /// peak, weeks on chart, runs (when more than one), debut, and each credit change. A figure
+  /// that is the source's is marked as the table marks the last entry's.
+  private static func facts(_ history: SongHistory, periods: Periods) -> [(String, String)] {
+    // Marked as the table marks the last entry's: where the figure is the source's.
+    let peakMark = history.peakIsTheSources ? partialMark : ""
+    let weeksMark = history.weeksOnChartAreTheSources ? partialMark : ""
+    let capitalized = periods.plural.prefix(1).uppercased() + periods.plural.dropFirst()
+    var facts = [
+      (
+        "Peak position:",
+        "\(history.peakPosition.map(String.init) ?? "–")\(peakMark)"
+          + " (\(periods.atPeak(history.weeksAtPeak)))"
+      ),
+      ("\(capitalized) on chart:", "\(history.weeksOnChart)\(weeksMark)"),
+    ]
+    // The source's count of runs, where the archive lacks the first ones.
+    let runMark = history.placements.last.map { $0.figures.run != $0.figures.archiveRun }
+    if history.runs > 1 {
+      facts.append(("Runs:", "\(history.runs)\(runMark == true ? partialMark : "")"))
+    }
+    if let debut = history.debutDate, let rank = history.debutRank {
+      facts.append(
+        history.debutIsBeforeArchive
+          ? ("Debut:", "before \(debut) (archived from \(debut) at \(rank))")
+          : ("Debut:", "\(debut) at \(rank)"))
+    }
+    for change in history.creditChanges {
+      facts.append(
+        ("Credit change:", "\(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"))
+    }
+    return facts
   }
 
   private static func json(_ item: ChartHistory) -> JSONValue {
@@ -197,42 +235,5 @@ public struct HistoryView: Presentation {
       ),
       ("entries", Table(columns: columns(Periods(item.frequency)), rows: rows(item.history)).json),
     ])
-  }
-}
-
-/// The songs a search matched, when it did not pick out one: song ID (for `history --song`),
-/// title, artist, recording number, first chart date, best rank and number of entries.
-public struct SongMatchesView: Presentation {
-  /// The songs, best matches first.
-  public var songs: [SongSummary]
-
-  /// The most songs listed in a table for people; JSON and CSV list them all.
-  public static let tableLimit = 50
-
-  /// The view of a search's matches.
-  public init(_ songs: [SongSummary]) { self.songs = songs }
-
-  public func rendered(as format: OutputFormat, style: Style) -> String {
-    let shown = format == .table ? Array(songs.prefix(Self.tableLimit)) : songs
-    var document = Document(
-      "matches",
-      Table(
-        columns: [
-          Column(key: "song_id", heading: "SONG", alignRight: true),
-          Column(key: "title", heading: "TITLE"),
-          Column(key: "artist", heading: "ARTIST"),
-          Column(key: "recording", heading: "REC", alignRight: true),
-          Column(key: "first_chart_date", heading: "FIRST"),
-          Column(key: "best_rank", heading: "BEST", alignRight: true),
-          Column(key: "entries", heading: "ENTRIES", alignRight: true),
-        ],
-        rows: shown.map {
-          [
-            .int(Int($0.id.rawValue)), .text($0.title), .text($0.artist), .int($0.recording),
-            .text($0.firstChartDate.iso8601), .int($0.bestRank), .int($0.entryCount),
-          ]
-        }))
-    if shown.count < songs.count { document.footer = ["… and \(songs.count - shown.count) more"] }
-    return document.rendered(as: format, style: style)
   }
 }

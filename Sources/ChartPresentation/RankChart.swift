@@ -149,37 +149,80 @@ public struct RankChart: Sendable {
   /// The most characters of a legend's line (a longer label is cut, ending in `…`).
   static let legendCharacters = 92
 
-  /// The SVG text.
+  /// The SVG text: the heading, the grid and axes, each line with its points and its peak, and
+  /// the legend when there are several lines.
   public func svg(_ setting: Setting) -> String {
-    let top = setting == .file ? 58.0 : 28.0
-    let plotBottom = top + Self.plotHeight
-    let legendRows = series.count > 1 ? series.count : 0
-    let height = plotBottom + 34 + Double(legendRows) * Self.legendLine + 6
-    let all = series.flatMap(\.points)
-    let times = all.map(\.chartDate.secondsSince1970)
-    let start = times.min() ?? 0
-    let end = times.max() ?? 0
-    let plotWidth = Self.width - Self.left - Self.right
-    func x(_ seconds: Int64) -> Double {
-      end == start
-        ? Self.left + plotWidth / 2
-        : Self.left + Double(seconds - start) / Double(end - start) * plotWidth
+    let plot = Plot(series: series, setting: setting)
+    var svg = ""
+    svg.reserveCapacity(2_000 + plot.pointCount * 90)
+    appendHeading(setting, plot: plot, to: &svg)
+    appendGridAndAxes(plot, to: &svg)
+    for index in series.indices {
+      appendLine(at: index, plot: plot, to: &svg)
     }
-    let scale = RankScale(largest: all.map(\.rank).max() ?? 1)
-    func y(_ rank: Int) -> Double {
-      top + Double(rank - 1) / Double(scale.bottom - 1) * Self.plotHeight
+    if plot.legendRows > 0 { appendLegend(plot, to: &svg) }
+    svg += "</svg>\n"
+    return svg
+  }
+
+  /// Where the picture puts things: the plot's box, the chart dates and ranks as coordinates in
+  /// it, and the picture's height with the legend, in SVG user units.
+  private struct Plot {
+    /// The plot's top and bottom.
+    let top: Double
+    let bottom: Double
+    /// The plot's width, between the margins.
+    let width = RankChart.width - RankChart.left - RankChart.right
+    /// The picture's height.
+    let height: Double
+    /// The legend's lines: one per series when there are several, else none.
+    let legendRows: Int
+    /// The first and last chart dates drawn, in seconds since 1970.
+    let start: Int64
+    let end: Int64
+    /// The rank axis.
+    let scale: RankScale
+    /// How many points are drawn.
+    let pointCount: Int
+
+    init(series: [Series], setting: Setting) {
+      top = setting == .file ? 58.0 : 28.0
+      bottom = top + RankChart.plotHeight
+      legendRows = series.count > 1 ? series.count : 0
+      height = bottom + 34 + Double(legendRows) * RankChart.legendLine + 6
+      let all = series.flatMap(\.points)
+      let times = all.map(\.chartDate.secondsSince1970)
+      start = times.min() ?? 0
+      end = times.max() ?? 0
+      scale = RankScale(largest: all.map(\.rank).max() ?? 1)
+      pointCount = all.count
     }
 
-    var svg = ""
-    svg.reserveCapacity(2_000 + all.count * 90)
-    let size = "viewBox=\"0 0 \(number(Self.width)) \(number(height))\""
+    /// The x of a moment: its place between the first and last chart dates (the middle when
+    /// they are one).
+    func x(_ seconds: Int64) -> Double {
+      end == start
+        ? RankChart.left + width / 2
+        : RankChart.left + Double(seconds - start) / Double(end - start) * width
+    }
+
+    /// The y of a rank: rank 1 at the top, the scale's bottom rank at the bottom.
+    func y(_ rank: Int) -> Double {
+      top + Double(rank - 1) / Double(scale.bottom - 1) * RankChart.plotHeight
+    }
+  }
+
+  /// The opening `<svg>` with the picture's title and summary: for a file, with the XML
+  /// declaration, a white background and the title as a heading; inline, for screen readers.
+  private func appendHeading(_ setting: Setting, plot: Plot, to svg: inout String) {
+    let size = "viewBox=\"0 0 \(number(Self.width)) \(number(plot.height))\""
     switch setting {
     case .file:
       svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       svg +=
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(number(Self.width))\""
-        + " height=\"\(number(height))\" \(size) font-family=\"DejaVu Sans, Verdana, sans-serif\""
-        + " font-size=\"12\">\n"
+        + " height=\"\(number(plot.height))\" \(size) font-family=\"DejaVu Sans, Verdana,"
+        + " sans-serif\" font-size=\"12\">\n"
       svg += "<title>"
       Markup.append(title, to: &svg)
       svg += "</title>\n<desc>"
@@ -199,98 +242,104 @@ public struct RankChart: Sendable {
       Markup.append(summary, to: &svg)
       svg += "</desc>\n"
     }
+  }
 
-    // Grid and axes.
+  /// The grid (a line across at each rank tick, a line down at each date tick) and the axes'
+  /// labels: the ranks, `Rank`, the dates.
+  private func appendGridAndAxes(_ plot: Plot, to svg: inout String) {
     svg += "<g class=\"grid\" stroke=\"#d1d9e0\" stroke-width=\"1\">\n"
-    for rank in scale.ticks {
-      svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + plotWidth))\""
-      svg += " y1=\"\(number(y(rank)))\" y2=\"\(number(y(rank)))\"/>\n"
+    for rank in plot.scale.ticks {
+      svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + plot.width))\""
+      svg += " y1=\"\(number(plot.y(rank)))\" y2=\"\(number(plot.y(rank)))\"/>\n"
     }
-    let dateTicks = TimeTicks(start: start, end: end)
+    let dateTicks = TimeTicks(start: plot.start, end: plot.end)
     for tick in dateTicks.ticks {
-      svg += "<line x1=\"\(number(x(tick.seconds)))\" x2=\"\(number(x(tick.seconds)))\""
-      svg += " y1=\"\(number(top))\" y2=\"\(number(plotBottom))\"/>\n"
+      svg += "<line x1=\"\(number(plot.x(tick.seconds)))\" x2=\"\(number(plot.x(tick.seconds)))\""
+      svg += " y1=\"\(number(plot.top))\" y2=\"\(number(plot.bottom))\"/>\n"
     }
     svg += "</g>\n<g class=\"axis\" fill=\"#59636e\">\n"
-    for rank in scale.ticks {
-      svg += "<text x=\"\(number(Self.left - 8))\" y=\"\(number(y(rank) + 4))\""
+    for rank in plot.scale.ticks {
+      svg += "<text x=\"\(number(Self.left - 8))\" y=\"\(number(plot.y(rank) + 4))\""
       svg += " text-anchor=\"end\">\(rank)</text>\n"
     }
-    svg += "<text x=\"12\" y=\"\(number(top + Self.plotHeight / 2))\" text-anchor=\"middle\""
-    svg += " transform=\"rotate(-90 12 \(number(top + Self.plotHeight / 2)))\">Rank</text>\n"
+    let middle = number(plot.top + Self.plotHeight / 2)
+    svg += "<text x=\"12\" y=\"\(middle)\" text-anchor=\"middle\""
+    svg += " transform=\"rotate(-90 12 \(middle))\">Rank</text>\n"
     for tick in dateTicks.ticks {
-      let tickX = x(tick.seconds)
-      svg += "<text x=\"\(number(tickX))\" y=\"\(number(plotBottom + 20))\""
-      svg += " text-anchor=\"\(anchor(tickX, plotWidth: plotWidth))\">\(tick.label)</text>\n"
+      let tickX = plot.x(tick.seconds)
+      svg += "<text x=\"\(number(tickX))\" y=\"\(number(plot.bottom + 20))\""
+      svg += " text-anchor=\"\(anchor(tickX, plotWidth: plot.width))\">\(tick.label)</text>\n"
     }
     svg += "</g>\n"
+  }
 
-    // The lines, their points and their peaks.
+  /// One line: its path (broken where the run changes), a point with a tooltip at each chart
+  /// date, and its peak circled (labelled when it is the only line; the legend gives each peak
+  /// otherwise).
+  private func appendLine(at index: Int, plot: Plot, to svg: inout String) {
+    let line = series[index]
+    let color = Self.colors[index % Self.colors.count]
+    let dashed = index >= Self.colors.count
+    svg += "<g class=\"s s\(index % Self.colors.count)\" stroke=\"\(color)\" fill=\"\(color)\">\n"
+    var path = ""
+    var previous: Point?
+    for point in line.points {
+      path += (previous.map { $0.run == point.run } ?? false) ? "L" : "M"
+      path += "\(number(plot.x(point.chartDate.secondsSince1970))),\(number(plot.y(point.rank)))"
+      previous = point
+    }
+    svg += "<path d=\"\(path)\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\""
+    svg += dashed ? " stroke-dasharray=\"6 3\"/>\n" : "/>\n"
+    /// A point's tooltip: its words, after the line's label when there are several lines.
+    func tooltip(_ words: String) {
+      svg += "<title>"
+      if series.count > 1 {
+        Markup.append(line.label, to: &svg)
+        svg += ": "
+      }
+      svg += words + "</title></circle>\n"
+    }
+    for point in line.points {
+      svg += "<circle cx=\"\(number(plot.x(point.chartDate.secondsSince1970)))\""
+      svg += " cy=\"\(number(plot.y(point.rank)))\" r=\"3\">"
+      tooltip("\(point.chartDate): rank \(point.rank)")
+    }
+    if let (peak, words) = line.peak {
+      let peakX = plot.x(peak.chartDate.secondsSince1970)
+      let peakY = plot.y(peak.rank)
+      svg += "<circle class=\"pk\" cx=\"\(number(peakX))\" cy=\"\(number(peakY))\" r=\"7\""
+      svg += " fill=\"none\" stroke-width=\"2\">"
+      tooltip("\(words) on \(peak.chartDate)")
+      // With several lines, the legend gives each peak: labels would overlap.
+      if series.count == 1 {
+        svg += "<text x=\"\(number(peakX))\" y=\"\(number(peakY - 11))\""
+        svg += " text-anchor=\"\(anchor(peakX, plotWidth: plot.width))\" class=\"pl\""
+        svg += " fill=\"#1f2328\" stroke=\"none\" font-weight=\"bold\">\(words)</text>\n"
+      }
+    }
+    svg += "</g>\n"
+  }
+
+  /// The legend, one line per series: its colour (dashed as the line is), its label (cut to
+  /// ``legendCharacters``) and its peak.
+  private func appendLegend(_ plot: Plot, to svg: inout String) {
+    svg += "<g class=\"legend\">\n"
     for (index, line) in series.enumerated() {
       let color = Self.colors[index % Self.colors.count]
-      let dashed = index >= Self.colors.count
-      svg += "<g class=\"s s\(index % Self.colors.count)\" stroke=\"\(color)\" fill=\"\(color)\">\n"
-      var path = ""
-      var previous: Point?
-      for point in line.points {
-        path += (previous.map { $0.run == point.run } ?? false) ? "L" : "M"
-        path += "\(number(x(point.chartDate.secondsSince1970))),\(number(y(point.rank)))"
-        previous = point
-      }
-      svg += "<path d=\"\(path)\" fill=\"none\" stroke-width=\"2\" stroke-linejoin=\"round\""
-      svg += dashed ? " stroke-dasharray=\"6 3\"/>\n" : "/>\n"
-      /// A point's tooltip: its words, after the line's label when there are several lines.
-      func tooltip(_ words: String) {
-        svg += "<title>"
-        if series.count > 1 {
-          Markup.append(line.label, to: &svg)
-          svg += ": "
-        }
-        svg += words + "</title></circle>\n"
-      }
-      for point in line.points {
-        svg += "<circle cx=\"\(number(x(point.chartDate.secondsSince1970)))\""
-        svg += " cy=\"\(number(y(point.rank)))\" r=\"3\">"
-        tooltip("\(point.chartDate): rank \(point.rank)")
-      }
-      if let (peak, words) = line.peak {
-        let peakX = x(peak.chartDate.secondsSince1970)
-        let peakY = y(peak.rank)
-        svg += "<circle class=\"pk\" cx=\"\(number(peakX))\" cy=\"\(number(peakY))\" r=\"7\""
-        svg += " fill=\"none\" stroke-width=\"2\">"
-        tooltip("\(words) on \(peak.chartDate)")
-        // With several lines, the legend gives each peak: labels would overlap.
-        if series.count == 1 {
-          svg += "<text x=\"\(number(peakX))\" y=\"\(number(peakY - 11))\""
-          svg += " text-anchor=\"\(anchor(peakX, plotWidth: plotWidth))\" class=\"pl\""
-          svg += " fill=\"#1f2328\" stroke=\"none\" font-weight=\"bold\">\(words)</text>\n"
-        }
-      }
-      svg += "</g>\n"
+      let rowY = plot.bottom + 40 + Double(index) * Self.legendLine
+      svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + 24))\""
+      svg += " y1=\"\(number(rowY - 4))\" y2=\"\(number(rowY - 4))\" stroke=\"\(color)\""
+      svg +=
+        " stroke-width=\"3\"\(index >= Self.colors.count ? " stroke-dasharray=\"6 3\"" : "")/>"
+      svg += "<text class=\"lt\" x=\"\(number(Self.left + 32))\" y=\"\(number(rowY))\""
+      svg += " fill=\"#1f2328\">"
+      let peak = line.peak.map { " · \($0.words)" } ?? ""
+      let room = Self.legendCharacters - peak.count
+      Markup.append(
+        line.label.count > room ? line.label.prefix(room - 1) + "…" : line.label, to: &svg)
+      svg += peak + "</text>\n"
     }
-
-    // The legend, one line per series.
-    if legendRows > 0 {
-      svg += "<g class=\"legend\">\n"
-      for (index, line) in series.enumerated() {
-        let color = Self.colors[index % Self.colors.count]
-        let rowY = plotBottom + 40 + Double(index) * Self.legendLine
-        svg += "<line x1=\"\(number(Self.left))\" x2=\"\(number(Self.left + 24))\""
-        svg += " y1=\"\(number(rowY - 4))\" y2=\"\(number(rowY - 4))\" stroke=\"\(color)\""
-        svg +=
-          " stroke-width=\"3\"\(index >= Self.colors.count ? " stroke-dasharray=\"6 3\"" : "")/>"
-        svg += "<text class=\"lt\" x=\"\(number(Self.left + 32))\" y=\"\(number(rowY))\""
-        svg += " fill=\"#1f2328\">"
-        let peak = line.peak.map { " · \($0.words)" } ?? ""
-        let room = Self.legendCharacters - peak.count
-        Markup.append(
-          line.label.count > room ? line.label.prefix(room - 1) + "…" : line.label, to: &svg)
-        svg += peak + "</text>\n"
-      }
-      svg += "</g>\n"
-    }
-    svg += "</svg>\n"
-    return svg
+    svg += "</g>\n"
   }
 
   /// How a label at `x` is anchored: at its start near the left edge, its end near the right,
@@ -314,153 +363,5 @@ public struct RankChart: Sendable {
   private func number(_ value: Double) -> String {
     let tenths = Int((value * 10).rounded())
     return tenths % 10 == 0 ? String(tenths / 10) : "\(tenths / 10).\(abs(tenths % 10))"
-  }
-}
-
-/// The rank axis: from 1 at the top to a round number at or below the lowest rank drawn, with a
-/// tick at 1 and at each multiple of a round step (1, 2, 5, 10, 20, 25, 50, …).
-struct RankScale {
-  /// The rank at the bottom of the plot.
-  let bottom: Int
-  /// The ranks with a tick and a line across, top first.
-  let ticks: [Int]
-
-  init(largest: Int) {
-    let largest = max(largest, 10)
-    var step = 1
-    let steps = [1, 2, 5, 10, 20, 25, 50]
-    var magnitude = 1
-    search: while true {
-      for candidate in steps where candidate * magnitude * 5 >= largest {
-        step = candidate * magnitude
-        break search
-      }
-      magnitude *= 10
-    }
-    bottom = max(2, (largest + step - 1) / step * step)
-    ticks = [1] + stride(from: step, through: bottom, by: step).filter { $0 > 1 }
-  }
-}
-
-/// The chart-date axis: ticks at round moments (years, months, days or hours, whichever gives at
-/// most seven between the first and last chart date), labelled in ISO 8601's order (`1990`,
-/// `2024-01`, `2024-05-01`, `05-01 20:00`), all in UTC, as chart dates are.
-struct TimeTicks {
-  /// A moment with its label.
-  struct Tick: Equatable {
-    var seconds: Int64
-    var label: String
-  }
-
-  let ticks: [Tick]
-
-  private static let day: Int64 = 86_400
-
-  init(start: Int64, end: Int64) {
-    if end <= start {
-      ticks = [
-        Tick(
-          seconds: start,
-          label: start % Self.day != 0 ? Self.hourLabel(start) : Self.dayLabel(start))
-      ]
-      return
-    }
-    let limit = 7
-    let span = end - start
-    // Years, every 1, 2, 5, 10, 20, 25, 50 or 100.
-    let firstYear = Self.civil(Self.floorDiv(start, Self.day)).year
-    let lastYear = Self.civil(Self.floorDiv(end, Self.day)).year
-    if lastYear - firstYear >= 3 {
-      let steps: [Int64] = [1, 2, 5, 10, 20, 25, 50, 100]
-      for step in steps {
-        var found: [Tick] = []
-        var year = (firstYear + step - 1) / step * step
-        while year <= lastYear {
-          let seconds = Self.daysFromCivil(year: year, month: 1, day: 1) * Self.day
-          if seconds >= start, seconds <= end {
-            found.append(Tick(seconds: seconds, label: String(year)))
-          }
-          year += step
-        }
-        if found.count <= limit {
-          ticks = found
-          return
-        }
-      }
-    }
-    // Months, every 1, 2, 3, 6 or 12.
-    if span >= 60 * Self.day {
-      let steps: [Int64] = [1, 2, 3, 6, 12]
-      for step in steps {
-        var found: [Tick] = []
-        var (year, month, _) = Self.civil(Self.floorDiv(start, Self.day))
-        while true {
-          let seconds = Self.daysFromCivil(year: year, month: month, day: 1) * Self.day
-          if seconds > end { break }
-          if seconds >= start, (month - 1) % step == 0 {
-            found.append(Tick(seconds: seconds, label: "\(year)-\(Self.two(month))"))
-          }
-          month += 1
-          if month > 12 { (year, month) = (year + 1, 1) }
-        }
-        if found.count <= limit {
-          ticks = found
-          return
-        }
-      }
-    }
-    // Hours, every 1, 3, 6 or 12 below two days; days, every 1, 2, 7, 14 or 28.
-    let hourSteps: [Int64] = span < 2 * Self.day ? [3_600, 3 * 3_600, 6 * 3_600, 12 * 3_600] : []
-    let daySteps: [Int64] = [1, 2, 7, 14, 28].map { $0 * Self.day }
-    for step in hourSteps + daySteps {
-      var found: [Int64] = []
-      // Hours at multiples of the step; days from the first chart date's, so that a weekly
-      // chart's ticks fall on its chart dates.
-      let base = step < Self.day ? 0 : (Self.floorDiv(start - 1, Self.day) + 1) * Self.day
-      var moment = base + (Self.floorDiv(start - base - 1, step) + 1) * step
-      while moment <= end, found.count <= limit {
-        found.append(moment)
-        moment += step
-      }
-      if found.count <= limit {
-        ticks = found.map {
-          Tick(seconds: $0, label: step < Self.day ? Self.hourLabel($0) : Self.dayLabel($0))
-        }
-        return
-      }
-    }
-    ticks = []
-  }
-
-  /// `2024-05-01`: a moment's date.
-  private static func dayLabel(_ seconds: Int64) -> String {
-    let date = civil(floorDiv(seconds, day))
-    return "\(date.year)-\(two(date.month))-\(two(date.day))"
-  }
-
-  /// `05-01 20:00`: a moment's month, day and hour.
-  private static func hourLabel(_ seconds: Int64) -> String {
-    let date = civil(floorDiv(seconds, day))
-    let hour = (seconds - floorDiv(seconds, day) * day) / 3_600
-    return "\(two(date.month))-\(two(date.day)) \(two(hour)):00"
-  }
-
-  private static func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-
-  private static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
-    let quotient = value / divisor
-    return value % divisor < 0 ? quotient - 1 : quotient
-  }
-
-  /// The date of a count of days since 1970-01-01 (see ``ChartDate/civilDate(daysSince1970:)``).
-  static func civil(_ days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-    let date = ChartDate.civilDate(daysSince1970: Int(days))
-    return (Int64(date.year), Int64(date.month), Int64(date.day))
-  }
-
-  /// The count of days since 1970-01-01 of a date (see
-  /// ``ChartDate/daysSince1970(year:month:day:)``).
-  static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-    Int64(ChartDate.daysSince1970(year: Int(year), month: Int(month), day: Int(day)))
   }
 }

@@ -16,14 +16,14 @@ private func jsonFiles(in folder: URL) -> [URL] {
 }
 
 /// What the streaming reader makes of a file, or `nil` when it leaves it to the tree.
-private func streamed(_ data: Data) -> RawFile? {
-  data.withUnsafeBytes(StreamingReader.rawFile)
+private func streamed(_ data: Data) -> JSONFileFields? {
+  data.withUnsafeBytes(StreamingReader.fileFields)
 }
 
 /// What the tree makes of a file, or `nil` when it is not JSON or not an object or array.
-private func throughTheTree(_ data: Data) -> RawFile? {
+private func throughTheTree(_ data: Data) -> JSONFileFields? {
   data.withUnsafeBytes { bytes in
-    (try? JSONTree.parse(bytes)).flatMap { RawFile(json: $0, forced: nil) }
+    (try? JSONTree.parse(bytes)).flatMap { JSONFileFields(json: $0, forced: nil) }
   }
 }
 

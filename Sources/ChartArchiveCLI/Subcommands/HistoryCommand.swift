@@ -54,33 +54,176 @@ enum HistoryCommand: Subcommand {
   static let pictureLimit = 12
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-    let picture = arguments.option("--format") == "svg"
-    let format = picture ? .table : try SharedOptions.outputFormat(arguments, or: "svg")
-    let text = arguments.argument("query")
-    let artist = arguments.option("--artist")
-    let chart = arguments.option("--chart")
+    let request = try Request(arguments)
+    let archive = try SharedOptions.openArchive(arguments, console: console)
+    let output = Output(console: console, archive: archive, request: request)
+    if !request.songIDs.isEmpty {
+      try output.showSongs(request.songIDs)
+      return .success
+    }
+    guard let text = request.text else { return try output.showSongs(by: request.artist ?? "") }
+    return try output.showSearch(for: text)
+  }
+
+  /// What the command line asks for: a search (a query, an artist or both), or songs by their
+  /// IDs; on a chart or all; as a table, JSON, CSV or a picture.
+  private struct Request {
+    /// The query, if given: part of a title or artist credit.
+    var text: String?
+    var artist: String?
+    var chart: String?
+    /// The songs given with `--song`, in order.
     var songIDs: [SongID] = []
-    for value in arguments.options["--song"] ?? [] {
-      guard let number = Int64(value), number > 0 else {
-        throw UsageError("--song expects a song ID (a whole number), found '\(value)'")
+    /// Whether the history is drawn (`--format svg`); ``format`` is then not used.
+    var picture: Bool
+    var format: OutputFormat
+
+    /// The request of a command line.
+    ///
+    /// - Throws: ``UsageError`` for an unknown format, a song ID that is not one, several
+    ///   `--song` but for a picture, a blank query, or nothing to look for.
+    init(_ arguments: ParsedArguments) throws {
+      picture = arguments.option("--format") == "svg"
+      format = picture ? .table : try SharedOptions.outputFormat(arguments, or: "svg")
+      text = arguments.argument("query")
+      artist = arguments.option("--artist")
+      chart = arguments.option("--chart")
+      for value in arguments.options["--song"] ?? [] {
+        guard let number = Int64(value), number > 0 else {
+          throw UsageError("--song expects a song ID (a whole number), found '\(value)'")
+        }
+        songIDs.append(SongID(number))
       }
-      songIDs.append(SongID(number))
+      if songIDs.count > 1, !picture {
+        throw UsageError("--song is given once, but for --format svg (several songs on a picture)")
+      }
+      if let text, !text.contains(where: { !$0.isWhitespace }) {
+        throw UsageError("<query> is empty: give a title, or part of a title or artist credit")
+      }
+      if text == nil, artist == nil, songIDs.isEmpty {
+        throw UsageError("give a <query>, --artist or --song")
+      }
     }
-    if songIDs.count > 1, !picture {
-      throw UsageError("--song is given once, but for --format svg (several songs on a picture)")
+
+    /// The search as the messages give it: `'Query' by 'Artist' on chart`.
+    var searched: String {
+      "'\(text ?? "")'" + (artist.map { " by '\($0)'" } ?? "") + (chart.map { " on \($0)" } ?? "")
     }
+  }
+
+  /// What the command shows, from the archive, for a request.
+  private struct Output {
+    let console: Console
+    let archive: Archive
+    let request: Request
+
+    /// The songs of `--song`, each of which must be in the archive.
+    ///
+    /// - Throws: ``CommandError`` naming an ID that names no song.
+    func showSongs(_ ids: [SongID]) throws {
+      let found = try query {
+        try archive.read { reader -> Result<[SongRecording], MissingSong> in
+          var songs: [SongSummary] = []
+          for id in ids {
+            guard let song = try reader.song(id) else { return .failure(MissingSong(id: id)) }
+            songs.append(song)
+          }
+          return .success(try reader.recordings(of: songs, onChart: request.chart))
+        }
+      }
+      switch found {
+      case .success(let recordings): try show(recordings)
+      case .failure(let missing):
+        throw CommandError(.failure, "no song with ID \(missing.id.rawValue)")
+      }
+    }
+
+    /// An artist's songs: listed, or drawn.
+    ///
+    /// - Throws: ``CommandError`` when the artist has none.
+    func showSongs(by artist: String) throws -> ExitCode {
+      let songs = try query {
+        try archive.read {
+          try $0.songs(matching: "", artist: request.artist, chart: request.chart)
+        }
+      }
+      guard !songs.isEmpty else { throw CommandError(.failure, "no song by '\(artist)'") }
+      if request.picture {
+        try draw(songs, found: "are by '\(artist)'")
+      } else {
+        console.show(SongMatchesView(songs), as: request.format)
+      }
+      return .success
+    }
+
+    /// The song a search finds; when it finds several, they are drawn, or listed (exit status
+    /// 1); when none, a search that would find some is suggested.
+    ///
+    /// - Throws: ``CommandError`` when no song matches, with the suggestion if there is one.
+    func showSearch(for text: String) throws -> ExitCode {
+      let (artist, chart) = (request.artist, request.chart)
+      let found = try query {
+        try archive.read { reader -> Result<[SongRecording], SongSearchFailure> in
+          switch try reader.song(matching: text, artist: artist, chart: chart) {
+          case .found(let songs): .success(try reader.recordings(of: songs, onChart: chart))
+          case .several(let songs): .failure(.several(songs))
+          case .none: .failure(.none)
+          }
+        }
+      }
+      switch found {
+      case .success(let recordings):
+        try show(recordings)
+        return .success
+      case .failure(.none):
+        throw try noMatch(for: text)
+      case .failure(.several(let songs)):
+        if request.picture {
+          try draw(songs, found: "match \(request.searched)")
+          return .success
+        }
+        console.show(SongMatchesView(songs), as: request.format)
+        console.printError(
+          "\(songs.count) songs match \(request.searched); narrow the search with --artist,"
+            + " --chart or a fuller title")
+        return .failure
+      }
+    }
+
+    /// The error of a search that matches no song, with the search the archive suggests instead
+    /// and the first songs it finds, when there is one.
+    private func noMatch(for text: String) throws -> CommandError {
+      let suggestion = try query {
+        try archive.read {
+          try $0.suggestion(forSearch: text, artist: request.artist, chart: request.chart)
+        }
+      }
+      guard let suggestion else {
+        return CommandError(.failure, "no song matches \(request.searched)")
+      }
+      let songs = suggestion.songs.prefix(3).map { "\($0.title) by \($0.artist)" }
+      return CommandError(
+        .failure,
+        "no song matches \(request.searched) (did you mean '\(suggestion.query)'"
+          + (suggestion.artist.map { " by '\($0)'" } ?? "") + "? "
+          + songs.joined(separator: "; ") + (suggestion.songs.count > 3 ? "; …" : "") + ")")
+    }
+
     /// The recordings found, as a table, JSON, CSV or a picture.
-    func show(_ recordings: [SongRecording]) throws {
+    ///
+    /// - Throws: ``CommandError`` when a picture would have no chart date to draw.
+    private func show(_ recordings: [SongRecording]) throws {
       let view = HistoryView(recordings)
-      guard picture else { return console.show(view, as: format) }
+      guard request.picture else { return console.show(view, as: request.format) }
       guard recordings.contains(where: { !$0.histories.isEmpty }) else {
         throw CommandError(
-          .failure, "nothing to draw: no chart date" + (chart.map { " on \($0)" } ?? ""))
+          .failure, "nothing to draw: no chart date" + (request.chart.map { " on \($0)" } ?? ""))
       }
       console.write(RankChart(view).svg(.file))
     }
+
     /// A picture of the first songs of a list, saying on standard error when some are left out.
-    func draw(_ songs: [SongSummary], found: String) throws {
+    private func draw(_ songs: [SongSummary], found: String) throws {
       if songs.count > pictureLimit {
         console.printError(
           "\(songs.count) songs \(found); the first \(pictureLimit) are drawn (narrow the search,"
@@ -89,86 +232,9 @@ enum HistoryCommand: Subcommand {
       try show(
         try query {
           try archive.read {
-            try $0.recordings(of: Array(songs.prefix(pictureLimit)), onChart: chart)
+            try $0.recordings(of: Array(songs.prefix(pictureLimit)), onChart: request.chart)
           }
         })
-    }
-    if let text, !text.contains(where: { !$0.isWhitespace }) {
-      throw UsageError("<query> is empty: give a title, or part of a title or artist credit")
-    }
-    if text == nil, artist == nil, songIDs.isEmpty {
-      throw UsageError("give a <query>, --artist or --song")
-    }
-    let archive = try SharedOptions.openArchive(arguments, console: console)
-    if !songIDs.isEmpty {
-      let found = try query {
-        try archive.read { reader -> Result<[SongRecording], MissingSong> in
-          var songs: [SongSummary] = []
-          for id in songIDs {
-            guard let song = try reader.song(id) else { return .failure(MissingSong(id: id)) }
-            songs.append(song)
-          }
-          return .success(try reader.recordings(of: songs, onChart: chart))
-        }
-      }
-      switch found {
-      case .success(let recordings): try show(recordings)
-      case .failure(let missing):
-        throw CommandError(.failure, "no song with ID \(missing.id.rawValue)")
-      }
-      return .success
-    }
-    guard let text else {
-      // An artist's songs.
-      let songs = try query {
-        try archive.read { try $0.songs(matching: "", artist: artist, chart: chart) }
-      }
-      guard !songs.isEmpty else {
-        throw CommandError(.failure, "no song by '\(artist ?? "")'")
-      }
-      if picture {
-        try draw(songs, found: "are by '\(artist ?? "")'")
-        return .success
-      }
-      console.show(SongMatchesView(songs), as: format)
-      return .success
-    }
-    let searched =
-      "'\(text)'" + (artist.map { " by '\($0)'" } ?? "") + (chart.map { " on \($0)" } ?? "")
-    let found = try query {
-      try archive.read { reader -> Result<[SongRecording], SongSearchFailure> in
-        switch try reader.song(matching: text, artist: artist, chart: chart) {
-        case .found(let songs): .success(try reader.recordings(of: songs, onChart: chart))
-        case .several(let songs): .failure(.several(songs))
-        case .none: .failure(.none)
-        }
-      }
-    }
-    switch found {
-    case .success(let recordings):
-      try show(recordings)
-      return .success
-    case .failure(.none):
-      let suggestion = try query {
-        try archive.read { try $0.suggestion(forSearch: text, artist: artist, chart: chart) }
-      }
-      guard let suggestion else { throw CommandError(.failure, "no song matches \(searched)") }
-      let songs = suggestion.songs.prefix(3).map { "\($0.title) by \($0.artist)" }
-      throw CommandError(
-        .failure,
-        "no song matches \(searched) (did you mean '\(suggestion.query)'"
-          + (suggestion.artist.map { " by '\($0)'" } ?? "") + "? "
-          + songs.joined(separator: "; ") + (suggestion.songs.count > 3 ? "; …" : "") + ")")
-    case .failure(.several(let songs)):
-      if picture {
-        try draw(songs, found: "match \(searched)")
-        return .success
-      }
-      console.show(SongMatchesView(songs), as: format)
-      console.printError(
-        "\(songs.count) songs match \(searched); narrow the search with --artist, --chart or a"
-          + " fuller title")
-      return .failure
     }
   }
 

@@ -1,0 +1,64 @@
+public import ChartRanking
+
+/// A chart file read and checked: its snapshots, ready to store.
+public struct DecodedChartFile: Sendable {
+  /// The file's path, as given.
+  public var path: String
+  /// The format it was read as.
+  public var format: ChartFormat
+  /// Its snapshots (one for the formats that hold one chart date).
+  public var snapshots: [Snapshot]
+  /// How often the chart is published, when the file or the chart's name says.
+  public var frequency: ChartFrequency?
+  /// Whether a snapshot's chart is named after the file's folder (neither the file nor
+  /// ``ChartFileReader/chart`` names it): files of other formats in that folder would go to the
+  /// same chart without saying so.
+  public var chartNamedAfterFolder = false
+  /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
+  /// file or in its name.
+  public var dateDisagreements: [ChartDateDisagreement] = []
+  /// The movement the source published for each entry, per snapshot and in the snapshots' entry
+  /// order (a charts CSV's `trend` column); empty when the format has none.
+  public var publishedTrends: [[PublishedTrend?]] = []
+  /// The page of its chart each snapshot is, in the order of ``snapshots``, when the format
+  /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
+  /// their place in the whole chart when the page tells its offset, from 1 otherwise.
+  public var pages: [ChartPage?] = []
+}
+
+/// Where a snapshot's entries stand in a chart published in pages (Apple Music's charts, 20
+/// entries a page, each page pointing at the next): an import joins the pages of one chart and
+/// chart date into one snapshot.
+public struct ChartPage: Hashable, Sendable {
+  /// The 0-based position of the page's first entry in the whole chart, when the page tells it
+  /// (its own address, or its next page's offset less its entries); `nil` for a last page that
+  /// names neither.
+  public var offset: Int?
+  /// The 0-based position of the next page's first entry (the `offset` of the page's `next`), or
+  /// `nil` when the chart ends with this page.
+  public var nextOffset: Int?
+
+  /// A page.
+  public init(offset: Int?, nextOffset: Int?) {
+    self.offset = offset
+    self.nextOffset = nextOffset
+  }
+}
+
+/// A chart date given for a file (`--date`) that differs from one the file gives.
+public struct ChartDateDisagreement: Hashable, Sendable {
+  /// The date given.
+  public var given: ChartDate
+  /// The file's date: in its content, or in its name.
+  public var file: ChartDate
+  /// Whether the file's date is the snapshot's (a date in the content wins over the one given);
+  /// otherwise the given date wins over the one in the file's name.
+  public var fileDateIsUsed: Bool
+
+  /// A disagreement between the given date and the file's.
+  public init(given: ChartDate, file: ChartDate, fileDateIsUsed: Bool) {
+    self.given = given
+    self.file = file
+    self.fileDateIsUsed = fileDateIsUsed
+  }
+}

@@ -1,0 +1,71 @@
+/// The top-level fields of a JSON chart file (or of one snapshot of an export), as written and
+/// read before the file's format is known: every field any JSON format has there, its entries
+/// read with the field names of each format that has such a list.
+struct JSONFileFields: Equatable {
+  var chart: String?
+  var chartDate: String?
+  var date: String?
+  var name: String?
+  var frequency: String?
+  /// `entries`, read as the native format or billboard.py's.
+  var entries: [RawEntry]?
+  var billboardEntries: [RawEntry]?
+  var feedEntries: [RawEntry]?
+  /// An export's snapshots: `{"snapshots": [native snapshot, …]}`.
+  var snapshots: [JSONFileFields]?
+  /// Whether the file is an array of entries (the app-feed format).
+  var isFeed = false
+  var hasEntriesKey = false
+  var hasDataKey = false
+  /// Whether the object is billboard.py's: `name` or `previousDate`, entries with `lastPos`, and
+  /// no `chart`.
+  var isBillboardPy = false
+  var problems: [ChartFileProblem] = []
+
+  /// A file with nothing read yet.
+  init() {}
+
+  /// Reads a file's JSON value.
+  ///
+  /// - Parameters:
+  ///   - json: the file's value: an object, or an array of entries (the app-feed format).
+  ///   - forced: the format named with `--format`, whose field names the entries are read with.
+  /// - Returns: `nil` when `json` is neither an object nor an array.
+  init?(json: JSONTree, forced: ChartFormat?) {
+    if case .array(let list) = json {
+      isFeed = true
+      if list.count > ChartFileReader.maximumRank {
+        problems.append(FieldReader.tooManyEntries(list.count, field: nil))
+      } else {
+        feedEntries = list.map { RawEntry(json: $0, keys: .appFeed) }
+      }
+      return
+    }
+    guard json.isObject else { return nil }
+    var reader = FieldReader(json)
+    chart = reader.string("chart")
+    chartDate = reader.string("chart_date")
+    date = reader.string("date")
+    frequency = reader.string("frequency")
+    hasEntriesKey = reader.has("entries")
+    hasDataKey = reader.has("data")
+    isBillboardPy =
+      forced == .billboardPy
+      || forced == nil && !reader.has("chart") && hasEntriesKey
+        && (reader.has("name") || reader.has("previousDate"))
+    if isBillboardPy { name = reader.string("name") }
+    entries = reader.entries("entries", keys: isBillboardPy ? .billboardPy : .native)
+    billboardEntries = reader.entries("data", keys: .billboardWeekly)
+    if let value = reader.object["snapshots"] {
+      // Every snapshot must be an object (an array inside would be read as an app feed).
+      if case .array(let list) = value, list.allSatisfy(\.isObject) {
+        // Each snapshot of an export is in the native format, whatever its fields.
+        snapshots = list.compactMap { JSONFileFields(json: $0, forced: .native) }
+      } else {
+        reader.problems.append(
+          ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))
+      }
+    }
+    problems = reader.problems
+  }
+}

@@ -1,0 +1,60 @@
+/// One entry as written in a file, before it is checked.
+struct RawEntry: Equatable {
+  /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.
+  var row: Int?
+  var rank: Int?
+  var title: String?
+  var artist: String?
+  var previousRank: Int?
+  /// Whether the entry has the previous-rank field at all (even as null).
+  var hasPreviousRank: Bool
+  var peakPosition: Int?
+  var weeksOnChart: Int?
+  var imageURL: String?
+  var songURL: String?
+  var streams: Int?
+  /// The song's run as the source numbered it.
+  var run: Int?
+  /// The movement the source published (a charts CSV's `trend`), when it did.
+  var trend: PublishedTrend?
+  /// Whether the source marks the entry tied with another at its rank (`=8` in a CSV, `"tie":
+  /// true` in the native JSON): two entries may then share the rank.
+  var tied = false
+  /// Whether the entry is a JSON object at all (when not, its fields are all missing).
+  var isObject: Bool
+  var problems: [ChartFileProblem]
+
+  /// An entry of a JSON file with no field read yet, filled by the caller.
+  init() {
+    hasPreviousRank = false
+    isObject = true
+    problems = []
+  }
+
+  /// An entry of a CSV row, filled by the caller.
+  init(row: Int) {
+    self.row = row
+    hasPreviousRank = false
+    isObject = true
+    problems = []
+  }
+
+  /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
+  init(json: JSONTree, keys: EntryKeys) {
+    var reader = FieldReader(json)
+    isObject = reader.isObject
+    rank = reader.int(keys.rank)
+    title = reader.string(keys.title)
+    artist = reader.string(keys.artist)
+    hasPreviousRank = reader.has(keys.previousRank)
+    previousRank = reader.int(keys.previousRank)
+    peakPosition = reader.int(keys.peakPosition)
+    weeksOnChart = reader.int(keys.weeksOnChart)
+    imageURL = reader.string(keys.imageURL)
+    songURL = reader.string(keys.songURL)
+    streams = reader.int(keys.streams)
+    run = reader.int(keys.run)
+    tied = reader.bool(keys.tie)
+    problems = reader.problems
+  }
+}
