@@ -40,7 +40,7 @@ struct CommandError: Error {
       case .damaged:
         "nothing was written to it; chart-archive check tells what is wrong: restore it from a"
           + " backup, or import its charts again into a new archive"
-      case .noSuchChart, .noSuchSnapshot: ErrorHints.hint(for: error)
+      case .noSuchChart, .noSuchSnapshot: ArchiveErrorWords.hint(for: error)
       default: nil
       }
     self.init(code, error.description + (hint.map { " (\($0))" } ?? ""))

@@ -48,6 +48,6 @@ extension Router {
 
   /// An archive error in the command line's words, its hint after them.
   static func words(for error: ArchiveError) -> String {
-    error.description + (ErrorHints.hint(for: error).map { " (\($0))" } ?? "")
+    error.description + (ArchiveErrorWords.hint(for: error).map { " (\($0))" } ?? "")
   }
 }

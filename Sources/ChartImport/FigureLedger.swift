@@ -81,7 +81,7 @@ final class FigureLedger {
   /// - Returns: its figures, and the notes of deciding its previous snapshot again.
   /// - Throws: ``ArchiveError``.
   func decide(
-    _ snapshot: AuditedSnapshot, chart: ChartID, newSongs: [SongID], previous: StoredSnapshot?,
+    _ snapshot: LinkedSnapshot, chart: ChartID, newSongs: [SongID], previous: StoredSnapshot?,
     hasLater: Bool, frequency: ChartFrequency??
   ) throws -> (decided: DecidedSnapshot, notes: [Note]) {
     let history = history(of: chart, frequency: frequency)
@@ -114,7 +114,7 @@ final class FigureLedger {
   /// the ledger when it holds it (its figures stand unless the next one tells more about it), or
   /// from the archive.
   private func decideAgain(
-    _ previous: StoredSnapshot?, chart: ChartID, next: AuditedSnapshot,
+    _ previous: StoredSnapshot?, chart: ChartID, next: LinkedSnapshot,
     history: StoredChartHistory
   ) throws -> (DecidedSnapshot?, [Note]) {
     guard let previous else { return (nil, []) }
@@ -167,7 +167,7 @@ final class FigureLedger {
 
   /// A stored snapshot as deciding its next one needs it: its figures as stored and its ranks as
   /// the source meant them, given its next snapshot.
-  static func decided(_ stored: StoredFigures, next: AuditedSnapshot?, frequency: ChartFrequency?)
+  static func decided(_ stored: StoredFigures, next: LinkedSnapshot?, frequency: ChartFrequency?)
     -> DecidedSnapshot
   {
     DecidedSnapshot(

@@ -289,7 +289,7 @@ public final class SnapshotStore {
         .sameSongURLTwice(url: repeated.url, ranks: repeated.ranks), chart: chart,
         chartDate: snapshot.chartDate)
     }
-    let audited = AuditedSnapshot(
+    let audited = LinkedSnapshot(
       id: id, chartDate: snapshot.chartDate,
       publishesPreviousRank: snapshot.publishesPreviousRank, entries: snapshot.entries,
       songs: songs)

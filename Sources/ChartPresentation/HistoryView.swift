@@ -147,7 +147,7 @@ public struct HistoryView: Presentation {
   /// - Parameters:
   ///   - recording: the recording's 0-based index in ``recordings``.
   ///   - relation: how it relates to the others (see ``relations(_:)``).
-  private func block(_ item: ChartHistory, recording: Int, relation: String, style: Style)
+  private func block(_ item: SongHistoryOnChart, recording: Int, relation: String, style: Style)
     -> String
   {
     let history = item.history
@@ -213,7 +213,7 @@ public struct HistoryView: Presentation {
     return facts
   }
 
-  private static func json(_ item: ChartHistory) -> JSONValue {
+  private static func json(_ item: SongHistoryOnChart) -> JSONValue {
     .object([
       ("chart", .string(item.chart)),
       ("peak_position", JSONValue(item.history.peakPosition)),

@@ -1,9 +1,9 @@
 /// Finds, from the data, why a derived figure differs from the published one.
 struct CauseFinder {
-  let snapshot: AuditedSnapshot
+  let snapshot: LinkedSnapshot
   let publishes: Bool
   let previous: DecidedSnapshot?
-  let next: AuditedSnapshot?
+  let next: LinkedSnapshot?
   let lookup: any ChartHistoryLookup
   /// The chart date before which the lookup answers: the previous snapshot's.
   let horizon: ChartDate
@@ -18,8 +18,8 @@ struct CauseFinder {
   let shiftedOffsets: Set<Int>
 
   init(
-    snapshot: AuditedSnapshot, publishes: Bool, previous: DecidedSnapshot?,
-    next: AuditedSnapshot?, lookup: any ChartHistoryLookup, horizon: ChartDate, chartSize: Int,
+    snapshot: LinkedSnapshot, publishes: Bool, previous: DecidedSnapshot?,
+    next: LinkedSnapshot?, lookup: any ChartHistoryLookup, horizon: ChartDate, chartSize: Int,
     followsMissing: Bool, shiftedPeakOffsets: Set<Int>
   ) {
     self.horizon = horizon
@@ -72,7 +72,7 @@ struct CauseFinder {
   /// first asked for: a snapshot whose entries all disagree (the first of a chart whose source
   /// counts weeks from before it) asks for them once per entry.
   private final class RecentEntries {
-    let snapshots: [AuditedSnapshot]
+    let snapshots: [LinkedSnapshot]
     lazy var identities: [(identity: SongIdentity, song: SongID)] = snapshots.flatMap { snapshot in
       snapshot.entries.indices.map { (snapshot.entries[$0].songIdentity, snapshot.songs[$0]) }
     }
@@ -82,7 +82,7 @@ struct CauseFinder {
       }
     }
 
-    init(_ snapshots: [AuditedSnapshot]) { self.snapshots = snapshots }
+    init(_ snapshots: [LinkedSnapshot]) { self.snapshots = snapshots }
   }
 
   /// This snapshot's entries and the previous one's.

@@ -137,7 +137,7 @@ public struct ChartAudit: Sendable {
   ///   - frequency: how often the chart is published, when known: the chart's stored frequency,
   ///     to decide as an import does (see ``ChartFigures/decideAll(_:frequency:)``).
   public init(
-    snapshots: [AuditedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil,
+    snapshots: [LinkedSnapshot], from: ChartDate? = nil, to: ChartDate? = nil,
     frequency: ChartFrequency? = nil
   ) {
     let decided = ChartFigures.decideAll(snapshots, frequency: frequency)

@@ -55,7 +55,7 @@ public enum ChartFigures {
   ///   - lookup: the chart's snapshots before `previous`.
   /// - Returns: the figures.
   public static func decide(
-    _ snapshot: AuditedSnapshot, previous: DecidedSnapshot?, next: AuditedSnapshot?,
+    _ snapshot: LinkedSnapshot, previous: DecidedSnapshot?, next: LinkedSnapshot?,
     lookup: some ChartHistoryLookup
   ) -> DecidedSnapshot {
     var decider = Decider(snapshot: snapshot, previous: previous, next: next, lookup: lookup)
@@ -67,7 +67,7 @@ public enum ChartFigures {
   /// whose ranks below were taken from row order, or ranks the source shifted.
   ///
   /// - Returns: the runs of file ranks and their offsets (true minus file rank).
-  static func shiftedRanks(of snapshot: AuditedSnapshot, byNext next: AuditedSnapshot) -> [(
+  static func shiftedRanks(of snapshot: LinkedSnapshot, byNext next: LinkedSnapshot) -> [(
     ranks: ClosedRange<Int>, offset: Int
   )] {
     guard next.publishesPreviousRank else { return [] }
@@ -136,7 +136,7 @@ public enum ChartFigures {
   /// `frequency` is `nil` for a chart whose frequency is not known; every caller gives it, so
   /// that deciding and reading back a snapshot's ranks agree.
   public static func trueRanks(
-    of snapshot: AuditedSnapshot, next: AuditedSnapshot?, frequency: ChartFrequency?
+    of snapshot: LinkedSnapshot, next: LinkedSnapshot?, frequency: ChartFrequency?
   ) -> [Int] {
     let ranks = snapshot.entries.map(\.rank)
     guard let next, !isRepeat(next, of: snapshot),
@@ -167,14 +167,14 @@ public enum ChartFigures {
   /// - Parameter frequency: the chart's, when known (see ``trueRanks(of:next:frequency:)``):
   ///   given by every caller, so that no two places read a snapshot's ranks differently.
   public static func mustDecideAgain(
-    _ decided: DecidedSnapshot, next: AuditedSnapshot, frequency: ChartFrequency?
+    _ decided: DecidedSnapshot, next: LinkedSnapshot, frequency: ChartFrequency?
   ) -> Bool {
     decided.figures.contains { $0.peakPositionVerdict != nil }
       || trueRanks(of: decided.snapshot, next: next, frequency: frequency) != decided.trueRanks
   }
 
   /// Whether two snapshots hold the same entries, every published field included.
-  static func isRepeat(_ snapshot: AuditedSnapshot, of previous: AuditedSnapshot) -> Bool {
+  static func isRepeat(_ snapshot: LinkedSnapshot, of previous: LinkedSnapshot) -> Bool {
     snapshot.entries.count == previous.entries.count
       && snapshot.entries.indices.allSatisfy { snapshot.entries[$0] == previous.entries[$0] }
   }
@@ -190,10 +190,10 @@ extension ChartFigures {
   ///     ``ChartHistoryLookup/frequency``): the chart's stored frequency, to decide as an import
   ///     does (without it, a snapshot after a skipped period is not known to follow a missing one).
   /// - Returns: the decided snapshots, same order.
-  public static func decideAll(_ snapshots: [AuditedSnapshot], frequency: ChartFrequency? = nil)
+  public static func decideAll(_ snapshots: [LinkedSnapshot], frequency: ChartFrequency? = nil)
     -> [DecidedSnapshot]
   {
-    let history = HistoryInMemory(frequency: frequency)
+    let history = InMemoryChartHistory(frequency: frequency)
     var decided: [DecidedSnapshot] = []
     decided.reserveCapacity(snapshots.count)
     for (index, snapshot) in snapshots.enumerated() {

@@ -1,7 +1,7 @@
 /// A snapshot with the figures decided for its entries.
 public struct DecidedSnapshot: Sendable {
   /// The snapshot.
-  public var snapshot: AuditedSnapshot
+  public var snapshot: LinkedSnapshot
   /// Each entry's figures, same order.
   public var figures: [EntryFigures]
   /// Each entry's rank as the source meant it: its file rank, or corrected when the snapshot's
@@ -16,7 +16,7 @@ public struct DecidedSnapshot: Sendable {
 
   /// A decided snapshot, as decided or read back from an archive.
   public init(
-    snapshot: AuditedSnapshot, figures: [EntryFigures], trueRanks: [Int],
+    snapshot: LinkedSnapshot, figures: [EntryFigures], trueRanks: [Int],
     followsMissingSnapshot: Bool, notes: [ChartFigures.Note]
   ) {
     self.snapshot = snapshot

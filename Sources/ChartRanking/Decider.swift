@@ -7,9 +7,9 @@
 /// each entry are inlined (`@inline(__always)`): called apart, they cost deciding some 4 % more
 /// instructions.
 struct Decider {
-  let snapshot: AuditedSnapshot
+  let snapshot: LinkedSnapshot
   let previous: DecidedSnapshot?
-  let next: AuditedSnapshot?
+  let next: LinkedSnapshot?
   let lookup: any ChartHistoryLookup
 
   /// One entry's figures before its causes are found.
@@ -71,7 +71,7 @@ struct Decider {
   private var causes: CauseFinder?
 
   init(
-    snapshot: AuditedSnapshot, previous: DecidedSnapshot?, next: AuditedSnapshot?,
+    snapshot: LinkedSnapshot, previous: DecidedSnapshot?, next: LinkedSnapshot?,
     lookup: any ChartHistoryLookup
   ) {
     self.snapshot = snapshot

@@ -43,10 +43,10 @@ struct SongPositions {
 /// entries of a chart that publishes previous ranks), else through ``SongPositions``, built once
 /// when first needed.
 struct SongFinder {
-  let snapshot: AuditedSnapshot
+  let snapshot: LinkedSnapshot
   private var positions: SongPositions?
 
-  init(_ snapshot: AuditedSnapshot) { self.snapshot = snapshot }
+  init(_ snapshot: LinkedSnapshot) { self.snapshot = snapshot }
 
   /// The position of `song`'s first entry, trying the entry at `rank` first.
   mutating func position(of song: SongID, hint rank: Int?) -> Int? {

@@ -72,10 +72,10 @@ extension ArchiveReader {
   /// source published them: what ``ChartFigures/decideAll(_:)`` reads.
   ///
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
-  public func auditedSnapshots(of chart: String) throws(ArchiveError) -> [AuditedSnapshot] {
+  public func linkedSnapshots(of chart: String) throws(ArchiveError) -> [LinkedSnapshot] {
     let chartID = try self.chartID(chart)
     return try reading {
-      var snapshots: [AuditedSnapshot] = []
+      var snapshots: [LinkedSnapshot] = []
       let statement = try database.statement(
         """
         SELECT s.id, s.chart_date, s.chart_time, s.publishes_previous_rank, e.song_id,
@@ -89,7 +89,7 @@ extension ArchiveReader {
         let id = SnapshotID(statement.int64(at: 0))
         if snapshots.last?.id != id {
           snapshots.append(
-            AuditedSnapshot(
+            LinkedSnapshot(
               id: id,
               chartDate: ChartDate(
                 trustedISO8601: statement.string(at: 1), secondsSince1970: statement.int64(at: 2)),

@@ -22,7 +22,7 @@ public struct StoredChart: Hashable, Sendable {
 /// A stored snapshot with its entries, their songs and the figures decided for them.
 public struct StoredFigures: Sendable {
   /// The snapshot, its entries and their songs, as deciding figures takes them.
-  public var snapshot: AuditedSnapshot
+  public var snapshot: LinkedSnapshot
   /// Each entry's figures as stored, same order.
   public var figures: [EntryFigures]
   /// Whether the source's previous chart is missing from the archive, as decided.
@@ -178,7 +178,7 @@ extension ArchiveReader {
             verdicts: verdicts[figures.count] ?? [:]))
       }
       return StoredFigures(
-        snapshot: AuditedSnapshot(
+        snapshot: LinkedSnapshot(
           id: id, chartDate: ChartDate(trustedISO8601: date, secondsSince1970: time),
           publishesPreviousRank: publishes, entries: entries),
         figures: figures, followsMissingSnapshot: follows)

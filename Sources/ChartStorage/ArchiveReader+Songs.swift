@@ -26,7 +26,7 @@ public struct SongRecording: Sendable {
   /// The song.
   public var song: SongSummary
   /// Its history per chart, by chart name.
-  public var histories: [ChartHistory]
+  public var histories: [SongHistoryOnChart]
 }
 
 /// What a search for one song found.
@@ -41,7 +41,7 @@ public enum SongSearch: Sendable {
 }
 
 /// A song's history on one chart.
-public struct ChartHistory: Sendable {
+public struct SongHistoryOnChart: Sendable {
   /// The chart's name.
   public var chart: String
   /// How often the chart is published, when known (a daily chart counts days, not weeks).
@@ -279,7 +279,7 @@ extension ArchiveReader {
   /// chart's snapshots.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
-  public func history(of song: SongID) throws(ArchiveError) -> [ChartHistory] {
+  public func history(of song: SongID) throws(ArchiveError) -> [SongHistoryOnChart] {
     let rows = try reading {
       let statement = try database.statement(
         """
@@ -330,14 +330,14 @@ extension ArchiveReader {
       }
       return rows
     }
-    var histories: [ChartHistory] = []
+    var histories: [SongHistoryOnChart] = []
     var start = rows.startIndex
     while start < rows.endIndex {
       let chart = rows[start].chart
       var end = start
       while end < rows.endIndex, rows[end].chart == chart { end += 1 }
       histories.append(
-        ChartHistory(
+        SongHistoryOnChart(
           chart: chart, frequency: rows[start].frequency.flatMap(ChartFrequency.init),
           history: SongHistory(placements: rows[start..<end].map(\.placement))))
       start = end

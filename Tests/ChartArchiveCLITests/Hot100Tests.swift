@@ -302,7 +302,7 @@ struct Hot100Tests {
   @Test func runNumbersCountedAsTheHotStuffDatasetCountsThemAreAllExplained() throws {
     _ = try Self.firstImport.get()
     let archive = try Archive(path: Self.archive, access: .read)
-    var snapshots = try archive.read { try $0.auditedSnapshots(of: "hot-100") }
+    var snapshots = try archive.read { try $0.linkedSnapshots(of: "hot-100") }
     // The "Hot Stuff" dataset's instance: the runs of each song and performer as written, one
     // more each time it is back after a week off the chart.
     var runs: [String: Int] = [:]
@@ -352,7 +352,7 @@ struct Hot100Tests {
       // The figures the import stored, a snapshot at a time, are those of the whole chart
       // decided at once.
       let decided = ChartFigures.decideAll(
-        try reader.auditedSnapshots(of: "hot-100"), frequency: .weekly)
+        try reader.linkedSnapshots(of: "hot-100"), frequency: .weekly)
       #expect(decided.count == snapshots.count)
       for (index, newer) in snapshots.enumerated() {
         let shown = try reader.chartSnapshot(of: "hot-100", at: newer.chartDate)

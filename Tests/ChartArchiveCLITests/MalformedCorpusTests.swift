@@ -41,7 +41,7 @@ struct MalformedCorpusTests {
     } catch {
       #expect(error.path == path)
       #expect(
-        error.problems.map { $0.description(wordingRemedy: Remedies.wording) }
+        error.problems.map { $0.description(wordingRemedy: RemedyWords.wording) }
           == expectations[name])
     }
   }

@@ -40,7 +40,7 @@ struct FigureOrderTests {
   /// Whether every stored snapshot's figures are those of the chart decided at once.
   static func storedFiguresAreTheWholeChartsDecided(_ archive: Archive) throws -> [String] {
     try archive.read { reader in
-      let decided = ChartFigures.decideAll(try reader.auditedSnapshots(of: "c"))
+      let decided = ChartFigures.decideAll(try reader.linkedSnapshots(of: "c"))
       var differing: [String] = []
       for (summary, whole) in zip(try reader.snapshots(of: "c"), decided) {
         if try reader.placements(of: summary).map(\.figures) != whole.figures {

@@ -52,7 +52,9 @@ extension Archive {
   {
     try read { try $0.songs(matching: query, artist: artist, chart: chart) }
   }
-  func history(of song: SongID) throws -> [ChartHistory] { try read { try $0.history(of: song) } }
+  func history(of song: SongID) throws -> [SongHistoryOnChart] {
+    try read { try $0.history(of: song) }
+  }
   /// The writing connection, for tests that look at the rows under the import (one thread).
   var database: Database { withWritingDatabase { $0 } }
 }

@@ -12,9 +12,9 @@ private struct Line {
   var artist = "Artist"
 }
 
-private func chart(_ weeks: [[Line]]) throws -> [AuditedSnapshot] {
+private func chart(_ weeks: [[Line]]) throws -> [LinkedSnapshot] {
   try weeks.enumerated().map { index, lines in
-    AuditedSnapshot(
+    LinkedSnapshot(
       id: SnapshotID(Int64(index + 1)),
       chartDate: try ChartDate(iso8601: "2024-01-\(index + 10)"), publishesPreviousRank: true,
       entries: lines.map { line in
@@ -53,7 +53,7 @@ struct ChartAuditTests {
   @Test func aFigureNothingPublishedHasNoPercentage() throws {
     // It showed 100 % agreement for a chart that publishes previous ranks only.
     let snapshots = try (1...2).map { day in
-      AuditedSnapshot(
+      LinkedSnapshot(
         id: SnapshotID(Int64(day)), chartDate: try ChartDate(iso8601: "2024-05-0\(day)"),
         publishesPreviousRank: true,
         entries: [

@@ -55,7 +55,7 @@ struct LinkedChart {
   /// Links and decides `snapshots`, of a chart published at `frequency` (as the import knows it:
   /// weekly for the billboard format, else from the file or the chart's name).
   init(_ snapshots: [FileSnapshot], frequency: ChartFrequency?) throws {
-    var audited: [AuditedSnapshot] = []
+    var audited: [LinkedSnapshot] = []
     // The snapshot each song was last on, and the songs of each identity and of each base title
     // and lead artist.
     var lastOn: [SongID: Int] = [:]
@@ -87,7 +87,7 @@ struct LinkedChart {
         byTitle[keys.baseTitle + "\u{1F}" + keys.primaryArtist, default: []].insert(song)
       }
       audited.append(
-        AuditedSnapshot(
+        LinkedSnapshot(
           id: SnapshotID(Int64(index + 1)), chartDate: try ChartDate(iso8601: file.date),
           publishesPreviousRank: file.publishesPreviousRank, entries: file.entries, songs: songs))
     }

@@ -16,14 +16,14 @@ private struct Line {
 /// Weekly snapshots from 2024-01-06, each publishing previous ranks; a peak is published as the
 /// best rank of the song's lines so far in the test (the weeks before are left out on purpose by
 /// the tests that say so).
-private func chart(_ weeks: [[Line]]) throws -> [AuditedSnapshot] {
+private func chart(_ weeks: [[Line]]) throws -> [LinkedSnapshot] {
   let dates = [
     "2024-01-06", "2024-01-13", "2024-01-20", "2024-01-27", "2024-02-03", "2024-02-10",
     "2024-02-17",
   ]
   var best: [Int64: Int] = [:]
   return try weeks.enumerated().map { index, lines in
-    AuditedSnapshot(
+    LinkedSnapshot(
       id: SnapshotID(Int64(index + 1)), chartDate: try ChartDate(iso8601: dates[index]),
       publishesPreviousRank: true,
       entries: lines.map { line in

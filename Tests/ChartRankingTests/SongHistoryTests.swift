@@ -18,7 +18,7 @@ private func history(
     }
     let other = ArchivedEntry(
       entry: ChartEntry(rank: 100, title: "Other", artist: "Band"), song: SongID(2))
-    return AuditedSnapshot(
+    return LinkedSnapshot(
       id: SnapshotID(Int64(week)),
       chartDate: try ChartDate(iso8601: "2024-01-\(week < 10 ? "0" : "")\(week)"),
       publishesPreviousRank: published[week] != nil,

@@ -4,9 +4,9 @@ import Testing
 
 /// A snapshot whose entries are (song, rank, published previous rank), titled "Song N" by "X".
 private func snapshot(_ day: Int, _ lines: [(Int64, Int, Int?)], publishes: Bool = true) throws
-  -> AuditedSnapshot
+  -> LinkedSnapshot
 {
-  AuditedSnapshot(
+  LinkedSnapshot(
     id: SnapshotID(Int64(day)), chartDate: try ChartDate(iso8601: "2024-01-0\(day)"),
     publishesPreviousRank: publishes,
     entries: lines.map { song, rank, previous in

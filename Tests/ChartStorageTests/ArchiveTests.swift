@@ -501,7 +501,9 @@ extension Archive {
   {
     try read { try $0.songs(matching: query, artist: artist, chart: chart) }
   }
-  func history(of song: SongID) throws -> [ChartHistory] { try read { try $0.history(of: song) } }
+  func history(of song: SongID) throws -> [SongHistoryOnChart] {
+    try read { try $0.history(of: song) }
+  }
   func check() throws -> [ArchiveCheck] { try read { try $0.check() } }
   /// The writing connection, for tests that change the archive under a batch (one thread).
   var database: Database { withWritingDatabase { $0 } }

@@ -163,7 +163,7 @@ enum ImportCommand: Subcommand {
   /// A refused source's problems, one line each.
   private static func describe(_ source: RefusedSource) -> String {
     switch source.reason {
-    case .invalid(let error): Remedies.describe(error)
+    case .invalid(let error): RemedyWords.describe(error)
     case .conflict(let error):
       "\(ChartFileError.printable(source.name)): \(CommandError(error).message)"
     case .otherFormatInFolder(let chart, let format, let other, let otherFormat):

@@ -1,7 +1,7 @@
 import ChartFormats
 
 /// The command line's words for what mends a chart file's problem.
-enum Remedies {
+enum RemedyWords {
   /// `pass --chart NAME`, `pass --date YYYY-MM-DD …`.
   static func wording(_ remedy: ChartFileProblem.Remedy) -> String {
     switch remedy {

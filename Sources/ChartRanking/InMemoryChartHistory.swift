@@ -1,5 +1,5 @@
 /// A chart's decided snapshots in memory, answering what deciding the next one asks.
-final class HistoryInMemory: ChartHistoryLookup {
+final class InMemoryChartHistory: ChartHistoryLookup {
   let frequency: ChartFrequency?
   private var standings: [SongID: SongStanding] = [:]
   private var flagged: [FlaggedSnapshot] = []

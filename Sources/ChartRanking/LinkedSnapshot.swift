@@ -1,6 +1,7 @@
-/// One snapshot of a chart as deciding figures and the audit read it: its entries and, apart,
-/// their songs (so that the entries can be a stored snapshot's own array, not copies).
-public struct AuditedSnapshot: Sendable {
+/// One snapshot of a chart with its entries linked to songs: what song linking gives and deciding
+/// figures (and the audit) take. Its entries and, apart, their songs (so that the entries can be a
+/// stored snapshot's own array, not copies).
+public struct LinkedSnapshot: Sendable {
   /// The snapshot.
   public var id: SnapshotID
   /// Its chart date.

@@ -3,7 +3,7 @@ public import ChartStorage
 
 /// What the front ends add to an archive error's own words, alike for each: the closest chart
 /// name and the list of charts, the chart dates nearest a date without a snapshot.
-public enum ErrorHints {
+public enum ArchiveErrorWords {
   /// The hint for an error, or `nil` when there is none to give.
   ///
   /// - Returns: `did you mean hot-100? the archive's charts: app-daily, hot-100`,
