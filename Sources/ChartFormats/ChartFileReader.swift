@@ -605,7 +605,6 @@ public struct ChartFileReader: Sendable {
     let format = file.format
     var problems = file.problems
     var snapshots: [Snapshot] = []
-    var trends: [[PublishedTrend?]] = []
     var pages: [ChartPage?] = []
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
@@ -640,7 +639,6 @@ public struct ChartFileReader: Sendable {
         Snapshot(
           chart: unchecked.chart, chartDate: date,
           publishesPreviousRank: checked.publishesPreviousRank, entries: order.map { entries[$0] }))
-      trends.append(order.map { checked.trends[$0] })
       pages.append(unchecked.page)
     }
     guard problems.isEmpty else {
@@ -653,14 +651,12 @@ public struct ChartFileReader: Sendable {
         (snapshots[$0].chartDate, $0) < (snapshots[$1].chartDate, $1)
       }
       snapshots = order.map { snapshots[$0] }
-      trends = order.map { trends[$0] }
       pages = order.map { pages[$0] }
     }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
       dateDisagreements: dateDisagreements,
-      publishedTrends: trends.contains { $0.contains { $0 != nil } } ? trends : [],
       pages: pages.contains { $0 != nil } ? pages : [])
   }
 
@@ -793,8 +789,6 @@ public struct ChartFileReader: Sendable {
   private struct CheckedEntries {
     /// The valid entries, in the file's order.
     var entries: [ChartEntry] = []
-    /// The movement each valid entry's source published, if any, same order.
-    var trends: [PublishedTrend?] = []
     /// Every entry's problems, each with its entry (or row) and rank.
     var problems: [ChartFileProblem] = []
     /// Whether the snapshot's source publishes previous ranks: the format does, or its entries
@@ -844,8 +838,7 @@ public struct ChartFileReader: Sendable {
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
-            publishedRun: raw.run))
-        checked.trends.append(raw.trend)
+            publishedRun: raw.run, publishedTrend: raw.trend))
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }

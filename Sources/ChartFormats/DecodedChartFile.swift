@@ -17,9 +17,6 @@ public struct DecodedChartFile: Sendable {
   /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
   /// file or in its name.
   public var dateDisagreements: [ChartDateDisagreement] = []
-  /// The movement the source published for each entry, per snapshot and in the snapshots' entry
-  /// order (a charts CSV's `trend` column); empty when the format has none.
-  public var publishedTrends: [[PublishedTrend?]] = []
   /// The page of its chart each snapshot is, in the order of ``snapshots``, when the format
   /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
   /// their place in the whole chart when the page tells its offset, from 1 otherwise.

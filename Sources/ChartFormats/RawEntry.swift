@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// One entry as written in a file, before it is checked.
 struct RawEntry: Equatable {
   /// The row of a CSV file the entry is on (1-based, the header counted); `nil` in JSON.

@@ -296,11 +296,9 @@ public enum Importer {
     }
   }
 
-  /// The published trends of one stored snapshot's entries (same order), from the source at an
-  /// index.
-  typealias PublishedTrends = (
-    source: Int, chart: String, chartDate: ChartDate, trends: [PublishedTrend?]
-  )
+  /// A stored snapshot some of whose entries have a published trend, with the index of its
+  /// source: its trends that disagree are read back once every figure is settled.
+  typealias PublishedTrends = (source: Int, chart: String, chartDate: ChartDate)
 
   /// A file read in parts that has a problem in a part after the first (see
   /// ``PreparedFile/continues``): the parts stored before it are undone with the file.
@@ -343,8 +341,11 @@ public enum Importer {
               source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
               entryCount: snapshot.entries.count, outcome: outcome, otherPages: otherPages))
         }
-        for (snapshot, published) in zip(file.snapshots, file.publishedTrends) {
-          trends.append((source, snapshot.chart, snapshot.chartDate, published))
+        for snapshot in file.snapshots
+        where snapshot.entries.contains(where: {
+          $0.publishedTrend != nil
+        }) {
+          trends.append((source, snapshot.chart, snapshot.chartDate))
         }
       }
       try storePart(prepared)
@@ -398,19 +399,18 @@ public enum Importer {
     }
   }
 
-  /// The published trends that disagree with the movements the archive decided, where the
-  /// archive can tell how an entry moved: the source publishes previous ranks, or the archive
-  /// holds the chart's previous snapshot (the first snapshot of a chart whose source publishes
-  /// none is all debuts and re-entries to the archive, whatever moved).
+  /// The published trends that disagree with the movements the archive decided: the entries
+  /// whose movement has a verdict (see ``EntryFigures/movementVerdict``; the rule is
+  /// ``PublishedTrend/agrees(with:)``, applied where the archive can tell how an entry moved).
   private static func trendDisagreements(
     _ trends: [PublishedTrends], reader: ArchiveReader
   ) throws(ArchiveError) -> [TrendDisagreement] {
     var disagreements: [TrendDisagreement] = []
-    for item in trends where item.trends.contains(where: { $0 != nil }) {
+    for item in trends {
       let summary = try reader.snapshot(of: item.chart, at: item.chartDate)
-      if !summary.publishesPreviousRank, try reader.snapshot(before: summary) == nil { continue }
-      for (placement, trend) in zip(try reader.placements(of: summary), item.trends) {
-        guard let trend, !trend.agrees(with: placement.movement) else { continue }
+      for placement in try reader.placements(of: summary) {
+        guard placement.figures.movementVerdict != nil, let trend = placement.entry.publishedTrend
+        else { continue }
         disagreements.append(
           TrendDisagreement(
             source: item.source, chart: item.chart, chartDate: item.chartDate,

@@ -160,7 +160,6 @@ struct PageGathering {
         publishesPreviousRank: firstSnapshot.publishesPreviousRank, entries: entries)
     ]
     file.pages = []
-    file.publishedTrends = []
     file.dateDisagreements = first.prepared.file.dateDisagreements
     return .joined(
       Joined(

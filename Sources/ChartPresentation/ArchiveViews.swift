@@ -37,7 +37,7 @@ public struct AuditView: Presentation {
         Column(key: "percentage", heading: "%", alignRight: true),
       ],
       rows: audit.agreements.filter {
-        format != .table || $0.figure != .run || $0.compared > 0
+        format != .table || ($0.figure != .run && $0.figure != .movement) || $0.compared > 0
       }.map {
         [
           .text($0.figure.rawValue), .int($0.compared), .int($0.agreeing),
@@ -65,8 +65,9 @@ public struct AuditView: Presentation {
       list.rows = audit.disagreements.map {
         [
           .text($0.chartDate.iso8601), .int($0.entry.rank), .text($0.figure.rawValue),
-          .optional($0.published), .optional($0.derived), .text($0.cause.rawValue),
-          .text($0.entry.title), .text($0.entry.artist),
+          $0.entry.publishedTrend.map { .text($0.text) } ?? .optional($0.published),
+          $0.derivedMovement.map { .text(ImportWords.words(for: $0)) } ?? .optional($0.derived),
+          .text($0.cause.rawValue), .text($0.entry.title), .text($0.entry.artist),
         ]
       }
     }

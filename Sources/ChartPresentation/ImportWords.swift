@@ -1,6 +1,6 @@
 public import ChartFormats
 public import ChartImport
-import ChartRanking
+public import ChartRanking
 import ChartStorage
 
 /// What an import found, in the words every front end gives it (the command line prefixes each
@@ -101,12 +101,14 @@ public enum ImportWords {
   public static func trendDisagreement(_ item: TrendDisagreement, sourceNames: [String])
     -> String
   {
-    // A climb or a fall with its places: "up 2", "down 1".
-    let derived =
-      item.derived.change.flatMap { $0 == 0 ? nil : "\(item.derived.kind) \(abs($0))" }
-      ?? item.derived.kind
-    return "\(sourceNames[item.source]): \(item.chart) \(item.chartDate) rank \(item.rank)"
-      + " '\(item.title)': published \(item.published.text), derived \(derived)"
+    "\(sourceNames[item.source]): \(item.chart) \(item.chartDate) rank \(item.rank)"
+      + " '\(item.title)': published \(item.published.text), derived \(words(for: item.derived))"
+  }
+
+  /// A movement in words, a climb or a fall with its places: `up 2`, `down 1`, `unchanged`,
+  /// `new`, `re-entry`.
+  public static func words(for movement: Movement) -> String {
+    movement.change.flatMap { $0 == 0 ? nil : "\(movement.kind) \(abs($0))" } ?? movement.kind
   }
 
   /// The count of published trends that disagree.

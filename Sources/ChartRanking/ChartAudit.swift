@@ -9,6 +9,9 @@ public enum AuditFigure: String, CaseIterable, Sendable {
   /// The song's run the entry belongs to: 1 for its first, one more after each re-entry (runs
   /// are separated by snapshots the song is not on).
   case run
+  /// How the entry moved: up, down, unchanged, new or back (see ``Movement``), against the
+  /// movement a source publishes beside an entry (``PublishedTrend``).
+  case movement
 
   /// The figure's name for people.
   public var title: String {
@@ -17,6 +20,7 @@ public enum AuditFigure: String, CaseIterable, Sendable {
     case .peakPosition: "peak position"
     case .weeksOnChart: "weeks on chart"
     case .run: "run"
+    case .movement: "movement"
     }
   }
 }
@@ -61,11 +65,14 @@ public struct Disagreement: Hashable, Sendable {
   public var derived: Int?
   /// The cause found in the data.
   public var cause: DisagreementCause
+  /// For a disagreement on the movement, the one the archive derives (the published one is the
+  /// entry's ``ChartEntry/publishedTrend``); `nil` for the other figures.
+  public var derivedMovement: Movement?
 
   /// A disagreement.
   public init(
     chartDate: ChartDate, entry: ChartEntry, figure: AuditFigure, published: Int?, derived: Int?,
-    cause: DisagreementCause
+    cause: DisagreementCause, derivedMovement: Movement? = nil
   ) {
     self.chartDate = chartDate
     self.entry = entry
@@ -73,6 +80,7 @@ public struct Disagreement: Hashable, Sendable {
     self.published = published
     self.derived = derived
     self.cause = cause
+    self.derivedMovement = derivedMovement
   }
 }
 
@@ -100,7 +108,7 @@ public struct FigureAgreement: Hashable, Sendable {
 }
 
 /// Compares every figure the source published (previous rank, peak position, weeks on chart, run
-/// number) with the one the archive derives, and finds the cause of each disagreement: the verdicts
+/// number, movement) with the one the archive derives, and finds the cause of each disagreement: the verdicts
 /// ``ChartFigures`` reaches when it decides each entry's figures, counted.
 ///
 /// A disagreement carried over from an earlier one has the cause of the entry where it first
@@ -145,13 +153,18 @@ public struct ChartAudit: Sendable {
       decided: decided.filter { item in
         (from.map { item.snapshot.chartDate >= $0 } ?? true)
           && (to.map { item.snapshot.chartDate <= $0 } ?? true)
-      })
+      }, firstChartDate: snapshots.first?.chartDate)
   }
 
   /// Counts the verdicts of decided snapshots.
   ///
-  /// - Parameter decided: the snapshots audited, in chart-date order.
-  public init(decided: [DecidedSnapshot]) {
+  /// - Parameters:
+  ///   - decided: the snapshots audited, in chart-date order.
+  ///   - firstChartDate: the chart date of the chart's first snapshot, whose published movements
+  ///     cannot be checked (see ``PublishedTrend/canBeChecked(publishesPreviousRank:hasPrevious:)``);
+  ///     `nil` for the first of `decided`.
+  public init(decided: [DecidedSnapshot], firstChartDate: ChartDate? = nil) {
+    let firstChartDate = firstChartDate ?? decided.first?.snapshot.chartDate
     var counts = [AuditFigure: (compared: Int, agreeing: Int)]()
     var found: [Disagreement] = []
     for item in decided {
@@ -163,6 +176,13 @@ public struct ChartAudit: Sendable {
         if let peak = entry.publishedPeakPosition { published.append((.peakPosition, peak)) }
         if let weeks = entry.publishedWeeksOnChart { published.append((.weeksOnChart, weeks)) }
         if let run = entry.publishedRun { published.append((.run, run)) }
+        if entry.publishedTrend != nil,
+          PublishedTrend.canBeChecked(
+            publishesPreviousRank: item.snapshot.publishesPreviousRank,
+            hasPrevious: item.snapshot.chartDate != firstChartDate)
+        {
+          published.append((.movement, nil))
+        }
         for (figure, value) in published {
           counts[figure, default: (0, 0)].compared += 1
           guard let verdict = figures.verdict(on: figure) else {
@@ -172,7 +192,8 @@ public struct ChartAudit: Sendable {
           found.append(
             Disagreement(
               chartDate: item.snapshot.chartDate, entry: entry, figure: figure, published: value,
-              derived: verdict.derived, cause: verdict.cause))
+              derived: verdict.derived, cause: verdict.cause,
+              derivedMovement: figure == .movement ? figures.movement : nil))
         }
       }
     }

@@ -1,7 +1,8 @@
 /// One line of a published chart: a song at a rank in one snapshot, with what the source said of it.
 ///
 /// The published figures (`publishedPreviousRank`, `publishedPeakPosition`,
-/// `publishedWeeksOnChart`, `publishedRun`) are kept exactly as the source gave them; what the
+/// `publishedWeeksOnChart`, `publishedRun`, `publishedTrend`) are kept exactly as the source gave
+/// them; what the
 /// archive derives from its own snapshots lives in ``Placement`` and ``SongHistory``.
 public struct ChartEntry: Hashable, Sendable {
   /// Position on the chart, 1-based (1 is the top).
@@ -31,6 +32,9 @@ public struct ChartEntry: Hashable, Sendable {
   /// time on the chart, 2 after its first re-entry, and so on (the "instance" of the Billboard
   /// "Hot Stuff" dataset); `nil` when not given.
   public var publishedRun: Int?
+  /// The entry's movement as the source published it beside the entry (a charts CSV's `trend`,
+  /// Spotify's `entryStatus`, kworb's `P+`, the UK chart's `New` and `RE`); `nil` when not given.
+  public var publishedTrend: PublishedTrend?
 
   /// Creates an entry.
   ///
@@ -45,13 +49,16 @@ public struct ChartEntry: Hashable, Sendable {
   ///   - songURL: the song's URL at the source, or `nil`.
   ///   - streams: plays in the chart's period, or `nil`.
   ///   - publishedRun: the song's run as the source numbered it (1 for its first), or `nil`.
+  ///   - publishedTrend: the movement the source published beside the entry, or `nil`.
   public init(
     rank: Int, title: String, artist: String, publishedPreviousRank: Int? = nil,
     publishedPeakPosition: Int? = nil, publishedWeeksOnChart: Int? = nil, imageURL: String? = nil,
-    songURL: String? = nil, streams: Int? = nil, publishedRun: Int? = nil
+    songURL: String? = nil, streams: Int? = nil, publishedRun: Int? = nil,
+    publishedTrend: PublishedTrend? = nil
   ) {
     self.streams = streams
     self.publishedRun = publishedRun
+    self.publishedTrend = publishedTrend
     self.rank = rank
     self.title = title
     self.artist = artist

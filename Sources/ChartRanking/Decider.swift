@@ -337,7 +337,26 @@ struct Decider {
       peakPosition: given.peak, weeksOnChart: given.weeks, run: given.run,
       isPartialRun: given.isPartialRun, previousRankVerdict: previousVerdict,
       peakPositionVerdict: given.peakVerdict, weeksOnChartVerdict: given.weeksVerdict,
-      runVerdict: given.runVerdict)
+      runVerdict: given.runVerdict,
+      movementVerdict: movementVerdict(at: index, movement: movement, previous: previousVerdict))
+  }
+
+  /// The verdict on the movement the source published beside the entry at `index`, when it
+  /// disagrees with the derived one where the archive can tell how the entry moved (see
+  /// ``PublishedTrend/canBeChecked(publishesPreviousRank:hasPrevious:)``). The movement follows
+  /// from the previous rank: a disagreement has that one's cause when it too disagrees, a source
+  /// gap after a missing snapshot, and no explanation otherwise.
+  @inline(__always)
+  private func movementVerdict(at index: Int, movement: Movement, previous verdict: FigureVerdict?)
+    -> FigureVerdict?
+  {
+    guard let trend = snapshot.entries[index].publishedTrend,
+      PublishedTrend.canBeChecked(
+        publishesPreviousRank: snapshot.publishesPreviousRank, hasPrevious: previous != nil),
+      !trend.agrees(with: movement)
+    else { return nil }
+    return FigureVerdict(
+      derived: nil, cause: verdict?.cause ?? (followsMissing ? .sourceGap : .unexplained))
   }
 
   /// The previous rank given to the entry at `index`, and where it comes from: the published one
@@ -404,7 +423,7 @@ struct Decider {
     let difference = (published ?? 0) - (value ?? 0)
     let goesOn =
       switch figure {
-      case .previousRank: false
+      case .previousRank, .movement: false
       case .weeksOnChart:
         (derived[index].standingPublishedWeeks ?? standing.weeksOnChart) - (earlier.derived ?? 0)
           == difference

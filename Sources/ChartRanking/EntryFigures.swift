@@ -61,15 +61,21 @@ public struct EntryFigures: Hashable, Sendable {
   public var weeksOnChartVerdict: FigureVerdict?
   /// Where the archive's run disagrees with the run number the source published, and why.
   public var runVerdict: FigureVerdict?
+  /// Where the archive's movement disagrees with the one the source published beside the entry
+  /// (``ChartEntry/publishedTrend``; see ``PublishedTrend/agrees(with:)``), and why; its
+  /// `derived` is `nil` (the derived movement is ``movement``).
+  public var movementVerdict: FigureVerdict?
 
   /// Figures, as decided or read back from an archive.
   public init(
     previousRank: Int?, previousRankSource: PreviousRankSource, movement: Movement,
     peakPosition: Int, weeksOnChart: Int, run: Int, isPartialRun: Bool = false,
     previousRankVerdict: FigureVerdict? = nil, peakPositionVerdict: FigureVerdict? = nil,
-    weeksOnChartVerdict: FigureVerdict? = nil, runVerdict: FigureVerdict? = nil
+    weeksOnChartVerdict: FigureVerdict? = nil, runVerdict: FigureVerdict? = nil,
+    movementVerdict: FigureVerdict? = nil
   ) {
     self.runVerdict = runVerdict
+    self.movementVerdict = movementVerdict
     self.previousRank = previousRank
     self.previousRankSource = previousRankSource
     self.movement = movement
@@ -97,6 +103,7 @@ public struct EntryFigures: Hashable, Sendable {
     case .peakPosition: peakPositionVerdict
     case .weeksOnChart: weeksOnChartVerdict
     case .run: runVerdict
+    case .movement: movementVerdict
     }
   }
 
@@ -107,12 +114,13 @@ public struct EntryFigures: Hashable, Sendable {
     case .peakPosition: peakPositionVerdict = verdict
     case .weeksOnChart: weeksOnChartVerdict = verdict
     case .run: runVerdict = verdict
+    case .movement: movementVerdict = verdict
     }
   }
 
   /// Whether any published figure disagrees with the archive's.
   public var hasVerdicts: Bool {
     previousRankVerdict != nil || peakPositionVerdict != nil || weeksOnChartVerdict != nil
-      || runVerdict != nil
+      || runVerdict != nil || movementVerdict != nil
   }
 }

@@ -24,14 +24,19 @@ extension ArchiveReader {
           """
           SELECT sum(s.publishes_previous_rank AND \(FigureFlags.previousRankNotDerivedSQL("e"))),
             count(e.published_peak_position), count(e.published_weeks_on_chart),
-            count(e.published_run)
+            count(e.published_run),
+            -- A published movement is compared where the archive can tell how the entry moved:
+            -- the source publishes previous ranks, or the snapshot is not the chart's first.
+            count(CASE WHEN s.publishes_previous_rank OR s.chart_time > (SELECT min(chart_time)
+              FROM snapshots WHERE chart_id = ?1) THEN e.published_movement END)
           FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id
-          WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
-          """, range, { [$0.int(at: 0), $0.int(at: 1), $0.int(at: 2), $0.int(at: 3)] })
-        ?? [0, 0, 0, 0]
+          WHERE s.chart_id = ?1 AND s.chart_time BETWEEN ?2 AND ?3
+          """, range, { row in (0..<5).map { row.int(at: $0) } })
+        ?? [0, 0, 0, 0, 0]
       let disagreements = try database.rows(
         """
-        SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause, \(Self.entryColumns)
+        SELECT s.chart_date, s.chart_time, v.figure, v.derived, v.cause, \(Self.entryColumns),
+          \(FigureColumns.sql)
         FROM snapshots s CROSS JOIN verdicts v ON v.snapshot_id = s.id
           CROSS JOIN entries e ON e.snapshot_id = v.snapshot_id AND e.position = v.position
         WHERE s.chart_id = ? AND s.chart_time BETWEEN ? AND ?
@@ -39,7 +44,8 @@ extension ArchiveReader {
           -- archive lacks the start of the run, was compared with nothing.
           AND CASE v.figure WHEN 1 THEN e.published_peak_position IS NOT NULL
             WHEN 2 THEN e.published_weeks_on_chart IS NOT NULL
-            WHEN 3 THEN e.published_run IS NOT NULL ELSE 1 END
+            WHEN 3 THEN e.published_run IS NOT NULL
+            WHEN 4 THEN e.published_movement IS NOT NULL ELSE 1 END
         ORDER BY s.chart_time, e.position, v.figure
         """, range
       ) { row in
@@ -51,12 +57,16 @@ extension ArchiveReader {
           case .peakPosition: entry.publishedPeakPosition
           case .weeksOnChart: entry.publishedWeeksOnChart
           case .run: entry.publishedRun
+          case .movement: nil
           }
+        let figures = FigureColumns.read(
+          row, from: 5 + Self.entryColumnCount, entry: entry, verdicts: [:])
         return Disagreement(
           chartDate: ChartDate(
             trustedISO8601: row.string(at: 0), secondsSince1970: row.int64(at: 1)),
           entry: entry, figure: figure, published: published, derived: row.optionalInt(at: 3),
-          cause: VerdictCodes.cause(code: row.int(at: 4)))
+          cause: VerdictCodes.cause(code: row.int(at: 4)),
+          derivedMovement: figure == .movement ? figures.movement : nil)
       }
       var wrong: [AuditFigure: Int] = [:]
       for disagreement in disagreements { wrong[disagreement.figure, default: 0] += 1 }

@@ -176,6 +176,11 @@ extension ArchiveReader {
 }
 
 extension ArchiveReader {
+  /// The words `entries.published_movement` may hold, quoted for SQL, as Migrations/0008 lists
+  /// them.
+  static let publishedMovements =
+    "'up', 'down', 'unchanged', 'not on previous', 'debut', 're-entry'"
+
   /// The rows that break a CHECK constraint of the schema, each with the first constraint it
   /// breaks in SQLite's words (`rank >= 1`), at most `?1` of them; rows whose numbers are
   /// within them all are left out (a NULL constraint).
@@ -197,6 +202,10 @@ extension ArchiveReader {
           WHEN NOT (\(FigureFlags.checkConstraint(of: "e")))
             THEN '\(FigureFlags.checkConstraint)'
           WHEN e.published_run < 1 THEN 'published_run >= 1'
+          WHEN NOT length(e.published_trend) > 0 THEN 'length(published_trend) > 0'
+          WHEN e.published_movement NOT IN (\(Self.publishedMovements))
+            THEN 'published_movement IN (\(Self.publishedMovements.replacing("'", with: "''")))'
+          WHEN e.published_places_moved < 1 THEN 'published_places_moved >= 1'
         END AS broken
       FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
       UNION ALL
@@ -218,7 +227,7 @@ extension ArchiveReader {
       FROM charts
       UNION ALL
       SELECT 'verdict', NULL, NULL, snapshot_id, position + 1, CASE
-          WHEN figure NOT IN (0, 1, 2, 3) THEN 'figure IN (0, 1, 2, 3)'
+          WHEN figure NOT IN (0, 1, 2, 3, 4) THEN 'figure IN (0, 1, 2, 3, 4)'
           WHEN cause NOT BETWEEN 0 AND 5 THEN 'cause BETWEEN 0 AND 5'
         END
       FROM verdicts

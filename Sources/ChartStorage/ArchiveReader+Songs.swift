@@ -326,7 +326,7 @@ extension ArchiveReader {
           isPartialRun: figures.isPartialRun, previousRankVerdict: verdicts[.previousRank],
           peakPositionVerdict: verdicts[.peakPosition],
           weeksOnChartVerdict: verdicts[.weeksOnChart],
-          runVerdict: verdicts[.run])
+          runVerdict: verdicts[.run], movementVerdict: verdicts[.movement])
       }
       return rows
     }

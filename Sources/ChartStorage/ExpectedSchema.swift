@@ -68,10 +68,11 @@ extension Migrations {
           song_url TEXT,
           -- Plays in the chart's period, when the source counts them (streaming charts).
           streams INTEGER CHECK (streams >= 0), previous_rank INTEGER CHECK (previous_rank >= 1), peak_position INTEGER CHECK (peak_position >= 1), weeks_on_chart INTEGER CHECK (weeks_on_chart >= 1), run INTEGER CHECK (run >= 1), figure_flags INTEGER NOT NULL DEFAULT 0
-          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1),
+          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1), published_trend TEXT CHECK (length(published_trend) > 0), published_movement TEXT
+          CHECK (published_movement IN ('up', 'down', 'unchanged', 'not on previous', 'debut', 're-entry')), published_places_moved INTEGER CHECK (published_places_moved >= 1),
           PRIMARY KEY (snapshot_id, position)
         ) WITHOUT ROWID
-        """#, migration: "0004_published_runs"),
+        """#, migration: "0008_published_trends"),
     SchemaObject(
       type: "table", name: "snapshots",
       sql: #"""
@@ -166,15 +167,16 @@ extension Migrations {
         CREATE TABLE "verdicts" (
           snapshot_id INTEGER NOT NULL REFERENCES snapshots (id) ON DELETE CASCADE,
           position INTEGER NOT NULL,
-          -- 0 previous rank, 1 peak position, 2 weeks on chart, 3 run.
-          figure INTEGER NOT NULL CHECK (figure IN (0, 1, 2, 3)),
-          -- The archive's own figure; NULL for a previous rank: not on the archive's previous snapshot.
+          -- 0 previous rank, 1 peak position, 2 weeks on chart, 3 run, 4 movement.
+          figure INTEGER NOT NULL CHECK (figure IN (0, 1, 2, 3, 4)),
+          -- The archive's own figure; NULL for a previous rank: not on the archive's previous snapshot;
+          -- NULL for a movement (the entry's own is the archive's).
           derived INTEGER,
           -- 0 source gap, 1 rank shift, 2 credit change, 3 two recordings, 4 tie, 5 unexplained.
           cause INTEGER NOT NULL CHECK (cause BETWEEN 0 AND 5),
           PRIMARY KEY (snapshot_id, position, figure)
         ) WITHOUT ROWID
-        """#, migration: "0004_published_runs"),
+        """#, migration: "0008_published_trends"),
     SchemaObject(
       type: "trigger", name: "song_credits_unsearchable",
       sql: #"""

@@ -25,6 +25,7 @@ enum FigureColumns {
       weeksOnChart: row.optionalInt(at: offset + 2) ?? 1,
       run: row.optionalInt(at: offset + 3) ?? 1, isPartialRun: flags.isPartialRun,
       previousRankVerdict: verdicts[.previousRank], peakPositionVerdict: verdicts[.peakPosition],
-      weeksOnChartVerdict: verdicts[.weeksOnChart], runVerdict: verdicts[.run])
+      weeksOnChartVerdict: verdicts[.weeksOnChart], runVerdict: verdicts[.run],
+      movementVerdict: verdicts[.movement])
   }
 }

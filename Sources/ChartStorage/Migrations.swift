@@ -34,21 +34,20 @@ enum Migrations {
       "0002_decided_figures", PackageResources._002_decided_figures_sql,
       fill: { database, _ in try fillCountsAndCredits(database) }),
     Migration("0003_views_and_search", PackageResources._003_views_and_search_sql),
-    Migration(
-      "0004_published_runs", PackageResources._004_published_runs_sql,
-      fill: { try decideUndecidedFigures($0, upgrade: $1) }),
+    Migration("0004_published_runs", PackageResources._004_published_runs_sql),
     Migration("0005_search_filled_by_import", PackageResources._005_search_filled_by_import_sql),
     Migration(
       "0006_search_without_column_sizes", PackageResources._006_search_without_column_sizes_sql),
     Migration(
       "0007_weeks_at_peak_as_weeks_on_chart",
       PackageResources._007_weeks_at_peak_as_weeks_on_chart_sql),
+    Migration("0008_published_trends", PackageResources._008_published_trends_sql),
   ]
 
   /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry
   /// count, and the titles and credits each song charted under besides its first. The figures are
-  /// decided by the last migration (``decideUndecidedFigures(_:)``), which reads every column of
-  /// the entries as this build writes them.
+  /// decided after the last migration (``decideUndecidedFigures(_:upgrade:)``), which reads every
+  /// column of the entries as this build writes them.
   static func fillCountsAndCredits(_ database: Database) throws {
     try database.execute(
       "UPDATE snapshots SET entry_count = (SELECT count(*) FROM entries WHERE snapshot_id = snapshots.id)"
@@ -119,6 +118,11 @@ enum Migrations {
         }
         try database.execute(migration.sql)
         if let fill = migration.fill { try fill(database, upgrade) }
+        // Figures are decided by the last migration, which reads every column of the entries as
+        // this build writes them (an earlier one would lack the columns later ones add).
+        if migration.version == latestVersion {
+          try decideUndecidedFigures(database, upgrade: upgrade)
+        }
         try database.execute("PRAGMA user_version = \(migration.version)")
       }
     }

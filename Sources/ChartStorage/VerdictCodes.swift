@@ -1,11 +1,13 @@
 import ChartRanking
 
 /// The numbers the `verdicts` table stores for a figure and a cause
-/// (Migrations/0002_decided_figures.sql, 0004_published_runs.sql), the one place they are written.
+/// (Migrations/0002_decided_figures.sql, 0004_published_runs.sql, 0008_published_trends.sql), the one place they are written.
 enum VerdictCodes {
   /// The figures by their codes in `verdicts.figure`: 0 previous rank, 1 peak position, 2 weeks on
-  /// chart, 3 run.
-  static let figures: [AuditFigure] = [.previousRank, .peakPosition, .weeksOnChart, .run]
+  /// chart, 3 run, 4 movement.
+  static let figures: [AuditFigure] = [
+    .previousRank, .peakPosition, .weeksOnChart, .run, .movement,
+  ]
 
   /// The code of a figure in `verdicts.figure`.
   static func code(_ figure: AuditFigure) -> Int {
@@ -14,6 +16,7 @@ enum VerdictCodes {
     case .peakPosition: 1
     case .weeksOnChart: 2
     case .run: 3
+    case .movement: 4
     }
   }
 

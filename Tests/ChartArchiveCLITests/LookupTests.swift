@@ -166,7 +166,7 @@ struct LookupTests {
       run.output.split(separator: "\r\n") == [
         "chart,figure,compared,agreeing,percentage", "hot-100,previous_rank,400,318,79.500",
         "hot-100,peak_position,400,143,35.750", "hot-100,weeks_on_chart,400,63,15.750",
-        "hot-100,run,0,0,",
+        "hot-100,run,0,0,", "hot-100,movement,0,0,",
       ])
   }
 

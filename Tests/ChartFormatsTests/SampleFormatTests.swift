@@ -591,3 +591,10 @@ struct SampleFormatTests {
     #expect(file.snapshots.first?.entries.first?.title == "Say \"Hi\"")
   }
 }
+
+extension DecodedChartFile {
+  /// The movement each entry's source published, per snapshot, in the snapshots' entry order.
+  fileprivate var publishedTrends: [[PublishedTrend?]] {
+    snapshots.map { $0.entries.map(\.publishedTrend) }
+  }
+}

@@ -45,8 +45,8 @@ struct ChartAuditTests {
           Line(song: 4, rank: 4, previous: 4, peak: 4, weeks: 2),
         ],
       ]))
-    #expect(audit.agreements.map(\.compared) == [8, 8, 8, 0])
-    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8, 0])
+    #expect(audit.agreements.map(\.compared) == [8, 8, 8, 0, 0])
+    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8, 0, 0])
     #expect(audit.disagreements.isEmpty)
   }
 
@@ -64,9 +64,12 @@ struct ChartAuditTests {
         ])
     }
     let audit = ChartAudit(snapshots: snapshots)
-    #expect(audit.agreements.map(\.figure) == [.previousRank, .peakPosition, .weeksOnChart, .run])
-    #expect(audit.agreements.map(\.compared) == [2, 0, 0, 0])
-    #expect(audit.agreements.map(\.percentage) == [100, nil, nil, nil])
+    #expect(
+      audit.agreements.map(\.figure) == [
+        .previousRank, .peakPosition, .weeksOnChart, .run, .movement,
+      ])
+    #expect(audit.agreements.map(\.compared) == [2, 0, 0, 0, 0])
+    #expect(audit.agreements.map(\.percentage) == [100, nil, nil, nil, nil])
   }
 
   @Test func aShortSnapshotIsASourceGap() throws {
@@ -93,7 +96,7 @@ struct ChartAuditTests {
       audit.disagreements.map { "\($0.entry.rank) \($0.figure.rawValue)" } == [
         "4 previous_rank", "4 weeks_on_chart",
       ])
-    #expect(audit.agreements.map(\.agreeing) == [10, 11, 10, 0])
+    #expect(audit.agreements.map(\.agreeing) == [10, 11, 10, 0, 0])
   }
 
   @Test func aRunOfMisrankedEntriesIsCorrected() throws {
@@ -115,7 +118,7 @@ struct ChartAuditTests {
         ],
       ]))
     #expect(audit.disagreements.isEmpty)
-    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8, 0])
+    #expect(audit.agreements.map(\.agreeing) == [8, 8, 8, 0, 0])
   }
 
   @Test func oneMisrankedEntryIsARankShift() throws {
@@ -256,7 +259,7 @@ struct ChartAuditTests {
         [Line(song: 1, rank: 1, previous: nil, peak: 1, weeks: 5)],
         [Line(song: 1, rank: 1, previous: 1, peak: 1, weeks: 6)],
       ]), from: try ChartDate(iso8601: "2024-01-11"))
-    #expect(audit.agreements.map(\.compared) == [1, 1, 1, 0])
+    #expect(audit.agreements.map(\.compared) == [1, 1, 1, 0, 0])
     #expect(audit.disagreements.map(\.chartDate.iso8601) == ["2024-01-11"])
   }
 }

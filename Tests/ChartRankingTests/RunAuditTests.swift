@@ -79,9 +79,12 @@ struct RunAuditTests {
     }
     #expect(runs == [1, 1, 2, 3, 3])
     let audit = ChartAudit(decided: decided)
-    #expect(audit.agreements.map(\.figure) == [.previousRank, .peakPosition, .weeksOnChart, .run])
-    #expect(audit.agreements.map(\.compared) == [14, 14, 14, 14])
-    #expect(audit.agreements.map(\.agreeing) == [14, 14, 14, 14])
+    #expect(
+      audit.agreements.map(\.figure) == [
+        .previousRank, .peakPosition, .weeksOnChart, .run, .movement,
+      ])
+    #expect(audit.agreements.map(\.compared) == [14, 14, 14, 14, 0])
+    #expect(audit.agreements.map(\.agreeing) == [14, 14, 14, 14, 0])
     #expect(audit.disagreements.isEmpty)
   }
 
@@ -119,7 +122,7 @@ struct RunAuditTests {
       decided.map { $0.figures.map(\.run) } == [[1, 1], [1], [2, 1]])
     #expect(decided[2].figures.map(\.movement) == [.reentry, .down(1)])
     let audit = ChartAudit(decided: decided)
-    #expect(audit.agreements.last == FigureAgreement(figure: .run, compared: 5, agreeing: 5))
+    #expect(audit.agreements[3] == FigureAgreement(figure: .run, compared: 5, agreeing: 5))
     #expect(audit.disagreements.isEmpty)
   }
 
