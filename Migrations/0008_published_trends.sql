@@ -4,14 +4,11 @@
 -- kept as verdicts.
 -- A shipped migration is never edited: a change to the schema is a new file.
 
--- The marker as the source wrote it (MOVE_UP, RE_ENTRY, +3, New); NULL when the source gives none.
-ALTER TABLE entries ADD COLUMN published_trend TEXT CHECK (length(published_trend) > 0);
--- What the marker says: up, down, unchanged, not on previous (a debut or a re-entry, the source
--- does not say which), debut or re-entry; NULL with published_trend.
-ALTER TABLE entries ADD COLUMN published_movement TEXT
-  CHECK (published_movement IN ('up', 'down', 'unchanged', 'not on previous', 'debut', 're-entry'));
--- The places up or down the marker gives (kworb's +3), when it gives them.
-ALTER TABLE entries ADD COLUMN published_places_moved INTEGER CHECK (published_places_moved >= 1);
+-- What the marker says and the marker as the source wrote it, after a colon: `up: MOVE_UP`,
+-- `up 3: +3`, `down 2: -2`, `unchanged: =`, `not on previous: NEW_ENTRY` (a debut or a re-entry,
+-- the source does not say which), `debut: New`, `re-entry: RE`; NULL when the source gives none.
+-- One column, so that an import of a source without markers writes one NULL more per entry.
+ALTER TABLE entries ADD COLUMN published_trend TEXT CHECK (instr(published_trend, ': ') > 1);
 
 -- The verdicts table again, its figure taking 4 (movement): SQLite changes a CHECK constraint only
 -- by making the table again (https://www.sqlite.org/lang_altertable.html#otheralter).

@@ -52,6 +52,10 @@ public struct EntryFigures: Hashable, Sendable {
   /// Whether the archive lacks the start of the song's run: ``peakPosition``, ``weeksOnChart``
   /// and ``run`` are then the source's where they say more than the archive holds.
   public var isPartialRun: Bool
+  /// The cause of ``movementVerdict``, the one part of it that is not always the same: a byte
+  /// beside ``isPartialRun``, so that the figures, copied for every entry decided, take no more
+  /// room than before the movement had verdicts.
+  private var movementCause: DisagreementCause?
   /// Where the archive's previous rank disagrees with the published one, and why; `nil` when
   /// they agree or the source publishes none.
   public var previousRankVerdict: FigureVerdict?
@@ -64,7 +68,10 @@ public struct EntryFigures: Hashable, Sendable {
   /// Where the archive's movement disagrees with the one the source published beside the entry
   /// (``ChartEntry/publishedTrend``; see ``PublishedTrend/agrees(with:)``), and why; its
   /// `derived` is `nil` (the derived movement is ``movement``).
-  public var movementVerdict: FigureVerdict?
+  public var movementVerdict: FigureVerdict? {
+    get { movementCause.map { FigureVerdict(derived: nil, cause: $0) } }
+    set { movementCause = newValue?.cause }
+  }
 
   /// Figures, as decided or read back from an archive.
   public init(
@@ -75,7 +82,7 @@ public struct EntryFigures: Hashable, Sendable {
     movementVerdict: FigureVerdict? = nil
   ) {
     self.runVerdict = runVerdict
-    self.movementVerdict = movementVerdict
+    movementCause = movementVerdict?.cause
     self.previousRank = previousRank
     self.previousRankSource = previousRankSource
     self.movement = movement

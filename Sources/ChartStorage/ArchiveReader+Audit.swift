@@ -28,7 +28,7 @@ extension ArchiveReader {
             -- A published movement is compared where the archive can tell how the entry moved:
             -- the source publishes previous ranks, or the snapshot is not the chart's first.
             count(CASE WHEN s.publishes_previous_rank OR s.chart_time > (SELECT min(chart_time)
-              FROM snapshots WHERE chart_id = ?1) THEN e.published_movement END)
+              FROM snapshots WHERE chart_id = ?1) THEN e.published_trend END)
           FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id
           WHERE s.chart_id = ?1 AND s.chart_time BETWEEN ?2 AND ?3
           """, range, { row in (0..<5).map { row.int(at: $0) } })
@@ -45,7 +45,7 @@ extension ArchiveReader {
           AND CASE v.figure WHEN 1 THEN e.published_peak_position IS NOT NULL
             WHEN 2 THEN e.published_weeks_on_chart IS NOT NULL
             WHEN 3 THEN e.published_run IS NOT NULL
-            WHEN 4 THEN e.published_movement IS NOT NULL ELSE 1 END
+            WHEN 4 THEN e.published_trend IS NOT NULL ELSE 1 END
         ORDER BY s.chart_time, e.position, v.figure
         """, range
       ) { row in

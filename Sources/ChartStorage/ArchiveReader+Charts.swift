@@ -68,10 +68,10 @@ extension ArchiveReader {
   static let entryColumns =
     "e.rank, e.title, e.artist, e.published_previous_rank, e.published_peak_position,"
     + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams, e.published_run,"
-    + " e.published_trend, e.published_movement, e.published_places_moved"
+    + " e.published_trend"
 
   /// How many columns ``entryColumns`` has.
-  static let entryColumnCount: Int32 = 13
+  static let entryColumnCount: Int32 = 11
 
   /// Reads an entry from ``entryColumns`` at column `offset`.
   static func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
@@ -82,18 +82,7 @@ extension ArchiveReader {
       publishedWeeksOnChart: row.optionalInt(at: offset + 5),
       imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
       streams: row.optionalInt(at: offset + 8), publishedRun: row.optionalInt(at: offset + 9),
-      publishedTrend: publishedTrend(row, from: offset + 10))
-  }
-
-  /// The movement a source published beside an entry, from the three columns at `offset`
-  /// (`published_trend`, `published_movement`, `published_places_moved`); `nil` when it gave none.
-  private static func publishedTrend(_ row: Statement, from offset: Int32) -> PublishedTrend? {
-    guard let text = row.optionalString(at: offset),
-      let kind = PublishedTrend.Kind(
-        word: row.optionalString(at: offset + 1) ?? "",
-        places: row.optionalInt(at: offset + 2))
-    else { return nil }
-    return PublishedTrend(kind, text: text)
+      publishedTrend: row.optionalString(at: offset + 10).flatMap(TrendColumn.trend))
   }
 }
 

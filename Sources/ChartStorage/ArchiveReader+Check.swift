@@ -176,11 +176,6 @@ extension ArchiveReader {
 }
 
 extension ArchiveReader {
-  /// The words `entries.published_movement` may hold, quoted for SQL, as Migrations/0008 lists
-  /// them.
-  static let publishedMovements =
-    "'up', 'down', 'unchanged', 'not on previous', 'debut', 're-entry'"
-
   /// The rows that break a CHECK constraint of the schema, each with the first constraint it
   /// breaks in SQLite's words (`rank >= 1`), at most `?1` of them; rows whose numbers are
   /// within them all are left out (a NULL constraint).
@@ -202,10 +197,7 @@ extension ArchiveReader {
           WHEN NOT (\(FigureFlags.checkConstraint(of: "e")))
             THEN '\(FigureFlags.checkConstraint)'
           WHEN e.published_run < 1 THEN 'published_run >= 1'
-          WHEN NOT length(e.published_trend) > 0 THEN 'length(published_trend) > 0'
-          WHEN e.published_movement NOT IN (\(Self.publishedMovements))
-            THEN 'published_movement IN (\(Self.publishedMovements.replacing("'", with: "''")))'
-          WHEN e.published_places_moved < 1 THEN 'published_places_moved >= 1'
+          WHEN NOT instr(e.published_trend, ': ') > 1 THEN 'instr(published_trend, '': '') > 1'
         END AS broken
       FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
       UNION ALL

@@ -16,7 +16,7 @@ final class EntryInserter {
   static let rowsPerInsert = 100
 
   /// The columns of one entry's row.
-  private static let columnCount = 21
+  private static let columnCount = 19
 
   init(database: Database) { self.database = database }
 
@@ -42,7 +42,7 @@ final class EntryInserter {
           textBytes +=
             entry.title.utf8.count + entry.artist.utf8.count + (entry.imageURL?.utf8.count ?? 0)
             + (entry.songURL?.utf8.count ?? 0)
-            + (entry.publishedTrend.map { $0.text.utf8.count + $0.kind.word.utf8.count } ?? 0)
+            + (entry.publishedTrend.map { TrendColumn.text($0).utf8.count } ?? 0)
         }
         texts.clear(reserving: textBytes)
         for row in 0..<count {
@@ -53,7 +53,7 @@ final class EntryInserter {
             publishedPeakPosition: entries[position].publishedPeakPosition,
             publishedWeeksOnChart: entries[position].publishedWeeksOnChart,
             streams: entries[position].streams, publishedRun: entries[position].publishedRun,
-            publishedTrend: entries[position].publishedTrend, figures: figures[position])
+            figures: figures[position])
           let base = Int32(row * Self.columnCount)
           insert.bind(snapshot, at: base + 1)
           insert.bind(Int64(position), at: base + 2)
@@ -74,10 +74,11 @@ final class EntryInserter {
           insert.bind(Int64(decided.run), at: base + 16)
           insert.bind(Int64(FigureFlags(decided).rawValue), at: base + 17)
           insert.bind(entries[position].publishedRun, at: base + 18)
-          let trend = entries[position].publishedTrend
-          insert.bind(borrowedText: trend.map { texts.append($0.text) }, at: base + 19)
-          insert.bind(borrowedText: trend.map { texts.append($0.kind.word) }, at: base + 20)
-          insert.bind(trend?.kind.places, at: base + 21)
+          insert.bind(
+            borrowedText: entries[position].publishedTrend.map {
+              texts.append(TrendColumn.text($0))
+            },
+            at: base + 19)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
         // on to the texts bound in place until it is reset. Every parameter is bound again before
@@ -90,7 +91,7 @@ final class EntryInserter {
   }
 
   /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
-  /// 0004), which SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is
+  /// 0004; the published trend's of 0008 holds for every text ``TrendColumn`` writes), which SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is
   /// an index (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
   ///
   /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the first constraint broken, as
@@ -100,7 +101,7 @@ final class EntryInserter {
       rank: entry.rank, publishedPreviousRank: entry.publishedPreviousRank,
       publishedPeakPosition: entry.publishedPeakPosition,
       publishedWeeksOnChart: entry.publishedWeeksOnChart, streams: entry.streams,
-      publishedRun: entry.publishedRun, publishedTrend: entry.publishedTrend, figures: figures)
+      publishedRun: entry.publishedRun, figures: figures)
   }
 
   /// ``check(_:_:)`` of an entry's numbers, taken one by one: the loop that binds a statement's
@@ -108,8 +109,7 @@ final class EntryInserter {
   @inline(__always)
   static func check(
     rank: Int, publishedPreviousRank: Int?, publishedPeakPosition: Int?,
-    publishedWeeksOnChart: Int?, streams: Int?, publishedRun: Int?,
-    publishedTrend: PublishedTrend?, figures: EntryFigures
+    publishedWeeksOnChart: Int?, streams: Int?, publishedRun: Int?, figures: EntryFigures
   ) throws(DatabaseError) {
     if rank < 1 { throw .checkFailure("rank >= 1") }
     if let value = publishedPreviousRank, value < 1 {
@@ -127,12 +127,6 @@ final class EntryInserter {
     if figures.weeksOnChart < 1 { throw .checkFailure("weeks_on_chart >= 1") }
     if figures.run < 1 { throw .checkFailure("run >= 1") }
     if let value = publishedRun, value < 1 { throw .checkFailure("published_run >= 1") }
-    if let trend = publishedTrend {
-      if trend.text.isEmpty { throw .checkFailure("length(published_trend) > 0") }
-      if let places = trend.kind.places, places < 1 {
-        throw .checkFailure("published_places_moved >= 1")
-      }
-    }
   }
 
   /// The statement that inserts `count` entries (1 through ``rowsPerInsert``).
@@ -152,8 +146,7 @@ final class EntryInserter {
         "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id,"
         + " published_previous_rank, published_peak_position, published_weeks_on_chart, title,"
         + " artist, image_url, song_url, streams, previous_rank, peak_position, weeks_on_chart,"
-        + " run, figure_flags, published_run, published_trend, published_movement,"
-        + " published_places_moved) VALUES "
+        + " run, figure_flags, published_run, published_trend) VALUES "
         + Array(
           repeating: "(" + Array(repeating: "?", count: Self.columnCount).joined(separator: ", ")
             + ")", count: count

@@ -68,8 +68,7 @@ extension Migrations {
           song_url TEXT,
           -- Plays in the chart's period, when the source counts them (streaming charts).
           streams INTEGER CHECK (streams >= 0), previous_rank INTEGER CHECK (previous_rank >= 1), peak_position INTEGER CHECK (peak_position >= 1), weeks_on_chart INTEGER CHECK (weeks_on_chart >= 1), run INTEGER CHECK (run >= 1), figure_flags INTEGER NOT NULL DEFAULT 0
-          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1), published_trend TEXT CHECK (length(published_trend) > 0), published_movement TEXT
-          CHECK (published_movement IN ('up', 'down', 'unchanged', 'not on previous', 'debut', 're-entry')), published_places_moved INTEGER CHECK (published_places_moved >= 1),
+          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1), published_trend TEXT CHECK (instr(published_trend, ': ') > 1),
           PRIMARY KEY (snapshot_id, position)
         ) WITHOUT ROWID
         """#, migration: "0008_published_trends"),

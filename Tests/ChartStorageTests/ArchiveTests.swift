@@ -400,7 +400,7 @@ struct ArchiveCheckTests {
         rest = rest[end...]
       }
     }
-    #expect(constraints.count == 23)
+    #expect(constraints.count == 21)
     for constraint in constraints {
       let quoted = "THEN '" + constraint.replacingOccurrences(of: "'", with: "''") + "'"
       #expect(ArchiveReader.brokenChecks.contains(quoted), "\(constraint)")
