@@ -153,6 +153,12 @@ public final class Router: Sendable {
     }
   }
 
+  /// The answer to a request refused before it is routed, its head malformed (see
+  /// ``RequestHead``): a 400 problem document, with the headers every response gets.
+  func refusal(_ detail: String) -> HTTPResponse {
+    finish(problem(400, detail), gzipped: nil, for: HTTPRequest(method: "GET", path: "/"))
+  }
+
   /// Headers every response gets, the conditional and compressed forms of cacheable ones.
   private func finish(
     _ response: HTTPResponse, gzipped: ResponseBody?, for request: HTTPRequest

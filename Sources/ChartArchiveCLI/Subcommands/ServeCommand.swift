@@ -106,6 +106,8 @@ enum ServeCommand: Subcommand {
       configuration.feeds[parts[0]] = parts[1]
     }
     configuration.corsOrigin = arguments.option("--cors")
+    let fileLimit = FileLimit.raised()
+    configuration.fitConnections(toFileLimit: fileLimit.files)
 
     // SIGINT and SIGTERM are taken by this thread, once the workers (which inherit the mask)
     // have started.
@@ -134,6 +136,11 @@ enum ServeCommand: Subcommand {
     console.print(
       "Serving \(configuration.archivePath) at http://\(shownHost):\(server.port)/"
         + " (Ctrl-C stops it)")
+    console.print(
+      "Up to \(configuration.maximumConnections) connections at once:"
+        + " \(configuration.maximumConnectionsPerThread) a thread, \(configuration.threads)"
+        + " thread\(configuration.threads == 1 ? "" : "s") (file limit \(fileLimit.files)"
+        + (fileLimit.before.map { ", raised from \($0)" } ?? "") + ")")
     if console.finishOutput() != nil { return .ioError }
     let awaited = signals
     let waiter = Thread {
