@@ -26,10 +26,11 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
 /// threads, each with its own event loop and `evhttp`, all accepting connections on one listening
 /// socket, answering every request with the ``Router``.
 ///
-/// Its limits: the request body and headers' sizes and the time a client may take (evhttp's own,
-/// answering 413 or closing), and the connections each thread keeps open once they have sent a
-/// request (at the limit a thread stops accepting until one closes; connections wait in the
-/// kernel's queue meanwhile, and one that sends nothing is closed by the timeout). Each request is written to the access log as one line.
+/// Its limits: the request body and headers' sizes (evhttp's own, answering 413 or closing), the
+/// time a client may take to send a request head (from its first byte) or stay idle, and the
+/// connections each thread holds, whether they have sent a request or not (see ``Worker``: at the
+/// limit the one that has waited longest without sending a whole request is closed). Each request
+/// is written to the access log as one line.
 public final class HTTPServer: Sendable {
   /// The port it listens on (the one the system chose for port 0).
   public let port: Int
