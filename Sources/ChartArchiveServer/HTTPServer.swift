@@ -38,6 +38,8 @@ public final class HTTPServer: Sendable {
   public let host: String
   private let socket: Int32
   private let workers: [Worker]
+  /// Where uploads wait to be written, on a server that takes them.
+  private let uploads: UploadQueue?
 
   /// Listens on the configuration's host and port (nothing is answered until ``run()``).
   ///
@@ -61,8 +63,11 @@ public final class HTTPServer: Sendable {
     socket = listening
     port = bound == 0 ? Self.port(of: address) : configuration.port
     host = configuration.host
+    let uploads = router.uploads == nil ? nil : UploadQueue(router: router)
+    self.uploads = uploads
     workers = (0..<max(1, configuration.threads)).map { index in
-      Worker(index: index, configuration: configuration, router: router, log: log)
+      Worker(
+        index: index, configuration: configuration, router: router, uploads: uploads, log: log)
     }
   }
 
@@ -73,8 +78,10 @@ public final class HTTPServer: Sendable {
   private static let enableThreads: Void = { evthread_use_pthreads() }()
 
   /// Answers requests on every worker thread until ``stop()``, then returns once each has
-  /// finished the requests it was answering.
+  /// finished the requests it was answering, and the uploads' thread has written the uploads it
+  /// took.
   public func run() {
+    uploads?.start()
     var threads: [pthread_t] = []
     for worker in workers {
       worker.socket = dup(socket)
@@ -87,6 +94,7 @@ public final class HTTPServer: Sendable {
       }
     }
     for thread in threads { pthread_join(thread, nil) }
+    uploads?.close()
   }
 
   /// Stops accepting connections and ends each worker's loop once the requests in flight are

@@ -18,6 +18,9 @@ public final class Router: Sendable {
   let configuration: ServerConfiguration
   /// The responses kept until the archive changes.
   let cache: ResponseCache
+  /// Receives what the log says beside each request's line: the cause of a 500 or 503 answer (the
+  /// archive's path, SQLite's words), which the answer does not give.
+  let log: @Sendable (String) -> Void
 
   /// The API's routes, as a trie.
   static let api = RouteTable(apiRoutes)
@@ -26,10 +29,16 @@ public final class Router: Sendable {
 
   /// A router for an archive.
   ///
+  /// - Parameters:
+  ///   - configuration: the archive, the token, the feeds and the limits.
+  ///   - log: receives the causes of 500 and 503 answers, one line each, from any thread.
   /// - Throws: ``ArchiveError`` when the archive cannot be opened (for writing too, when uploads
   ///   are allowed; it is then created when missing).
-  public init(configuration: ServerConfiguration) throws(ArchiveError) {
+  public init(
+    configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws(ArchiveError) {
     self.configuration = configuration
+    self.log = log
     uploads =
       configuration.uploadToken == nil
       ? nil
@@ -68,6 +77,15 @@ public final class Router: Sendable {
       return finish(response, gzipped: entry.gzipped, for: request)
     }
     return finish(response, gzipped: nil, for: request)
+  }
+
+  /// Whether a request is an upload that presents the server's token: the server writes it on
+  /// the uploads' thread (``UploadQueue``), and answers the rest on the worker's.
+  func isAuthorizedUpload(_ request: HTTPRequest) -> Bool {
+    guard request.method == "POST", uploads != nil, case .success(let routed) = resolve(request),
+      routed.route.needsUploads
+    else { return false }
+    return isAuthorized(request)
   }
 
   /// A request that gets no route's answer: the response that refuses it.
@@ -147,9 +165,11 @@ public final class Router: Sendable {
       return isAPI
         ? self.problem(problem.status, problem.detail) : errorPage(problem.status, problem.detail)
     } catch let error as ArchiveError {
-      return isAPI ? problem(for: error) : errorPage(Self.status(of: error), Self.words(for: error))
+      let status = Self.status(of: error)
+      if status >= 500 { return failure(status, cause: error.description, of: request) }
+      return isAPI ? problem(for: error) : errorPage(status, Self.words(for: error))
     } catch {
-      return isAPI ? problem(500, "\(error)") : errorPage(500, "\(error)")
+      return failure(500, cause: "\(error)", of: request)
     }
   }
 
@@ -157,6 +177,19 @@ public final class Router: Sendable {
   /// ``RequestHead``): a 400 problem document, with the headers every response gets.
   func refusal(_ detail: String) -> HTTPResponse {
     finish(problem(400, detail), gzipped: nil, for: HTTPRequest(method: "GET", path: "/"))
+  }
+
+  /// The answer to an upload that cannot be written promptly (the uploads before it, or another
+  /// program's write, hold the archive): 503 with `Retry-After`.
+  func uploadsBusy(_ request: HTTPRequest) -> HTTPResponse {
+    finish(
+      failure(
+        503,
+        cause: nil,
+        detail: "the archive could not be written within"
+          + " \(configuration.uploadWaitMilliseconds) ms: other uploads or another program are writing"
+          + " it; try again in \(configuration.retryAfterSeconds) s"),
+      gzipped: nil, for: request)
   }
 
   /// Headers every response gets, the conditional and compressed forms of cacheable ones.

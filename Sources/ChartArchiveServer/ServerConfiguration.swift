@@ -23,6 +23,18 @@ public struct ServerConfiguration: Sendable {
   public var maximumHeaderBytes = 16 * 1024
   /// How long a client may take to send a request, or keep a connection idle, in seconds.
   public var timeoutSeconds = 10
+  /// How long an upload may wait to be written, in milliseconds: for the uploads before it
+  /// (written one at a time, in the order they arrived) and for the archive's write lock (another
+  /// program's import). Past it, it is answered 503 with `Retry-After`.
+  public var uploadWaitMilliseconds = 800
+  /// How many uploads may wait at once; past it, an upload is answered 503 at once.
+  public var maximumWaitingUploads = 8
+  /// How many bytes the files of the uploads waiting may hold together; past it, an upload is
+  /// answered 503 at once.
+  public var maximumWaitingUploadBytes = 64 * 1024 * 1024
+  /// The `Retry-After` of a 503, in seconds.
+  public var retryAfterSeconds = 5
+
   /// How many connections each worker thread holds at most, whether they have sent a request or
   /// not: at the limit, the one that has waited longest for its request is closed to make room
   /// (``fitConnections(toFileLimit:)`` lowers it to what the process's file limit allows).

@@ -15,12 +15,10 @@ extension Router {
   /// - Throws: ``ServerProblem`` for a parameter it does not take (400), a body it cannot read
   ///   (400, 413, 415); the problems of a refused file are answered (409, 422).
   func upload(_ request: RouteRequest) throws -> HTTPResponse {
-    guard let uploads, let token = configuration.uploadToken else {
+    guard let uploads else {
       throw ServerProblem(405, "this server takes no uploads (start it with --token-file)")
     }
-    guard let given = request.http.headers["authorization"], given.hasPrefix("Bearer "),
-      Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
-    else {
+    guard isAuthorized(request.http) else {
       var response = problem(401, "uploads need the server's token: Authorization: Bearer TOKEN")
       response.headers.append(("WWW-Authenticate", "Bearer"))
       return response
@@ -68,6 +66,15 @@ extension Router {
         return problem(for: error)
       }
     }
+  }
+
+  /// Whether a request presents the server's token (`Authorization: Bearer TOKEN`), compared in
+  /// constant time.
+  func isAuthorized(_ request: HTTPRequest) -> Bool {
+    guard let token = configuration.uploadToken, let given = request.headers["authorization"],
+      given.hasPrefix("Bearer ")
+    else { return false }
+    return Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
   }
 
   /// The file a request's body holds: the body as sent, or gzipped (RFC 9110, section 8.4); any

@@ -20,6 +20,8 @@ final class Worker: @unchecked Sendable {
   let configuration: ServerConfiguration
   let router: Router
   let log: @Sendable (String) -> Void
+  /// Where uploads are handed over, on a server that takes them.
+  let uploads: UploadQueue?
   /// The listening socket's copy this worker accepts on (and closes when it stops accepting).
   var socket: Int32 = -1
 
@@ -69,12 +71,13 @@ final class Worker: @unchecked Sendable {
   private static let byHTTP = Mutex<[Int: Worker]>([:])
 
   init(
-    index: Int, configuration: ServerConfiguration, router: Router,
+    index: Int, configuration: ServerConfiguration, router: Router, uploads: UploadQueue?,
     log: @escaping @Sendable (String) -> Void
   ) {
     self.index = index
     self.configuration = configuration
     self.router = router
+    self.uploads = uploads
     self.log = log
   }
 
@@ -126,14 +129,26 @@ final class Worker: @unchecked Sendable {
 
   /// Asks the loop, from any thread, to stop accepting and end once its requests are answered.
   func stop(graceSeconds: Double) {
-    let scheduled = baseAddress.withLock { address -> Bool in
+    if !onLoop({ [self] in beginStopping(graceSeconds: graceSeconds) }) {
+      stopAsked.withLock { $0 = graceSeconds }
+    }
+  }
+
+  /// Runs work on the loop's thread after a delay, asked from any thread; whether the loop runs
+  /// (work asked once it has ended is dropped, and so is work pending when it ends).
+  @discardableResult
+  func onLoop(after seconds: Double = 0, _ work: @escaping @Sendable () -> Void) -> Bool {
+    baseAddress.withLock { address -> Bool in
       guard let base = OpaquePointer(bitPattern: address) else { return false }
-      var now = timeval()
-      let context = Unmanaged.passRetained(StopRequest(worker: self, graceSeconds: graceSeconds))
-      event_base_once(base, -1, Int16(EV_TIMEOUT), stopOnLoop, context.toOpaque(), &now)
+      let whole = max(0, seconds).rounded(.down)
+      var delay = timeval(tv_sec: Int(whole), tv_usec: Int((max(0, seconds) - whole) * 1e6))
+      let context = Unmanaged.passRetained(LoopWork(work)).toOpaque()
+      guard event_base_once(base, -1, Int16(EV_TIMEOUT), runOnLoop, context, &delay) == 0 else {
+        Unmanaged<LoopWork>.fromOpaque(context).release()
+        return false
+      }
       return true
     }
-    if !scheduled { stopAsked.withLock { $0 = graceSeconds } }
   }
 
   /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
@@ -423,8 +438,31 @@ final class Worker: @unchecked Sendable {
     let incoming = Self.request(from: request)
     if let refusal = connection?.head.refusal {
       reply(router.refusal(refusal), to: request, incoming: incoming, since: start, closing: true)
+    } else if let uploads, router.isAuthorizedUpload(incoming) {
+      handOver(incoming, RequestHandle(pointer: request), since: start, to: uploads)
     } else {
       reply(router.respond(to: incoming), to: request, incoming: incoming, since: start)
+    }
+  }
+
+  /// Hands an upload to the uploads' thread, which hands its answer back to this loop; at its
+  /// deadline, this loop answers it 503 unless the thread has begun it. A full queue answers 503
+  /// at once.
+  private func handOver(
+    _ incoming: HTTPRequest, _ request: RequestHandle, since start: Double, to queue: UploadQueue
+  ) {
+    let deadline = start + Double(configuration.uploadWaitMilliseconds) / 1_000
+    let upload = UploadQueue.Upload(request: incoming, arrived: start, deadline: deadline) {
+      [self] response in
+      onLoop { [self] in reply(response, to: request.pointer, incoming: incoming, since: start) }
+    }
+    guard queue.add(upload) else {
+      reply(router.uploadsBusy(incoming), to: request.pointer, incoming: incoming, since: start)
+      return
+    }
+    onLoop(after: deadline - monotonicSeconds()) { [self] in
+      guard upload.claim(.expired) else { return }
+      reply(router.uploadsBusy(incoming), to: request.pointer, incoming: incoming, since: start)
     }
   }
 
@@ -560,15 +598,16 @@ final class Worker: @unchecked Sendable {
   }
 }
 
-/// What a stop hands to the loop's thread.
-private final class StopRequest {
-  let worker: Worker
-  let graceSeconds: Double
+/// Work handed to the loop's thread.
+private final class LoopWork {
+  let work: @Sendable () -> Void
 
-  init(worker: Worker, graceSeconds: Double) {
-    self.worker = worker
-    self.graceSeconds = graceSeconds
-  }
+  init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}
+
+/// A libevent request, handed between threads: used on its loop's thread only.
+struct RequestHandle: @unchecked Sendable {
+  let pointer: OpaquePointer
 }
 
 // MARK: - libevent's callbacks (C functions: their context comes through the `void *` argument)
@@ -607,10 +646,9 @@ private func releaseBody(
   Unmanaged<ResponseBody>.fromOpaque(context).release()
 }
 
-private func stopOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+private func runOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
   guard let context else { return }
-  let request = Unmanaged<StopRequest>.fromOpaque(context).takeRetainedValue()
-  request.worker.beginStopping(graceSeconds: request.graceSeconds)
+  Unmanaged<LoopWork>.fromOpaque(context).takeRetainedValue().work()
 }
 
 private func checkStoppedOnLoop(

@@ -98,6 +98,15 @@ final class ServedArchive {
   deinit { _ = stop(SIGKILL) }
 }
 
+/// A token file for `serve --token-file` in a folder, readable and writable by its owner only
+/// (serve refuses one others may read).
+func tokenFile(in folder: TemporaryFolder, _ text: String, name: String = "token") throws -> String
+{
+  let path = try folder.write(name, text)
+  chmod(path, 0o600)
+  return path
+}
+
 struct ServerFailure: Error, CustomStringConvertible {
   var description: String
   init(_ description: String) { self.description = description }

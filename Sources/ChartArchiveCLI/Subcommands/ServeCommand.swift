@@ -75,37 +75,7 @@ enum ServeCommand: Subcommand {
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
-    var configuration = ServerConfiguration(
-      archivePath: try SharedOptions.databasePath(arguments, environment: console.environment))
-    if let host = arguments.option("--host") {
-      guard !host.isEmpty else { throw UsageError("--host needs an address") }
-      configuration.host = host
-    }
-    configuration.port = try number("--port", in: 0...65_535, arguments) ?? configuration.port
-    configuration.threads =
-      try number("--threads", in: 1...256, arguments) ?? configuration.threads
-    configuration.timeoutSeconds =
-      try number("--timeout", in: 1...3_600, arguments) ?? configuration.timeoutSeconds
-    if let file = arguments.option("--token-file") {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw CommandError(.noInput, "\(file): cannot read the token file")
-      }
-      let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      guard token.count >= 16 else {
-        throw CommandError(
-          .dataError, "\(file): the token must be at least 16 characters (found \(token.count))")
-      }
-      configuration.uploadToken = token
-    }
-    for feed in arguments.options["--feed"] ?? [] {
-      let parts = feed.split(separator: "=", maxSplits: 1).map(String.init)
-      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-        throw UsageError("--feed expects CATEGORY=CHART, found '\(feed)'")
-      }
-      configuration.feeds[parts[0]] = parts[1]
-    }
-    configuration.corsOrigin = arguments.option("--cors")
+    var configuration = try configuration(arguments, console: console)
     let fileLimit = FileLimit.raised()
     configuration.fitConnections(toFileLimit: fileLimit.files)
 
@@ -117,15 +87,18 @@ enum ServeCommand: Subcommand {
     sigaddset(&signals, SIGTERM)
     pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+    // One write a line, whole, whichever thread it comes from.
+    let log: @Sendable (String) -> Void = { line in
+      var text = line + "\n"
+      text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
     let router: Router
-    do { router = try Router(configuration: configuration) } catch { throw CommandError(error) }
+    do { router = try Router(configuration: configuration, log: log) } catch {
+      throw CommandError(error)
+    }
     let server: HTTPServer
     do {
-      server = try HTTPServer(configuration: configuration, router: router) { line in
-        // One write a line, whole, whichever worker thread it comes from.
-        var text = line + "\n"
-        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-      }
+      server = try HTTPServer(configuration: configuration, router: router, log: log)
     } catch {
       // A port in use may be free when tried again; a host that is not this machine's never is.
       if case .addressInUse = error { throw CommandError(.temporaryFailure, error.description) }
@@ -152,5 +125,54 @@ enum ServeCommand: Subcommand {
     waiter.start()
     server.run()
     return .success
+  }
+
+  /// The server's configuration from the options.
+  ///
+  /// - Throws: ``UsageError`` for an option's value it does not take, ``CommandError`` for a
+  ///   token file it refuses.
+  private static func configuration(_ arguments: ParsedArguments, console: Console) throws
+    -> ServerConfiguration
+  {
+    var configuration = ServerConfiguration(
+      archivePath: try SharedOptions.databasePath(arguments, environment: console.environment))
+    if let host = arguments.option("--host") {
+      guard !host.isEmpty else { throw UsageError("--host needs an address") }
+      configuration.host = host
+    }
+    configuration.port = try number("--port", in: 0...65_535, arguments) ?? configuration.port
+    configuration.threads =
+      try number("--threads", in: 1...256, arguments) ?? configuration.threads
+    configuration.timeoutSeconds =
+      try number("--timeout", in: 1...3_600, arguments) ?? configuration.timeoutSeconds
+    if let file = arguments.option("--token-file") {
+      configuration.uploadToken = try token(in: file)
+    }
+    for feed in arguments.options["--feed"] ?? [] {
+      let parts = feed.split(separator: "=", maxSplits: 1).map(String.init)
+      guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+        throw UsageError("--feed expects CATEGORY=CHART, found '\(feed)'")
+      }
+      configuration.feeds[parts[0]] = parts[1]
+    }
+    configuration.corsOrigin = arguments.option("--cors")
+    return configuration
+  }
+
+  /// The upload token a file holds: at least 16 characters, blanks around it dropped.
+  ///
+  /// - Throws: ``CommandError``: no input (66) for a file it cannot read, a data error (65) for a
+  ///   token too short.
+  private static func token(in file: String) throws -> String {
+    guard let data = FileManager.default.contents(atPath: file) else {
+      throw CommandError(.noInput, "\(file): cannot read the token file")
+    }
+    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    guard token.count >= 16 else {
+      throw CommandError(
+        .dataError, "\(file): the token must be at least 16 characters (found \(token.count))")
+    }
+    return token
   }
 }
