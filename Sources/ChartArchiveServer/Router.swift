@@ -79,6 +79,17 @@ public final class Router: Sendable {
     return finish(response, gzipped: nil, for: request)
   }
 
+  /// Copies what uploads committed in the archive's write-ahead log into the archive file, as far
+  /// as readers let it (`Archive.checkpoint()`), when the server takes uploads: the service does
+  /// it as it ends. A failure goes to the log: what was committed stays in the log, beside the
+  /// archive.
+  public func checkpoint() {
+    guard let uploads else { return }
+    do { try uploads.checkpoint() } catch {
+      log("the write-ahead log could not be copied into the archive file: \(error)")
+    }
+  }
+
   /// Whether a request is an upload that presents the server's token: the server writes it on
   /// the uploads' thread (``UploadQueue``), and answers the rest on the worker's.
   func isAuthorizedUpload(_ request: HTTPRequest) -> Bool {

@@ -138,4 +138,44 @@ struct ServeUploadTests {
     #expect(stored == dates)
     #expect(server.stop() == 0)
   }
+
+  /// An upload lived in the write-ahead log only: a copy of the archive file alone lacked it.
+  /// Each upload is now copied into the file, as far as readers let it, and the rest as the
+  /// service ends.
+  @Test func uploadsAreCopiedIntoTheArchiveFile() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive([
+      "--db", archive, "--token-file", try tokenFile(in: folder, Self.token),
+    ])
+    func copiedDates(_ name: String) throws -> [String] {
+      let copy = folder.url.appendingPathComponent(name).path
+      try FileManager.default.copyItem(atPath: archive, toPath: copy)
+      return try rows(
+        copy,
+        "SELECT chart_date FROM snapshots JOIN charts ON charts.id = chart_id"
+          + " WHERE charts.name = 'app-new' ORDER BY chart_date")
+    }
+    #expect(try Self.upload(port: server.port, date: "2030-01-01").status == 201)
+    #expect(try copiedDates("copy-1.sqlite") == ["2030-01-01"])
+    // A reader of this process in the middle of a read keeps the next upload in the log...
+    let reader = try Archive(path: archive, access: .read)
+    let reading = DispatchSemaphore(value: 0)
+    let finish = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      _ = try? reader.read { reader in
+        _ = try reader.charts()
+        reading.signal()
+        finish.wait()
+      }
+    }
+    reading.wait()
+    #expect(try Self.upload(port: server.port, date: "2030-01-02").status == 201)
+    #expect(try copiedDates("copy-2.sqlite") == ["2030-01-01"])
+    finish.signal()
+    // ... until the service ends (the reader's connection stays open: SQLite would copy the log
+    // itself when the last connection closes).
+    #expect(server.stop() == 0)
+    #expect(try copiedDates("copy-3.sqlite") == ["2030-01-01", "2030-01-02"])
+    _ = reader
+  }
 }

@@ -124,6 +124,8 @@ enum ServeCommand: Subcommand {
     }
     waiter.start()
     server.run()
+    // What uploads committed in the write-ahead log is copied into the archive file.
+    router.checkpoint()
     return .success
   }
 
