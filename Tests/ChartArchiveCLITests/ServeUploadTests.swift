@@ -178,4 +178,27 @@ struct ServeUploadTests {
     #expect(try copiedDates("copy-3.sqlite") == ["2030-01-01", "2030-01-02"])
     _ = reader
   }
+
+  /// A token file that others may read or write is refused at start, as ssh refuses a private
+  /// key, with the chmod that fixes it; one its owner alone may read is taken.
+  @Test func aTokenFileOthersMayReadIsRefused() throws {
+    let (folder, archive) = try sampleArchive()
+    let file = try folder.write("token", Self.token)
+    for (mode, words) in [
+      (0o644, "other users may read it (mode 644)"),
+      (0o666, "other users may read and write it and its group may write it (mode 666)"),
+      (0o620, "its group may write it (mode 620)"),
+    ] {
+      chmod(file, mode_t(mode))
+      let run = try chartArchive(["serve", "--port", "0", "--db", archive, "--token-file", file])
+      #expect(run.status == 65)
+      #expect(
+        run.error
+          == "Error: \(file): the token file is not private: \(words); run chmod 600 \(file)\n")
+    }
+    chmod(file, 0o640)
+    let server = try ServedArchive(["--db", archive, "--token-file", file])
+    #expect(try Self.upload(port: server.port, date: "2030-01-01").status == 201)
+    #expect(server.stop() == 0)
+  }
 }

@@ -161,13 +161,28 @@ enum ServeCommand: Subcommand {
     return configuration
   }
 
-  /// The upload token a file holds: at least 16 characters, blanks around it dropped.
+  /// The upload token a file holds: at least 16 characters, blanks around it dropped, in a file
+  /// no other user may read or write and its group may not write (as ssh refuses a private key
+  /// others may read).
   ///
   /// - Throws: ``CommandError``: no input (66) for a file it cannot read, a data error (65) for a
-  ///   token too short.
+  ///   file others may read or write (naming the `chmod` that fixes it) or a token too short.
   private static func token(in file: String) throws -> String {
-    guard let data = FileManager.default.contents(atPath: file) else {
+    var status = stat()
+    guard stat(file, &status) == 0, let data = FileManager.default.contents(atPath: file) else {
       throw CommandError(.noInput, "\(file): cannot read the token file")
+    }
+    let mode = status.st_mode & 0o777
+    let othersMay = [(mode & 0o004 != 0, "read"), (mode & 0o002 != 0, "write")].filter(\.0)
+    let open =
+      (othersMay.isEmpty
+        ? [] : ["other users may " + othersMay.map(\.1).joined(separator: " and ") + " it"])
+      + (mode & 0o020 != 0 ? ["its group may write it"] : [])
+    guard open.isEmpty else {
+      throw CommandError(
+        .dataError,
+        "\(file): the token file is not private: \(open.joined(separator: " and ")) (mode"
+          + " \(String(mode, radix: 8))); run chmod 600 \(file)")
     }
     let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
       in: .whitespacesAndNewlines)
