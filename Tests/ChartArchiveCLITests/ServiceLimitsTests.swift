@@ -117,4 +117,26 @@ struct ServiceLimitsTests {
     #expect(log.contains { $0.hasPrefix("GET /api/health 400 ") })
     _ = folder
   }
+
+  /// Clients that send a request and reset their connection before its answer is written: each
+  /// such request was counted as in flight for ever, and SIGTERM then waited the whole grace of
+  /// 5 s for it. A stop of an idle server takes well under a second.
+  @Test func sigtermEndsAnIdleServerAtOnce() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(["--db", archive])
+    for _ in 0..<20 {
+      let connection = try RawConnection(port: server.port)
+      var linger = linger(l_onoff: 1, l_linger: 0)
+      setsockopt(
+        connection.socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+      try connection.send(Array("GET /charts/hot-100 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+    }
+    usleep(300_000)
+    #expect(try server.get("/api/health").status == 200)
+    let start = Date()
+    #expect(server.stop() == 0)
+    let seconds = Date().timeIntervalSince(start)
+    #expect(seconds < 1, "SIGTERM took \(seconds) s")
+    _ = folder
+  }
 }
