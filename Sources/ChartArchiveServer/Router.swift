@@ -53,12 +53,17 @@ public final class Router: Sendable {
 
   /// The response to a request.
   public func respond(to request: HTTPRequest) -> HTTPResponse {
+    let isAPI = request.path.hasPrefix("/api/")
+    // A query that is not percent-encoded UTF-8 is refused, not searched for as it was sent.
+    if let name = request.malformedParameters.first {
+      let detail = "the query's parameter '\(name)' is not valid percent-encoded UTF-8"
+      return finish(
+        isAPI ? problem(400, detail) : errorPage(400, detail), gzipped: nil, for: request)
+    }
     // A parameter given twice is refused, as the command line refuses an option given twice:
     // which value was meant is not known.
-    if request.path.hasPrefix("/api/"), let name = request.repeatedParameters.first {
-      return finish(
-        problem(400, "the query gives '\(name)' more than once; give it once"), gzipped: nil,
-        for: request)
+    if isAPI, let name = request.repeatedParameters.first {
+      return finish(problem(400, Self.givenTwice(name)), gzipped: nil, for: request)
     }
     let routed: RouteRequest
     switch resolve(request) {
@@ -139,6 +144,15 @@ public final class Router: Sendable {
     if isAPI, let refusal = Self.unknownParameters(of: request, route: route) {
       return .failure(Refusal(response: problem(400, refusal)))
     }
+    // A page ignores the parameters it does not take, given twice or not; one it takes is
+    // refused given twice, as the API refuses it.
+    if !isAPI,
+      let name = request.repeatedParameters.first(where: { name in
+        route.query.contains { $0.name == name }
+      })
+    {
+      return .failure(Refusal(response: errorPage(400, Self.givenTwice(name))))
+    }
     do throws(ServerProblem) {
       return .success(try RouteRequest(request, route: route, pathValues: match.values))
     } catch {
@@ -158,6 +172,11 @@ public final class Router: Sendable {
       + listed(unknown.map { "'\($0)'" }) + (closest.map { " (did you mean \($0)?)" } ?? "")
       + ": \(request.method) \(route.pattern) takes "
       + (taken.isEmpty ? "no query parameter" : listed(taken))
+  }
+
+  /// The words that refuse a query parameter given twice.
+  private static func givenTwice(_ name: String) -> String {
+    "the query gives '\(name)' more than once; give it once"
   }
 
   /// Names in a sentence: `a`, `a and b`, `a, b and c`.
@@ -227,6 +246,10 @@ public final class Router: Sendable {
     }
     if let origin = configuration.corsOrigin {
       response.headers.append(("Access-Control-Allow-Origin", origin))
+    }
+    // No answer is read as another type than it says (a JSON problem as HTML, a CSV as script).
+    if response.header("X-Content-Type-Options") == nil {
+      response.headers.append(("X-Content-Type-Options", "nosniff"))
     }
     return response
   }

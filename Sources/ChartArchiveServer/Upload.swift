@@ -23,7 +23,7 @@ extension Router {
       response.headers.append(("WWW-Authenticate", "Bearer"))
       return response
     }
-    let chart = try request.value(Parameters.chart)
+    let chart = try request.value(Parameters.uploadChart)
     var options = ImportOptions(chart: chart)
     options.listingSnapshots = true
     options.replacing = try request.value(Parameters.replace)
