@@ -60,7 +60,13 @@ enum APIRoutes {
   ) { router, request in
     let chart = try request.value(Parameters.chart)
     return try router.view(request) {
-      SnapshotsView(chart: chart, snapshots: try $0.snapshots(of: chart))
+      // Each source by its file name: where the server's files are is not the client's business.
+      let snapshots = try $0.snapshots(of: chart).map { snapshot in
+        var named = snapshot
+        named.source = snapshot.source.map { String($0.split(separator: "/").last ?? "") }
+        return named
+      }
+      return SnapshotsView(chart: chart, snapshots: snapshots)
     }
   }
 

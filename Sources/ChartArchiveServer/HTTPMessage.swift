@@ -8,6 +8,10 @@ public struct HTTPRequest: Sendable {
   public var query: [String: String]
   /// The names the query gives more than once, in the order of their second appearance.
   public var repeatedParameters: [String] = []
+  /// The names (as given) of the query's parameters whose name or value is not percent-encoded
+  /// UTF-8 (a malformed escape such as `%zz`, or bytes such as `%ff` that are not UTF-8); their
+  /// text is kept as given.
+  public var malformedParameters: [String] = []
   /// The headers, by lower-case name; a name given twice keeps its values joined by `, `.
   public var headers: [String: String]
   /// The body (an upload's file), empty for most requests.
@@ -31,12 +35,15 @@ public struct HTTPRequest: Sendable {
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     var query: [String: String] = [:]
     var repeated: [String] = []
+    var malformed: [String] = []
     if parts.count == 2 {
       for pair in parts[1].split(separator: "&") {
         let field = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        let name = percentDecoded(field[0], plusIsSpace: true) ?? String(field[0])
-        let value =
-          field.count == 2 ? percentDecoded(field[1], plusIsSpace: true) ?? String(field[1]) : ""
+        let decodedName = percentDecoded(field[0], plusIsSpace: true)
+        let decodedValue = field.count == 2 ? percentDecoded(field[1], plusIsSpace: true) : ""
+        if decodedName == nil || decodedValue == nil { malformed.append(String(field[0])) }
+        let name = decodedName ?? String(field[0])
+        let value = decodedValue ?? String(field[1])
         if query[name] == nil {
           query[name] = value
         } else if !repeated.contains(name) {
@@ -49,6 +56,7 @@ public struct HTTPRequest: Sendable {
       headers: Dictionary(headers.map { ($0.key.lowercased(), $0.value) }) { $0 + ", " + $1 },
       body: body)
     repeatedParameters = repeated
+    malformedParameters = malformed
   }
 }
 

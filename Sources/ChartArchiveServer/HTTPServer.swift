@@ -26,10 +26,11 @@ public enum ServerError: Error, Sendable, CustomStringConvertible {
 /// threads, each with its own event loop and `evhttp`, all accepting connections on one listening
 /// socket, answering every request with the ``Router``.
 ///
-/// Its limits: the request body and headers' sizes and the time a client may take (evhttp's own,
-/// answering 413 or closing), and the connections each thread keeps open once they have sent a
-/// request (at the limit a thread stops accepting until one closes; connections wait in the
-/// kernel's queue meanwhile, and one that sends nothing is closed by the timeout). Each request is written to the access log as one line.
+/// Its limits: the request body and headers' sizes (evhttp's own, answering 413 or closing), the
+/// time a client may take to send a request head (from its first byte) or stay idle, and the
+/// connections each thread holds, whether they have sent a request or not (see ``Worker``: at the
+/// limit the one that has waited longest without sending a whole request is closed). Each request
+/// is written to the access log as one line.
 public final class HTTPServer: Sendable {
   /// The port it listens on (the one the system chose for port 0).
   public let port: Int
@@ -37,6 +38,8 @@ public final class HTTPServer: Sendable {
   public let host: String
   private let socket: Int32
   private let workers: [Worker]
+  /// Where uploads wait to be written, on a server that takes them.
+  private let uploads: UploadQueue?
 
   /// Listens on the configuration's host and port (nothing is answered until ``run()``).
   ///
@@ -60,8 +63,11 @@ public final class HTTPServer: Sendable {
     socket = listening
     port = bound == 0 ? Self.port(of: address) : configuration.port
     host = configuration.host
+    let uploads = router.uploads == nil ? nil : UploadQueue(router: router)
+    self.uploads = uploads
     workers = (0..<max(1, configuration.threads)).map { index in
-      Worker(index: index, configuration: configuration, router: router, log: log)
+      Worker(
+        index: index, configuration: configuration, router: router, uploads: uploads, log: log)
     }
   }
 
@@ -72,8 +78,10 @@ public final class HTTPServer: Sendable {
   private static let enableThreads: Void = { evthread_use_pthreads() }()
 
   /// Answers requests on every worker thread until ``stop()``, then returns once each has
-  /// finished the requests it was answering.
+  /// finished the requests it was answering, and the uploads' thread has written the uploads it
+  /// took.
   public func run() {
+    uploads?.start()
     var threads: [pthread_t] = []
     for worker in workers {
       worker.socket = dup(socket)
@@ -86,6 +94,7 @@ public final class HTTPServer: Sendable {
       }
     }
     for thread in threads { pthread_join(thread, nil) }
+    uploads?.close()
   }
 
   /// Stops accepting connections and ends each worker's loop once the requests in flight are
@@ -148,278 +157,10 @@ public final class HTTPServer: Sendable {
   }
 }
 
-/// One worker thread: an event loop, its `evhttp`, the connections it holds.
-private final class Worker: @unchecked Sendable {
-  let index: Int
-  let configuration: ServerConfiguration
-  let router: Router
-  let log: @Sendable (String) -> Void
-  /// The listening socket's copy this worker accepts on (and closes when it stops accepting).
-  var socket: Int32 = -1
-
-  // The event loop's own state: touched on its thread only, but for `base`, set before the loop
-  // runs and read by `stop`, which hands its work to the loop.
-  private let baseAddress = Mutex<Int>(0)
-  /// The event loop, while it runs.
-  private var base: OpaquePointer? { OpaquePointer(bitPattern: baseAddress.withLock { $0 }) }
-  private var http: OpaquePointer?
-  private var bound: OpaquePointer?
-  /// The connections that have sent a request and are open, and requests being answered or
-  /// written.
-  private var connections: Set<OpaquePointer> = []
-  private var inFlight = 0
-  /// Whether accepting is paused because the worker holds its most connections.
-  private var paused = false
-  private var stopping = false
-  private var deadline = 0.0
-  private var timer: OpaquePointer?
-  /// A stop asked for before the loop was made.
-  private let stopAsked = Mutex<Double?>(nil)
-
-  init(
-    index: Int, configuration: ServerConfiguration, router: Router,
-    log: @escaping @Sendable (String) -> Void
-  ) {
-    self.index = index
-    self.configuration = configuration
-    self.router = router
-    self.log = log
-  }
-
-  /// The loop: runs on the worker's thread until stopped.
-  func run() {
-    guard let base = event_base_new(), let http = evhttp_new(base) else { return }
-    self.http = http
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    evhttp_set_gencb(http, answerRequest, context)
-    evhttp_set_max_body_size(http, configuration.maximumBodyBytes)
-    evhttp_set_max_headers_size(http, configuration.maximumHeaderBytes)
-    evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))
-    // Every method reaches the router, which answers 405 with the methods a path takes.
-    evhttp_set_allowed_methods(
-      http,
-      UInt16(
-        EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
-          | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
-          | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue))
-    bound = evhttp_accept_socket_with_handle(http, socket)
-    baseAddress.withLock { $0 = Int(bitPattern: UnsafeRawPointer(base)) }
-    if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
-    event_base_dispatch(base)
-    baseAddress.withLock { $0 = 0 }
-    if let timer { event_free(timer) }
-    evhttp_free(http)
-    event_base_free(base)
-  }
-
-  /// Asks the loop, from any thread, to stop accepting and end once its requests are answered.
-  func stop(graceSeconds: Double) {
-    let scheduled = baseAddress.withLock { address -> Bool in
-      guard let base = OpaquePointer(bitPattern: address) else { return false }
-      var now = timeval()
-      let context = Unmanaged.passRetained(StopRequest(worker: self, graceSeconds: graceSeconds))
-      event_base_once(base, -1, Int16(EV_TIMEOUT), stopOnLoop, context.toOpaque(), &now)
-      return true
-    }
-    if !scheduled { stopAsked.withLock { $0 = graceSeconds } }
-  }
-
-  /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
-  /// flight are answered.
-  fileprivate func beginStopping(graceSeconds: Double) {
-    guard !stopping, let http, let base else { return }
-    stopping = true
-    if let bound { evhttp_del_accept_socket(http, bound) }
-    bound = nil
-    deadline = monotonicSeconds() + graceSeconds
-    timer = event_new(
-      base, -1, Int16(EV_PERSIST), checkStoppedOnLoop, Unmanaged.passUnretained(self).toOpaque())
-    var interval = timeval(tv_sec: 0, tv_usec: 20_000)
-    event_add(timer, &interval)
-  }
-
-  fileprivate func checkStopped() {
-    guard inFlight == 0 || monotonicSeconds() > deadline, let base else {
-      return
-    }
-    event_base_loopexit(base, nil)
-  }
-
-  // MARK: - Requests
-
-  fileprivate func answer(_ request: OpaquePointer) {
-    let start = monotonicSeconds()
-    inFlight += 1
-    let context = Unmanaged.passUnretained(self).toOpaque()
-    evhttp_request_set_on_complete_cb(request, requestDone, context)
-    if let connection = evhttp_request_get_connection(request),
-      connections.insert(connection).inserted
-    {
-      evhttp_connection_set_closecb(connection, connectionClosed, context)
-      if connections.count >= configuration.maximumConnectionsPerThread { pauseAccepting(true) }
-    }
-    let incoming = Self.request(from: request)
-    let response = router.respond(to: incoming)
-    // The connection's timeout runs from now: an answer that took longer than it (an upload that
-    // waited for the archive's lock, a long import) was dropped unsent as soon as the loop went
-    // on. The loop's clock is read again first: libevent times a timeout from the time it cached
-    // when this callback began.
-    if let connection = evhttp_request_get_connection(request), let base {
-      event_base_update_cache_time(base)
-      evhttp_connection_set_timeout(connection, Int32(configuration.timeoutSeconds))
-    }
-    let output = evhttp_request_get_output_headers(request)
-    for (name, value) in response.headers { evhttp_add_header(output, name, value) }
-    // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
-    // request on the connection, so the connection ends with this answer.
-    let unreadBody =
-      (incoming.method == "TRACE" || incoming.method == "HEAD")
-      && (incoming.headers["content-length"].map { $0 != "0" } ?? false
-        || incoming.headers["transfer-encoding"] != nil)
-    if stopping || unreadBody { evhttp_add_header(output, "Connection", "close") }
-    let reason = reasonPhrase(response.status)
-    if incoming.method == "HEAD" {
-      // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
-      if response.status != 304, response.status != 204 {
-        evhttp_add_header(output, "Content-Length", String(response.body.count))
-      }
-      evhttp_send_reply(request, Int32(response.status), reason, nil)
-    } else if response.body.count > 0, response.status != 304, response.status != 204 {
-      let buffer = evbuffer_new()
-      let retained = Unmanaged.passRetained(response.body).toOpaque()
-      evbuffer_add_reference(
-        buffer, response.body.storage.baseAddress, response.body.count, releaseBody, retained)
-      evhttp_send_reply(request, Int32(response.status), reason, buffer)
-      evbuffer_free(buffer)
-    } else {
-      evhttp_send_reply(request, Int32(response.status), reason, nil)
-    }
-    let milliseconds = (monotonicSeconds() - start) * 1_000
-    log(
-      "\(incoming.method) \(Self.loggable(incoming.path)) \(response.status)"
-        + " \(response.body.count) \(Double(Int(milliseconds * 10)) / 10)ms")
-  }
-
-  fileprivate func finished() { inFlight -= 1 }
-
-  fileprivate func closed(_ connection: OpaquePointer) {
-    connections.remove(connection)
-    if paused, connections.count < configuration.maximumConnectionsPerThread {
-      pauseAccepting(false)
-    }
-  }
-
-  /// Stops or starts accepting connections on this worker (the others go on): the kernel's
-  /// queue holds new ones meanwhile.
-  private func pauseAccepting(_ pause: Bool) {
-    guard !stopping, let bound, let listener = evhttp_bound_socket_get_listener(bound) else {
-      return
-    }
-    _ = pause ? evconnlistener_disable(listener) : evconnlistener_enable(listener)
-    paused = pause
-  }
-
-  /// The request's method, target, headers and body, copied out of libevent's.
-  private static func request(from request: OpaquePointer) -> HTTPRequest {
-    let method =
-      switch evhttp_request_get_command(request) {
-      case EVHTTP_REQ_GET: "GET"
-      case EVHTTP_REQ_POST: "POST"
-      case EVHTTP_REQ_HEAD: "HEAD"
-      case EVHTTP_REQ_PUT: "PUT"
-      case EVHTTP_REQ_DELETE: "DELETE"
-      case EVHTTP_REQ_OPTIONS: "OPTIONS"
-      case EVHTTP_REQ_PATCH: "PATCH"
-      case EVHTTP_REQ_TRACE: "TRACE"
-      case EVHTTP_REQ_CONNECT: "CONNECT"
-      default: "OTHER"
-      }
-    let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
-    var headers: [String: String] = [:]
-    var header = chart_archive_first_header(evhttp_request_get_input_headers(request))
-    while let current = header {
-      if let key = current.pointee.key, let value = current.pointee.value {
-        headers[String(cString: key), default: ""] +=
-          (headers[String(cString: key)] == nil ? "" : ", ") + String(cString: value)
-      }
-      header = chart_archive_next_header(current)
-    }
-    var body: [UInt8] = []
-    if let input = evhttp_request_get_input_buffer(request) {
-      let length = evbuffer_get_length(input)
-      if length > 0 {
-        body = [UInt8](repeating: 0, count: length)
-        _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
-      }
-    }
-    return HTTPRequest(method: method, target: target, headers: headers, body: body)
-  }
-
-  /// A path for the log: control characters (a request's own bytes) escaped.
-  private static func loggable(_ path: String) -> String {
-    if path.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) { return path }
-    return String(
-      path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
-  }
-}
-
-/// What a stop hands to the loop's thread.
-private final class StopRequest {
-  let worker: Worker
-  let graceSeconds: Double
-
-  init(worker: Worker, graceSeconds: Double) {
-    self.worker = worker
-    self.graceSeconds = graceSeconds
-  }
-}
-
 // MARK: - libevent's callbacks (C functions: their context comes through the `void *` argument)
 
 private func runWorker(_ context: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
   guard let context else { return nil }
   Unmanaged<Worker>.fromOpaque(context).takeRetainedValue().run()
   return nil
-}
-
-private func answerRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-  guard let request, let context else { return }
-  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().answer(request)
-}
-
-private func requestDone(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-  guard let context else { return }
-  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().finished()
-}
-
-private func releaseBody(
-  _ data: UnsafeRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?
-) {
-  guard let context else { return }
-  Unmanaged<ResponseBody>.fromOpaque(context).release()
-}
-
-private func stopOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
-  guard let context else { return }
-  let request = Unmanaged<StopRequest>.fromOpaque(context).takeRetainedValue()
-  request.worker.beginStopping(graceSeconds: request.graceSeconds)
-}
-
-private func checkStoppedOnLoop(
-  _ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?
-) {
-  guard let context else { return }
-  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().checkStopped()
-}
-
-private func connectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
-  guard let connection, let context else { return }
-  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().closed(connection)
-}
-
-/// Monotonic time in seconds.
-private func monotonicSeconds() -> Double {
-  var time = timespec()
-  clock_gettime(CLOCK_MONOTONIC, &time)
-  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }

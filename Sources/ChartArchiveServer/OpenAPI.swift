@@ -33,7 +33,7 @@ enum OpenAPIDocument {
         "title": "ChartArchive",
         "version": "1",
         "summary": "A chart archive's snapshots, movements, song histories and a chart app's feed.",
-        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked."
+        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes, and so is a query that is not percent-encoded UTF-8. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked."
       }
     """#
 
@@ -109,7 +109,7 @@ enum OpenAPIDocument {
                   "properties": {
                     "chart_date": {"$ref": "#/components/schemas/ChartDate"},
                     "entries": {"type": "integer", "minimum": 0},
-                    "source": {"type": ["string", "null"], "description": "The file it was imported from"}
+                    "source": {"type": ["string", "null"], "description": "The name of the file it was imported from (without its folder)"}
                   }
                 }
               }

@@ -15,6 +15,36 @@ enum Parameters {
     example: .string("hot-100"), component: "chart"
   ) { $0 ?? "" }
 
+  /// `{chart}` of an upload: the name of the chart it is stored in, which an upload may create.
+  /// Refused (422): `.` and `..`, which name folders, and a name holding a bidirectional control
+  /// (Unicode's Bidi_Control: U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+  /// reverses or isolates the text after it wherever the name is shown.
+  static let uploadChart = Parameter<String>(
+    "chart", in: .path, "The chart's name, as chart-archive charts lists it", schema: textSchema,
+    example: .string("hot-100"), component: "chart"
+  ) { text throws(ServerProblem) in
+    let name = text ?? ""
+    if name == "." || name == ".." {
+      throw ServerProblem(422, "a chart cannot be named '\(name)'")
+    }
+    if let control = name.unicodeScalars.first(where: isBidiControl) {
+      let code = String(control.value, radix: 16, uppercase: true)
+      throw ServerProblem(
+        422,
+        "a chart's name cannot hold the bidirectional control U+\(code): it reorders the text"
+          + " shown after it")
+    }
+    return name
+  }
+
+  /// Whether a character is one of Unicode's bidirectional controls (Bidi_Control).
+  static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }
+
   /// `{date}`: a snapshot's chart date, `latest` or `previous`.
   static let snapshotDate = Parameter<SnapshotDate?>(
     "date", in: .path, "A chart date (YYYY-MM-DD), latest or previous", schema: textSchema,

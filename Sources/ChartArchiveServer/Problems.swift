@@ -28,9 +28,50 @@ extension Router {
       body: Array((body.encoded() + "\n").utf8))
   }
 
-  /// An archive error in the command line's words, with its status.
+  /// An archive error as a problem: in the command line's words, with its status; a 500 or 503
+  /// in the service's words, its cause in the log (see ``failure(_:cause:detail:of:)``).
   func problem(for error: ArchiveError) -> HTTPResponse {
-    problem(Self.status(of: error), Self.words(for: error))
+    let status = Self.status(of: error)
+    guard status < 500 else {
+      // The error's own words say how long the command line waits, not this upload.
+      let cause =
+        error.isLocked
+        ? "another program held the write lock of \(configuration.archivePath)" : error.description
+      return failure(status, cause: cause)
+    }
+    return problem(status, Self.words(for: error))
+  }
+
+  /// A 500 or 503 answer: what failed in the user's terms, never the archive's path or SQLite's
+  /// words, which go to the log with the request (a 503 says when to try again, `Retry-After`);
+  /// a problem document under `/api/`, an error page elsewhere.
+  ///
+  /// - Parameters:
+  ///   - status: 500 or 503.
+  ///   - cause: what the log says, when anything.
+  ///   - detail: the words of the answer; by default the archive being written by another program
+  ///     (503) or not readable (500).
+  ///   - request: the request answered, for the log and the form of the answer.
+  func failure(
+    _ status: Int, cause: String?, detail: String? = nil, of request: RouteRequest? = nil
+  ) -> HTTPResponse {
+    if let cause {
+      log(
+        "\(status) for " + (request.map { "\($0.http.method) \($0.http.path)" } ?? "an upload")
+          + ": \(cause)")
+    }
+    let words =
+      detail
+      ?? (status == 503
+        ? "the archive is being written by another program; try again in"
+          + " \(configuration.retryAfterSeconds) s"
+        : "the archive could not be read or written; the server's log says why")
+    var response =
+      request?.route.isAPI == false ? errorPage(status, words) : problem(status, words)
+    if status == 503 {
+      response.headers.append(("Retry-After", String(configuration.retryAfterSeconds)))
+    }
+    return response
   }
 
   /// The status that answers an archive error: 404 for a chart or snapshot that is not there, 409

@@ -7,6 +7,12 @@ import Synchronization
 /// The responses the router made, kept until the archive changes: its file or its write-ahead log
 /// (an import by anyone commits there) has another size or modification time than when they were
 /// made. Shared by the worker threads, behind a lock held for a lookup or an insert only.
+///
+/// Bounded: everything an entry holds counts toward ``limitBytes`` (its key, its response's
+/// headers and body, the body's gzip form, and an estimate of what the table and the objects take
+/// beside them), and past the limit the cache starts again. A response whose key is longer than
+/// ``longestKey`` is not kept: a unique long value of a parameter in every request would fill the
+/// cache with entries asked for once.
 final class ResponseCache: Sendable {
   private struct Generation: Equatable {
     var file: [Int64]
@@ -27,13 +33,24 @@ final class ResponseCache: Sendable {
 
   private let path: String
   private let state = Mutex(State())
-  /// How many bytes of bodies the cache keeps at most; past that it starts again.
-  static let limitBytes = 32 * 1024 * 1024
+  /// How many bytes the cache keeps at most (see ``size(of:key:)``); past that it starts again.
+  let limitBytes: Int
+  /// The cache's bound unless told otherwise: 32 MiB.
+  static let defaultLimitBytes = 32 * 1024 * 1024
+  /// The longest key, in bytes, whose response is kept.
+  static let longestKey = 2_048
+  /// What an entry takes beside its bytes, estimated: the table's slot, the key's and the
+  /// response's objects, the headers' array.
+  static let entryOverhead = 256
   /// The smallest body sent compressed: below it, gzip's header and a round of zlib cost more
   /// than they save.
   static let smallestGzipped = 1_024
 
-  init(path: String) { self.path = path }
+  /// A cache for the archive at a path, keeping at most `limitBytes`.
+  init(path: String, limitBytes: Int = ResponseCache.defaultLimitBytes) {
+    self.path = path
+    self.limitBytes = limitBytes
+  }
 
   /// The archive's generation: the identity, size and modification time of its file and log.
   private func generation() -> Generation {
@@ -63,7 +80,19 @@ final class ResponseCache: Sendable {
   /// How many responses are kept.
   var count: Int { state.withLock { $0.entries.count } }
 
-  /// Keeps a response for a key, with its gzip form, and returns the entry.
+  /// How many bytes the kept entries take (see ``size(of:key:)``).
+  var bytes: Int { state.withLock { $0.bytes } }
+
+  /// The bytes an entry kept under a key counts for: the key, the response's headers (names and
+  /// values) and body, the body's gzip form, and ``entryOverhead``.
+  static func size(of entry: Entry, key: String) -> Int {
+    key.utf8.count
+      + entry.response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+      + entry.response.body.count + (entry.gzipped?.count ?? 0) + entryOverhead
+  }
+
+  /// Keeps a response for a key, with its gzip form, and returns the entry; one whose key is longer
+  /// than ``longestKey``, or that alone would pass the limit, is returned and not kept.
   @discardableResult
   func keep(_ response: HTTPResponse, for key: String) -> Entry {
     let body = response.body
@@ -71,13 +100,13 @@ final class ResponseCache: Sendable {
       response: response,
       gzipped: body.count >= Self.smallestGzipped
         ? Gzip.compress(body.bytes).map(ResponseBody.init) : nil)
+    let size = Self.size(of: entry, key: key)
+    guard key.utf8.count <= Self.longestKey, size <= limitBytes else { return entry }
     state.withLock { state in
-      state.bytes += body.count + (entry.gzipped?.count ?? 0)
-      if state.bytes > Self.limitBytes {
-        state = State(generation: state.generation)
-        state.bytes = body.count
-      }
+      if let replaced = state.entries[key] { state.bytes -= Self.size(of: replaced, key: key) }
+      if state.bytes + size > limitBytes { state = State(generation: state.generation) }
       state.entries[key] = entry
+      state.bytes += size
     }
     return entry
   }

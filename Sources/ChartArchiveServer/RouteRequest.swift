@@ -65,11 +65,22 @@ struct RouteRequest: Sendable {
     }
   }
 
-  /// The key its answer is kept under: the path as sent, the parameters the route takes (each
-  /// value with its length, so that no value reads as two), and the format.
+  /// The key its answer is kept under, the request normalised: the route, its path parameters'
+  /// values (decoded) and its query parameters' in the route's order, each value with its length
+  /// so that no value reads as two, and the format. Two requests that differ only in how they
+  /// are written (`hot%2D100`, the order of the parameters, one a route does not take) share it.
+  /// The encoding is no part of it: an entry holds the body and its gzip form.
   var cacheKey: String {
-    http.path + "?"
-      + query.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value.utf8.count):\($0.value)" }
-      .joined(separator: "&") + "|" + format.rawValue
+    var key = route.name
+    for parameter in route.pathParameters {
+      let value = pathValues[parameter.name] ?? ""
+      key += "/\(value.utf8.count):\(value)"
+    }
+    key += "?"
+    for parameter in route.query {
+      guard let value = query[parameter.name] else { continue }
+      key += "\(parameter.name)=\(value.utf8.count):\(value)&"
+    }
+    return key + "|" + format.rawValue
   }
 }

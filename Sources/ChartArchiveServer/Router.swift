@@ -18,6 +18,9 @@ public final class Router: Sendable {
   let configuration: ServerConfiguration
   /// The responses kept until the archive changes.
   let cache: ResponseCache
+  /// Receives what the log says beside each request's line: the cause of a 500 or 503 answer (the
+  /// archive's path, SQLite's words), which the answer does not give.
+  let log: @Sendable (String) -> Void
 
   /// The API's routes, as a trie.
   static let api = RouteTable(apiRoutes)
@@ -26,10 +29,16 @@ public final class Router: Sendable {
 
   /// A router for an archive.
   ///
+  /// - Parameters:
+  ///   - configuration: the archive, the token, the feeds and the limits.
+  ///   - log: receives the causes of 500 and 503 answers, one line each, from any thread.
   /// - Throws: ``ArchiveError`` when the archive cannot be opened (for writing too, when uploads
   ///   are allowed; it is then created when missing).
-  public init(configuration: ServerConfiguration) throws(ArchiveError) {
+  public init(
+    configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws(ArchiveError) {
     self.configuration = configuration
+    self.log = log
     uploads =
       configuration.uploadToken == nil
       ? nil
@@ -44,12 +53,17 @@ public final class Router: Sendable {
 
   /// The response to a request.
   public func respond(to request: HTTPRequest) -> HTTPResponse {
+    let isAPI = request.path.hasPrefix("/api/")
+    // A query that is not percent-encoded UTF-8 is refused, not searched for as it was sent.
+    if let name = request.malformedParameters.first {
+      let detail = "the query's parameter '\(name)' is not valid percent-encoded UTF-8"
+      return finish(
+        isAPI ? problem(400, detail) : errorPage(400, detail), gzipped: nil, for: request)
+    }
     // A parameter given twice is refused, as the command line refuses an option given twice:
     // which value was meant is not known.
-    if request.path.hasPrefix("/api/"), let name = request.repeatedParameters.first {
-      return finish(
-        problem(400, "the query gives '\(name)' more than once; give it once"), gzipped: nil,
-        for: request)
+    if isAPI, let name = request.repeatedParameters.first {
+      return finish(problem(400, Self.givenTwice(name)), gzipped: nil, for: request)
     }
     let routed: RouteRequest
     switch resolve(request) {
@@ -68,6 +82,26 @@ public final class Router: Sendable {
       return finish(response, gzipped: entry.gzipped, for: request)
     }
     return finish(response, gzipped: nil, for: request)
+  }
+
+  /// Copies what uploads committed in the archive's write-ahead log into the archive file, as far
+  /// as readers let it (`Archive.checkpoint()`), when the server takes uploads: the service does
+  /// it as it ends. A failure goes to the log: what was committed stays in the log, beside the
+  /// archive.
+  public func checkpoint() {
+    guard let uploads else { return }
+    do { try uploads.checkpoint() } catch {
+      log("the write-ahead log could not be copied into the archive file: \(error)")
+    }
+  }
+
+  /// Whether a request is an upload that presents the server's token: the server writes it on
+  /// the uploads' thread (``UploadQueue``), and answers the rest on the worker's.
+  func isAuthorizedUpload(_ request: HTTPRequest) -> Bool {
+    guard request.method == "POST", uploads != nil, case .success(let routed) = resolve(request),
+      routed.route.needsUploads
+    else { return false }
+    return isAuthorized(request)
   }
 
   /// A request that gets no route's answer: the response that refuses it.
@@ -110,6 +144,15 @@ public final class Router: Sendable {
     if isAPI, let refusal = Self.unknownParameters(of: request, route: route) {
       return .failure(Refusal(response: problem(400, refusal)))
     }
+    // A page ignores the parameters it does not take, given twice or not; one it takes is
+    // refused given twice, as the API refuses it.
+    if !isAPI,
+      let name = request.repeatedParameters.first(where: { name in
+        route.query.contains { $0.name == name }
+      })
+    {
+      return .failure(Refusal(response: errorPage(400, Self.givenTwice(name))))
+    }
     do throws(ServerProblem) {
       return .success(try RouteRequest(request, route: route, pathValues: match.values))
     } catch {
@@ -131,6 +174,11 @@ public final class Router: Sendable {
       + (taken.isEmpty ? "no query parameter" : listed(taken))
   }
 
+  /// The words that refuse a query parameter given twice.
+  private static func givenTwice(_ name: String) -> String {
+    "the query gives '\(name)' more than once; give it once"
+  }
+
   /// Names in a sentence: `a`, `a and b`, `a, b and c`.
   private static func listed(_ names: [String]) -> String {
     guard names.count > 1, let last = names.last else { return names.first ?? "" }
@@ -147,10 +195,31 @@ public final class Router: Sendable {
       return isAPI
         ? self.problem(problem.status, problem.detail) : errorPage(problem.status, problem.detail)
     } catch let error as ArchiveError {
-      return isAPI ? problem(for: error) : errorPage(Self.status(of: error), Self.words(for: error))
+      let status = Self.status(of: error)
+      if status >= 500 { return failure(status, cause: error.description, of: request) }
+      return isAPI ? problem(for: error) : errorPage(status, Self.words(for: error))
     } catch {
-      return isAPI ? problem(500, "\(error)") : errorPage(500, "\(error)")
+      return failure(500, cause: "\(error)", of: request)
     }
+  }
+
+  /// The answer to a request refused before it is routed, its head malformed (see
+  /// ``RequestHead``): a 400 problem document, with the headers every response gets.
+  func refusal(_ detail: String) -> HTTPResponse {
+    finish(problem(400, detail), gzipped: nil, for: HTTPRequest(method: "GET", path: "/"))
+  }
+
+  /// The answer to an upload that cannot be written promptly (the uploads before it, or another
+  /// program's write, hold the archive): 503 with `Retry-After`.
+  func uploadsBusy(_ request: HTTPRequest) -> HTTPResponse {
+    finish(
+      failure(
+        503,
+        cause: nil,
+        detail: "the archive could not be written within"
+          + " \(configuration.uploadWaitMilliseconds) ms: other uploads or another program are writing"
+          + " it; try again in \(configuration.retryAfterSeconds) s"),
+      gzipped: nil, for: request)
   }
 
   /// Headers every response gets, the conditional and compressed forms of cacheable ones.
@@ -177,6 +246,10 @@ public final class Router: Sendable {
     }
     if let origin = configuration.corsOrigin {
       response.headers.append(("Access-Control-Allow-Origin", origin))
+    }
+    // No answer is read as another type than it says (a JSON problem as HTML, a CSV as script).
+    if response.header("X-Content-Type-Options") == nil {
+      response.headers.append(("X-Content-Type-Options", "nosniff"))
     }
     return response
   }

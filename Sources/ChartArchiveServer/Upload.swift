@@ -15,17 +15,15 @@ extension Router {
   /// - Throws: ``ServerProblem`` for a parameter it does not take (400), a body it cannot read
   ///   (400, 413, 415); the problems of a refused file are answered (409, 422).
   func upload(_ request: RouteRequest) throws -> HTTPResponse {
-    guard let uploads, let token = configuration.uploadToken else {
+    guard let uploads else {
       throw ServerProblem(405, "this server takes no uploads (start it with --token-file)")
     }
-    guard let given = request.http.headers["authorization"], given.hasPrefix("Bearer "),
-      Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
-    else {
+    guard isAuthorized(request.http) else {
       var response = problem(401, "uploads need the server's token: Authorization: Bearer TOKEN")
       response.headers.append(("WWW-Authenticate", "Bearer"))
       return response
     }
-    let chart = try request.value(Parameters.chart)
+    let chart = try request.value(Parameters.uploadChart)
     var options = ImportOptions(chart: chart)
     options.listingSnapshots = true
     options.replacing = try request.value(Parameters.replace)
@@ -37,6 +35,14 @@ extension Router {
     do {
       let report = try Importer.run(
         [.bytes(Data(file), name: name)], into: uploads, options: options)
+      // Committed in the write-ahead log: copied into the archive file now, as far as readers let
+      // it, so that a copy of the file alone holds it (a failure leaves it in the log, which the
+      // log says).
+      if report.imported + report.replaced > 0 {
+        do { try uploads.checkpoint() } catch {
+          log("the upload into \(chart) stays in the write-ahead log: \(error)")
+        }
+      }
       let outcome =
         report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"
       let body = JSONValue.object([
@@ -68,6 +74,15 @@ extension Router {
         return problem(for: error)
       }
     }
+  }
+
+  /// Whether a request presents the server's token (`Authorization: Bearer TOKEN`), compared in
+  /// constant time.
+  func isAuthorized(_ request: HTTPRequest) -> Bool {
+    guard let token = configuration.uploadToken, let given = request.headers["authorization"],
+      given.hasPrefix("Bearer ")
+    else { return false }
+    return Self.constantTimeEqual(Array(given.dropFirst("Bearer ".count).utf8), Array(token.utf8))
   }
 
   /// The file a request's body holds: the body as sent, or gzipped (RFC 9110, section 8.4); any

@@ -249,6 +249,21 @@ public final class Archive: Sendable {
     }
   }
 
+  /// Sets how long the writing connection waits for a lock another connection holds (another
+  /// process's import) before its statement fails with `SQLITE_BUSY`
+  /// (<https://www.sqlite.org/c3ref/busy_timeout.html>): 10 s unless set, and 0 fails at once.
+  /// The HTTP service's uploads set it before each write, to what is left of the time an upload
+  /// may wait.
+  ///
+  /// - Parameter milliseconds: the wait, in milliseconds (0 or more).
+  /// - Precondition: the archive was not opened for ``Access/read``.
+  public func setWriteBusyTimeout(milliseconds: Int) {
+    guard let writer else { preconditionFailure("an archive opened for reading has no writer") }
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    sqlite3_busy_timeout(writer.database.handle, Int32(clamping: max(0, milliseconds)))
+  }
+
   /// Runs `body` with the writing connection, outside any transaction (tests that change an
   /// archive under the batch).
   func withWritingDatabase<Result>(_ body: (Database) throws -> Result) rethrows -> Result {

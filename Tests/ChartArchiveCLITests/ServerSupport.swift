@@ -10,32 +10,44 @@ final class ServedArchive {
   let port: UInt16
   /// The line the server printed first.
   let banner: String
+  /// The line it printed next: how many connections it holds.
+  let connectionsLine: String
   private let outputFile: URL
   private let errorFile: URL
 
   /// Starts the server with arguments after `serve --port 0`, and waits (at most 20 s) for the
-  /// line that gives its URL.
-  init(_ arguments: [String]) throws {
+  /// lines that give its URL and the connections it holds. `files` sets the file limit it starts
+  /// with (soft and hard, or soft then hard), as `ulimit -n` would.
+  init(_ arguments: [String], files: (soft: Int, hard: Int)? = nil) throws {
     folder = try TemporaryFolder()
     outputFile = folder.url.appendingPathComponent("stdout")
     errorFile = folder.url.appendingPathComponent("stderr")
     _ = FileManager.default.createFile(atPath: outputFile.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-    process.executableURL = toolURL
-    process.arguments = ["serve", "--port", "0"] + arguments
+    if let files {
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments =
+        ["-c", "ulimit -Sn \(files.soft) && ulimit -Hn \(files.hard) && exec \"$0\" \"$@\""]
+        + [toolURL.path, "serve", "--port", "0"] + arguments
+    } else {
+      process.executableURL = toolURL
+      process.arguments = ["serve", "--port", "0"] + arguments
+    }
     process.currentDirectoryURL = packageRoot
     process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/nonexistent-home"]
     process.standardOutput = try FileHandle(forWritingTo: outputFile)
     process.standardError = try FileHandle(forWritingTo: errorFile)
     try process.run()
     let deadline = Date().addingTimeInterval(20)
-    var line = ""
+    var lines: [String] = []
     while Date() < deadline, process.isRunning {
-      line = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
-      if line.hasSuffix("\n") { break }
+      let output = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+      lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      if lines.count > 2 { break }
       usleep(20_000)
     }
-    banner = line.trimmingCharacters(in: .newlines)
+    banner = lines.first ?? ""
+    connectionsLine = lines.count > 2 ? lines[1] : ""
     let port = banner.split(separator: ":").last.flatMap { UInt16($0.prefix { $0.isNumber }) }
     guard let port else {
       process.terminate()
@@ -84,6 +96,15 @@ final class ServedArchive {
   }
 
   deinit { _ = stop(SIGKILL) }
+}
+
+/// A token file for `serve --token-file` in a folder, readable and writable by its owner only
+/// (serve refuses one others may read).
+func tokenFile(in folder: TemporaryFolder, _ text: String, name: String = "token") throws -> String
+{
+  let path = try folder.write(name, text)
+  chmod(path, 0o600)
+  return path
 }
 
 struct ServerFailure: Error, CustomStringConvertible {
@@ -138,6 +159,18 @@ final class RawConnection {
       received += buffer[0..<count]
     }
     return received
+  }
+
+  /// Whether the server has closed the connection, waiting at most `seconds` for it (what it
+  /// sent before is read and dropped).
+  func isClosed(waiting seconds: Double) -> Bool {
+    var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+    guard poll(&descriptor, 1, Int32(seconds * 1_000)) > 0 else { return false }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    let count = buffer.withUnsafeMutableBytes {
+      recv(socket, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+    }
+    return count == 0 || (count < 0 && errno == ECONNRESET)
   }
 
   /// Whether the server closed the connection (a read gives end of file or a reset) within the

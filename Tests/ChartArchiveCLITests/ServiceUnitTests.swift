@@ -30,6 +30,8 @@ struct ServiceUnitTests {
     for (key, value) in [
       ("DynamicUser", "yes"), ("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
       ("PrivateTmp", "yes"), ("ProtectHome", "yes"), ("WantedBy", "multi-user.target"),
+      // Room for serve's 512 connections a thread, on many threads.
+      ("LimitNOFILE", "65536"),
     ] {
       #expect(try Self.value(key) == [value], "\(key)")
     }

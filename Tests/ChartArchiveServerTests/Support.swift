@@ -73,11 +73,15 @@ enum TestArchive {
 struct Service {
   let router: Router
 
-  /// A router serving an archive, its configuration changed by `configure`.
-  init(_ archive: String, configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+  /// A router serving an archive, its configuration changed by `configure`, its log lines
+  /// handed to `log`.
+  init(
+    _ archive: String, configure: (inout ServerConfiguration) -> Void = { _ in },
+    log: @escaping @Sendable (String) -> Void = { _ in }
+  ) throws {
     var configuration = ServerConfiguration(archivePath: archive)
     configure(&configuration)
-    router = try Router(configuration: configuration)
+    router = try Router(configuration: configuration, log: log)
   }
 
   /// The response to a request with a target as on a request line (`/api/songs?q=night+sky`).

@@ -8,10 +8,11 @@ enum ServeCommand: Subcommand {
   static let discussion = """
     Answers HTTP on the address and port given (127.0.0.1:8080 by default, this machine only),
     read-only unless --token-file is given: then POST /api/charts/NAME/snapshots imports a chart
-    file sent with the header Authorization: Bearer TOKEN. Prints the URL it listens on (the port
-    the system chose for --port 0), then one line per request on standard error. An import run
-    beside it is seen by the next request. Ctrl-C (SIGINT) or SIGTERM ends it once the requests
-    in flight are answered.
+    file sent with the header Authorization: Bearer TOKEN (the token file readable by its owner
+    only). Prints the URL it listens on (the port the system chose for --port 0) and how many
+    connections it holds (as many as its file limit allows, the soft limit raised to the hard
+    one), then one line per request on standard error. An import run beside it is seen by the next request. Ctrl-C
+    (SIGINT) or SIGTERM ends it once the requests in flight are answered.
 
     Web pages: / (the charts), /charts/NAME and /charts/NAME/DATE (a snapshot as a chart app
     shows it), /songs/ID (a song's run as a picture), /charts/NAME/diff, /charts/NAME/report and
@@ -75,6 +76,67 @@ enum ServeCommand: Subcommand {
   }
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+    var configuration = try configuration(arguments, console: console)
+    let fileLimit = FileLimit.raised()
+    configuration.fitConnections(toFileLimit: fileLimit.files)
+
+    // SIGINT and SIGTERM are taken by this thread, once the workers (which inherit the mask)
+    // have started.
+    var signals = sigset_t()
+    sigemptyset(&signals)
+    sigaddset(&signals, SIGINT)
+    sigaddset(&signals, SIGTERM)
+    pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+    // One write a line, whole, whichever thread it comes from.
+    let log: @Sendable (String) -> Void = { line in
+      var text = line + "\n"
+      text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    }
+    let router: Router
+    do { router = try Router(configuration: configuration, log: log) } catch {
+      throw CommandError(error)
+    }
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(configuration: configuration, router: router, log: log)
+    } catch {
+      // A port in use may be free when tried again; a host that is not this machine's never is.
+      if case .addressInUse = error { throw CommandError(.temporaryFailure, error.description) }
+      throw CommandError(.usage, error.description)
+    }
+    let shownHost =
+      configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+    console.print(
+      "Serving \(configuration.archivePath) at http://\(shownHost):\(server.port)/"
+        + " (Ctrl-C stops it)")
+    console.print(
+      "Up to \(configuration.maximumConnections) connections at once:"
+        + " \(configuration.maximumConnectionsPerThread) a thread, \(configuration.threads)"
+        + " thread\(configuration.threads == 1 ? "" : "s") (file limit \(fileLimit.files)"
+        + (fileLimit.before.map { ", raised from \($0)" } ?? "") + ")")
+    if console.finishOutput() != nil { return .ioError }
+    let awaited = signals
+    let waiter = Thread {
+      var signals = awaited
+      var signal: Int32 = 0
+      sigwait(&signals, &signal)
+      server.stop()
+    }
+    waiter.start()
+    server.run()
+    // What uploads committed in the write-ahead log is copied into the archive file.
+    router.checkpoint()
+    return .success
+  }
+
+  /// The server's configuration from the options.
+  ///
+  /// - Throws: ``UsageError`` for an option's value it does not take, ``CommandError`` for a
+  ///   token file it refuses.
+  private static func configuration(_ arguments: ParsedArguments, console: Console) throws
+    -> ServerConfiguration
+  {
     var configuration = ServerConfiguration(
       archivePath: try SharedOptions.databasePath(arguments, environment: console.environment))
     if let host = arguments.option("--host") {
@@ -87,16 +149,7 @@ enum ServeCommand: Subcommand {
     configuration.timeoutSeconds =
       try number("--timeout", in: 1...3_600, arguments) ?? configuration.timeoutSeconds
     if let file = arguments.option("--token-file") {
-      guard let data = FileManager.default.contents(atPath: file) else {
-        throw CommandError(.noInput, "\(file): cannot read the token file")
-      }
-      let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      guard token.count >= 16 else {
-        throw CommandError(
-          .dataError, "\(file): the token must be at least 16 characters (found \(token.count))")
-      }
-      configuration.uploadToken = token
+      configuration.uploadToken = try token(in: file)
     }
     for feed in arguments.options["--feed"] ?? [] {
       let parts = feed.split(separator: "=", maxSplits: 1).map(String.init)
@@ -106,44 +159,38 @@ enum ServeCommand: Subcommand {
       configuration.feeds[parts[0]] = parts[1]
     }
     configuration.corsOrigin = arguments.option("--cors")
+    return configuration
+  }
 
-    // SIGINT and SIGTERM are taken by this thread, once the workers (which inherit the mask)
-    // have started.
-    var signals = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, SIGINT)
-    sigaddset(&signals, SIGTERM)
-    pthread_sigmask(SIG_BLOCK, &signals, nil)
-
-    let router: Router
-    do { router = try Router(configuration: configuration) } catch { throw CommandError(error) }
-    let server: HTTPServer
-    do {
-      server = try HTTPServer(configuration: configuration, router: router) { line in
-        // One write a line, whole, whichever worker thread it comes from.
-        var text = line + "\n"
-        text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-      }
-    } catch {
-      // A port in use may be free when tried again; a host that is not this machine's never is.
-      if case .addressInUse = error { throw CommandError(.temporaryFailure, error.description) }
-      throw CommandError(.usage, error.description)
+  /// The upload token a file holds: at least 16 characters, blanks around it dropped, in a file
+  /// no other user may read or write and its group may not write (as ssh refuses a private key
+  /// others may read).
+  ///
+  /// - Throws: ``CommandError``: no input (66) for a file it cannot read, a data error (65) for a
+  ///   file others may read or write (naming the `chmod` that fixes it) or a token too short.
+  private static func token(in file: String) throws -> String {
+    var status = stat()
+    guard stat(file, &status) == 0, let data = FileManager.default.contents(atPath: file) else {
+      throw CommandError(.noInput, "\(file): cannot read the token file")
     }
-    let shownHost =
-      configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
-    console.print(
-      "Serving \(configuration.archivePath) at http://\(shownHost):\(server.port)/"
-        + " (Ctrl-C stops it)")
-    if console.finishOutput() != nil { return .ioError }
-    let awaited = signals
-    let waiter = Thread {
-      var signals = awaited
-      var signal: Int32 = 0
-      sigwait(&signals, &signal)
-      server.stop()
+    let mode = status.st_mode & 0o777
+    let othersMay = [(mode & 0o004 != 0, "read"), (mode & 0o002 != 0, "write")].filter(\.0)
+    let open =
+      (othersMay.isEmpty
+        ? [] : ["other users may " + othersMay.map(\.1).joined(separator: " and ") + " it"])
+      + (mode & 0o020 != 0 ? ["its group may write it"] : [])
+    guard open.isEmpty else {
+      throw CommandError(
+        .dataError,
+        "\(file): the token file is not private: \(open.joined(separator: " and ")) (mode"
+          + " \(String(mode, radix: 8))); run chmod 600 \(file)")
     }
-    waiter.start()
-    server.run()
-    return .success
+    let token = String(decoding: data, as: UTF8.self).trimmingCharacters(
+      in: .whitespacesAndNewlines)
+    guard token.count >= 16 else {
+      throw CommandError(
+        .dataError, "\(file): the token must be at least 16 characters (found \(token.count))")
+    }
+    return token
   }
 }

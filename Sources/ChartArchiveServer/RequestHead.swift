@@ -1,0 +1,81 @@
+/// A request head as the server reads it line by line as its bytes arrive, before libevent
+/// parses them: where it ends (its blank line), and what in it the server refuses although
+/// libevent would take it (RFC 9112, sections 2.2 and 6.3):
+///
+/// - a NUL byte anywhere in the head (libevent reads each line as a C string, so that a value
+///   `a\0b` was taken as `a`);
+/// - `Content-Length` given twice with different values (libevent reads the body by the first,
+///   and the rest of the body would be read as the next request: a request smuggled past a proxy
+///   that took the other);
+/// - `Content-Length` together with `Transfer-Encoding` (the same, between a proxy that reads one
+///   and a server that reads the other).
+///
+/// Lines end with a line feed, a carriage return before it dropped, as libevent reads them.
+struct RequestHead {
+  /// How many bytes of the connection's input, from its start, were read as whole lines.
+  var lineStart = 0
+  /// How many bytes of the connection's input, from its start, were searched for a line feed.
+  var searched = 0
+  /// Whether the head's blank line was read: the head is whole.
+  private(set) var isComplete = false
+  /// The request's method and target as its first line gives them, for the access log (at most
+  /// 1,000 bytes of the target).
+  private(set) var method = "-"
+  private(set) var target = "-"
+  private var lines = 0
+  private var contentLengths: Set<String> = []
+  private var hasTransferEncoding = false
+  private var hasNUL = false
+
+  /// A head not begun.
+  init() {}
+
+  /// Reads one line of the head, without its line feed.
+  mutating func read(line: UnsafeRawBufferPointer) {
+    guard !isComplete else { return }
+    var bytes = line[...]
+    if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
+    if bytes.contains(0) { hasNUL = true }
+    // Blank lines before the request line are skipped, as libevent skips them.
+    if bytes.isEmpty {
+      if lines > 0 { isComplete = true }
+      return
+    }
+    lines += 1
+    if lines == 1 {
+      let words = bytes.prefix(1_024).split(separator: UInt8(ascii: " "), maxSplits: 2)
+      method = words.first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+      target = words.dropFirst().first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
+    }
+    guard lines > 1, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+    let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
+    if name == "content-length" {
+      let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+      let value = bytes[(colon + 1)...].drop(while: blank).reversed().drop(while: blank)
+      contentLengths.insert(String(decoding: value.reversed(), as: UTF8.self))
+    } else if name == "transfer-encoding" {
+      hasTransferEncoding = true
+    }
+  }
+
+  /// Bytes were taken from the start of the connection's input (libevent parsed them, or moved a
+  /// body out).
+  mutating func drained(_ count: Int) {
+    lineStart = max(0, lineStart - count)
+    searched = max(0, searched - count)
+  }
+
+  /// Why the server refuses the head (the detail of its 400), or `nil` when it does not; known
+  /// once the head is whole.
+  var refusal: String? {
+    guard isComplete else { return nil }
+    if hasNUL { return "the request's head holds a NUL byte" }
+    if contentLengths.count > 1 {
+      return "the request gives Content-Length more than once, with different values"
+    }
+    if hasTransferEncoding, !contentLengths.isEmpty {
+      return "the request gives both Content-Length and Transfer-Encoding"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,688 @@
+internal import CEvent
+import Glibc
+import Synchronization
+
+/// One worker thread: an event loop, its `evhttp`, the connections it holds.
+///
+/// Every connection counts toward the worker's limit from its accept to its close, whether it has
+/// sent a request or not. At the limit, the connection that has waited longest for its request
+/// (idle between requests, or still sending its head or body) is closed to make room; only when
+/// every other connection is being answered does the worker stop accepting until one closes.
+/// When the process is out of file descriptors (accept fails), the same connection is closed, or
+/// accepting pauses for a quarter of a second: never a loop that tries again at once.
+///
+/// A request head must be whole within the timeout of its first byte (libevent's own timeout
+/// starts again with every byte, so that a client sending a header line now and then was never
+/// cut off). The worker reads each head as it arrives, before libevent, for that and for what it
+/// refuses (``RequestHead``): such a request is answered 400 and its connection closed.
+final class Worker: @unchecked Sendable {
+  let index: Int
+  let configuration: ServerConfiguration
+  let router: Router
+  let log: @Sendable (String) -> Void
+  /// Where uploads are handed over, on a server that takes them.
+  let uploads: UploadQueue?
+  /// The listening socket's copy this worker accepts on (and closes when it stops accepting).
+  var socket: Int32 = -1
+
+  // The event loop's own state: touched on its thread only, but for `base`, set before the loop
+  // runs and read by `stop` and by answers made on other threads, which hand their work to the
+  // loop.
+  private let baseAddress = Mutex<Int>(0)
+  /// The event loop, while it runs.
+  private var base: OpaquePointer? { OpaquePointer(bitPattern: baseAddress.withLock { $0 }) }
+  private var http: OpaquePointer?
+  private var bound: OpaquePointer?
+  /// The connections held, by bufferevent.
+  private var held: [OpaquePointer: HeldConnection] = [:]
+  /// Those waiting for a request or sending one, oldest first.
+  private var waiting = ConnectionList(\.waitingLinks)
+  /// Those sending a head, the one whose first byte came first first.
+  private var heads = ConnectionList(\.headLinks)
+  /// Those accepted whose libevent connection is not known yet.
+  private var unattached: [HeldConnection] = []
+  /// Those whose head is refused, to answer.
+  private var refused: [HeldConnection] = []
+  /// How many requests are being answered (or their answers written).
+  private var answering = 0
+  /// How many connections were accepted in this turn of the loop.
+  private var acceptedThisTurn = 0
+  /// The most connections accepted in one turn of the loop: then the loop reads what the
+  /// connections sent before it accepts more, so that a flood of new connections cannot close
+  /// (at the limit) one that sent its request at once before it is read.
+  private static let acceptsPerTurn = 8
+  /// Whether accepting is paused: at the limit, or out of file descriptors (`outOfFiles`).
+  private var paused = false
+  private var outOfFiles = false
+  private var stopping = false
+  private var deadline = 0.0
+  /// Connections closed since the last summary in the log: at the limit, past the deadline.
+  private var closedAtLimit = 0
+  private var closedAtDeadline = 0
+  private var lastSummary = 0.0
+  private var stopTimer: OpaquePointer?
+  private var ticker: OpaquePointer?
+  private var housekeeping: OpaquePointer?
+  /// A stop asked for before the loop was made.
+  private let stopAsked = Mutex<Double?>(nil)
+
+  /// The workers by their `evhttp`, for the listener's error callback, which libevent gives the
+  /// `evhttp`.
+  private static let byHTTP = Mutex<[Int: Worker]>([:])
+
+  init(
+    index: Int, configuration: ServerConfiguration, router: Router, uploads: UploadQueue?,
+    log: @escaping @Sendable (String) -> Void
+  ) {
+    self.index = index
+    self.configuration = configuration
+    self.router = router
+    self.uploads = uploads
+    self.log = log
+  }
+
+  private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+  private var limit: Int { max(1, configuration.maximumConnectionsPerThread) }
+
+  /// The loop: runs on the worker's thread until stopped.
+  func run() {
+    guard let base = event_base_new(), let http = evhttp_new(base) else { return }
+    self.http = http
+    configure(http)
+    bound = evhttp_accept_socket_with_handle(http, socket)
+    if let bound, let listener = evhttp_bound_socket_get_listener(bound) {
+      Self.byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] = self }
+      evconnlistener_set_error_cb(listener, acceptFailedOnLoop)
+    }
+    housekeeping = event_new(base, -1, 0, keepHouseOnLoop, context)
+    ticker = event_new(base, -1, Int16(EV_PERSIST), tickOnLoop, context)
+    var interval = timeval(tv_sec: 0, tv_usec: 250_000)
+    event_add(ticker, &interval)
+    baseAddress.withLock { $0 = Int(bitPattern: UnsafeRawPointer(base)) }
+    if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
+    event_base_dispatch(base)
+    baseAddress.withLock { $0 = 0 }
+    for event in [stopTimer, ticker, housekeeping] { if let event { event_free(event) } }
+    // Closes every connection left (each one's close callback forgets it), then forgets those
+    // libevent freed before their close callback was set.
+    evhttp_free(http)
+    for connection in Array(held.values) { forget(connection) }
+    Self.byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] = nil }
+    event_base_free(base)
+  }
+
+  /// libevent's settings: the callbacks, the limits, the methods.
+  private func configure(_ http: OpaquePointer) {
+    evhttp_set_gencb(http, answerRequest, context)
+    evhttp_set_bevcb(http, makeBuffereventOnLoop, context)
+    evhttp_set_max_body_size(http, configuration.maximumBodyBytes)
+    evhttp_set_max_headers_size(http, configuration.maximumHeaderBytes)
+    evhttp_set_timeout(http, Int32(configuration.timeoutSeconds))
+    // Every method reaches the router, which answers 405 with the methods a path takes.
+    evhttp_set_allowed_methods(
+      http,
+      UInt16(
+        EVHTTP_REQ_GET.rawValue | EVHTTP_REQ_POST.rawValue | EVHTTP_REQ_HEAD.rawValue
+          | EVHTTP_REQ_PUT.rawValue | EVHTTP_REQ_DELETE.rawValue | EVHTTP_REQ_OPTIONS.rawValue
+          | EVHTTP_REQ_PATCH.rawValue | EVHTTP_REQ_TRACE.rawValue | EVHTTP_REQ_CONNECT.rawValue))
+  }
+
+  /// Asks the loop, from any thread, to stop accepting and end once its requests are answered.
+  func stop(graceSeconds: Double) {
+    if !onLoop({ [self] in beginStopping(graceSeconds: graceSeconds) }) {
+      stopAsked.withLock { $0 = graceSeconds }
+    }
+  }
+
+  /// Runs work on the loop's thread after a delay, asked from any thread; whether the loop runs
+  /// (work asked once it has ended is dropped, and so is work pending when it ends).
+  @discardableResult
+  func onLoop(after seconds: Double = 0, _ work: @escaping @Sendable () -> Void) -> Bool {
+    baseAddress.withLock { address -> Bool in
+      guard let base = OpaquePointer(bitPattern: address) else { return false }
+      let whole = max(0, seconds).rounded(.down)
+      var delay = timeval(tv_sec: Int(whole), tv_usec: Int((max(0, seconds) - whole) * 1e6))
+      let context = Unmanaged.passRetained(LoopWork(work)).toOpaque()
+      guard event_base_once(base, -1, Int16(EV_TIMEOUT), runOnLoop, context, &delay) == 0 else {
+        Unmanaged<LoopWork>.fromOpaque(context).release()
+        return false
+      }
+      return true
+    }
+  }
+
+  /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
+  /// flight are answered.
+  fileprivate func beginStopping(graceSeconds: Double) {
+    guard !stopping, let http, let base else { return }
+    stopping = true
+    if let bound { evhttp_del_accept_socket(http, bound) }
+    bound = nil
+    deadline = monotonicSeconds() + graceSeconds
+    stopTimer = event_new(base, -1, Int16(EV_PERSIST), checkStoppedOnLoop, context)
+    var interval = timeval(tv_sec: 0, tv_usec: 20_000)
+    event_add(stopTimer, &interval)
+  }
+
+  fileprivate func checkStopped() {
+    guard answering == 0 || monotonicSeconds() > deadline, let base else { return }
+    event_base_loopexit(base, nil)
+  }
+
+  // MARK: - Connections
+
+  /// A new connection's bufferevent, made for libevent as it accepts (`evhttp_set_bevcb`): the
+  /// connection is held from now on, and at the limit another makes room.
+  fileprivate func makeBufferevent(_ base: OpaquePointer) -> OpaquePointer? {
+    guard let bufferevent = bufferevent_socket_new(base, -1, 0) else { return nil }
+    bufferevent_incref(bufferevent)
+    let connection = HeldConnection(bufferevent: bufferevent, since: monotonicSeconds())
+    connection.inputCallback = evbuffer_add_cb(
+      bufferevent_get_input(bufferevent), inputChangedOnLoop,
+      Unmanaged.passUnretained(connection).toOpaque())
+    connection.worker = self
+    held[bufferevent] = connection
+    waiting.append(connection)
+    // libevent makes its connection once this returns: it is found in this turn of the loop.
+    unattached.append(connection)
+    event_active(housekeeping, EV_TIMEOUT, 0)
+    acceptedThisTurn += 1
+    if acceptedThisTurn == Self.acceptsPerTurn, !paused, let bound,
+      let listener = evhttp_bound_socket_get_listener(bound)
+    {
+      evconnlistener_disable(listener)
+    }
+    if held.count > limit {
+      closedAtLimit += 1
+      if !closeOldestWaiting(sparing: connection) { pauseAccepting(true) }
+    }
+    return bufferevent
+  }
+
+  /// Closes the connection whose head has been coming longest, else the one that has waited
+  /// longest for its request if it has waited ``idleGraceSeconds``, but `spared`; whether one was
+  /// closed. A connection that sent nothing yet is spared a moment: a client whose request is on
+  /// its way is not closed by a flood of new connections before its bytes are read.
+  private func closeOldestWaiting(sparing spared: HeldConnection? = nil) -> Bool {
+    while let oldest = heads.oldest ?? waiting.oldest, oldest !== spared,
+      oldest.headStarted != nil || monotonicSeconds() - oldest.waitingSince >= Self.idleGraceSeconds
+    {
+      if close(oldest) { return true }
+    }
+    return false
+  }
+
+  /// How long a connection that sent nothing since it began waiting is spared when room is made.
+  private static let idleGraceSeconds = 1.0
+
+  /// libevent's connection of a held one, found from its bufferevent's callbacks (whose argument
+  /// is the connection): its close callback is set then. `nil` when libevent has freed it (its
+  /// callbacks are cleared), which forgets it.
+  private func attach(_ connection: HeldConnection) -> OpaquePointer? {
+    if let known = connection.connection { return known }
+    var argument: UnsafeMutableRawPointer?
+    bufferevent_getcb(connection.bufferevent, nil, nil, nil, &argument)
+    guard let argument, !connection.isForgotten else {
+      forget(connection)
+      return nil
+    }
+    let found = OpaquePointer(argument)
+    connection.connection = found
+    evhttp_connection_set_closecb(found, connectionClosed, context)
+    return found
+  }
+
+  /// Closes a held connection (libevent's close callback then forgets it); whether it was open.
+  @discardableResult
+  private func close(_ connection: HeldConnection) -> Bool {
+    guard !connection.isForgotten, let found = attach(connection) else { return false }
+    evhttp_connection_free(found)
+    forget(connection)
+    return true
+  }
+
+  /// libevent closed a connection.
+  fileprivate func closed(_ connection: OpaquePointer) {
+    guard let bufferevent = evhttp_connection_get_bufferevent(connection),
+      let held = held[bufferevent]
+    else { return }
+    forget(held)
+  }
+
+  /// Lets a connection go: out of the lists, its input no longer watched, its bufferevent given
+  /// back; accepting starts again below the limit.
+  private func forget(_ connection: HeldConnection) {
+    guard !connection.isForgotten else { return }
+    connection.isForgotten = true
+    held[connection.bufferevent] = nil
+    waiting.remove(connection)
+    heads.remove(connection)
+    if connection.isAnswering {
+      connection.isAnswering = false
+      answering -= 1
+    }
+    if let callback = connection.inputCallback {
+      evbuffer_remove_cb_entry(bufferevent_get_input(connection.bufferevent), callback)
+    }
+    connection.inputCallback = nil
+    bufferevent_decref(connection.bufferevent)
+    if paused, !outOfFiles, held.count < limit { pauseAccepting(false) }
+  }
+
+  /// Bytes came into a connection's input, or were taken from it: a head being sent is read.
+  fileprivate func inputChanged(_ connection: HeldConnection, added: Int, deleted: Int) {
+    if deleted > 0 { connection.head.drained(deleted) }
+    guard added > 0, !connection.isAnswering, !connection.head.isComplete else { return }
+    if connection.headStarted == nil { startHead(of: connection, at: monotonicSeconds()) }
+    readHead(of: connection)
+  }
+
+  /// The first byte of a connection's head came: the deadline for its head runs.
+  private func startHead(of connection: HeldConnection, at time: Double) {
+    connection.headStarted = time
+    heads.append(connection)
+    // At the limit with no connection to close, one can be closed now.
+    if paused, !outOfFiles { pauseAccepting(false) }
+  }
+
+  /// A connection's head is whole, or its request is being answered: no deadline runs.
+  private func endHead(of connection: HeldConnection) {
+    connection.headStarted = nil
+    heads.remove(connection)
+  }
+
+  /// Reads the whole lines of a connection's head that arrived (see ``RequestHead``); a head
+  /// found whole is no longer under the deadline, and a refused one is answered.
+  private func readHead(of connection: HeldConnection) {
+    let input = bufferevent_get_input(connection.bufferevent)
+    let length = evbuffer_get_length(input)
+    while !connection.head.isComplete, connection.head.searched < length {
+      var from = evbuffer_ptr()
+      guard evbuffer_ptr_set(input, &from, connection.head.searched, EVBUFFER_PTR_SET) == 0 else {
+        break
+      }
+      let end = evbuffer_search(input, "\n", 1, &from)
+      guard end.pos >= 0 else {
+        connection.head.searched = length
+        break
+      }
+      var start = evbuffer_ptr()
+      evbuffer_ptr_set(input, &start, connection.head.lineStart, EVBUFFER_PTR_SET)
+      var line = [UInt8](repeating: 0, count: end.pos - connection.head.lineStart)
+      _ = line.withUnsafeMutableBytes {
+        evbuffer_copyout_from(input, &start, $0.baseAddress, $0.count)
+      }
+      line.withUnsafeBytes { connection.head.read(line: $0) }
+      connection.head.lineStart = end.pos + 1
+      connection.head.searched = end.pos + 1
+    }
+    guard connection.head.isComplete else { return }
+    endHead(of: connection)
+    if connection.head.refusal != nil {
+      refused.append(connection)
+      event_active(housekeeping, EV_TIMEOUT, 0)
+    }
+  }
+
+  /// After each accept and refused head, in the same turn of the loop: finds libevent's
+  /// connections of those accepted, accepts again after a turn's most, and answers refused heads
+  /// that libevent has not handed over (their body not whole).
+  fileprivate func keepHouse() {
+    if acceptedThisTurn >= Self.acceptsPerTurn, !paused, !stopping, let bound,
+      let listener = evhttp_bound_socket_get_listener(bound)
+    {
+      evconnlistener_enable(listener)
+    }
+    acceptedThisTurn = 0
+    let accepted = unattached
+    unattached = []
+    for connection in accepted where !connection.isForgotten { _ = attach(connection) }
+    let refusing = refused
+    refused = []
+    for connection in refusing where !connection.isForgotten && !connection.isAnswering {
+      refuse(connection)
+    }
+  }
+
+  /// Answers a refused head 400 on the socket itself (libevent is still reading the request)
+  /// and closes the connection.
+  private func refuse(_ connection: HeldConnection) {
+    let start = monotonicSeconds()
+    let response = router.refusal(connection.head.refusal ?? "the request is malformed")
+    var head = "HTTP/1.1 400 \(reasonPhrase(400))\r\nDate: \(Self.httpDate())\r\n"
+    for (name, value) in response.headers { head += "\(name): \(value)\r\n" }
+    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    let bytes = Array(head.utf8) + response.body.bytes
+    let descriptor = bufferevent_getfd(connection.bufferevent)
+    if descriptor >= 0 {
+      _ = Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+      // What the client sent on is read and dropped, so that closing sends no reset, which could
+      // discard the answer before the client reads it.
+      var sink = [UInt8](repeating: 0, count: 16_384)
+      while recv(descriptor, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
+    }
+    close(connection)
+    logAnswer(
+      method: connection.head.method, path: connection.head.target, status: 400,
+      bytes: response.body.count, since: start)
+  }
+
+  /// Every quarter of a second: closes connections whose head is not whole within the timeout
+  /// of its first byte, tries accepting again after running out of files, and says in the log
+  /// how many connections were closed at the limit or the deadline (at most every 10 s).
+  fileprivate func tick() {
+    let now = monotonicSeconds()
+    let timeout = Double(configuration.timeoutSeconds)
+    while let oldest = heads.oldest, let started = oldest.headStarted, now - started > timeout {
+      if close(oldest) { closedAtDeadline += 1 }
+    }
+    if outOfFiles || paused,
+      held.count < limit || heads.oldest != nil
+        || waiting.oldest.map({ now - $0.waitingSince >= Self.idleGraceSeconds }) == true
+    {
+      outOfFiles = false
+      pauseAccepting(false)
+    }
+    if closedAtLimit + closedAtDeadline > 0, now - lastSummary >= 10 {
+      log(
+        "thread \(index + 1) closed \(closedAtLimit) connections to make room (\(limit) a"
+          + " thread) and \(closedAtDeadline) whose request head was not whole within"
+          + " \(configuration.timeoutSeconds) s")
+      closedAtLimit = 0
+      closedAtDeadline = 0
+      lastSummary = now
+    }
+  }
+
+  /// Accepting failed, and not for a moment (out of file descriptors, or of memory for one): the
+  /// connection that has waited longest makes room, or accepting pauses until the next tick.
+  fileprivate func acceptFailed() {
+    closedAtLimit += 1
+    if !closeOldestWaiting() {
+      outOfFiles = true
+      pauseAccepting(true)
+    }
+  }
+
+  /// Stops or starts accepting connections on this worker (the others go on): the kernel's
+  /// queue holds new ones meanwhile.
+  private func pauseAccepting(_ pause: Bool) {
+    guard !stopping, let bound, let listener = evhttp_bound_socket_get_listener(bound) else {
+      return
+    }
+    _ = pause ? evconnlistener_disable(listener) : evconnlistener_enable(listener)
+    paused = pause
+  }
+
+  // MARK: - Requests
+
+  /// The held connection a request came on.
+  private func heldConnection(of request: OpaquePointer) -> HeldConnection? {
+    guard let connection = evhttp_request_get_connection(request),
+      let bufferevent = evhttp_connection_get_bufferevent(connection)
+    else { return nil }
+    return held[bufferevent]
+  }
+
+  fileprivate func answer(_ request: OpaquePointer) {
+    let start = monotonicSeconds()
+    let connection = heldConnection(of: request)
+    if let connection, !connection.isAnswering {
+      _ = attach(connection)
+      connection.isAnswering = true
+      endHead(of: connection)
+      waiting.remove(connection)
+      answering += 1
+    }
+    evhttp_request_set_on_complete_cb(request, requestDone, context)
+    let incoming = Self.request(from: request)
+    if let refusal = connection?.head.refusal {
+      reply(router.refusal(refusal), to: request, incoming: incoming, since: start, closing: true)
+    } else if let uploads, router.isAuthorizedUpload(incoming) {
+      handOver(incoming, RequestHandle(pointer: request), since: start, to: uploads)
+    } else {
+      reply(router.respond(to: incoming), to: request, incoming: incoming, since: start)
+    }
+  }
+
+  /// Hands an upload to the uploads' thread, which hands its answer back to this loop; at its
+  /// deadline, this loop answers it 503 unless the thread has begun it. A full queue answers 503
+  /// at once.
+  private func handOver(
+    _ incoming: HTTPRequest, _ request: RequestHandle, since start: Double, to queue: UploadQueue
+  ) {
+    let deadline = start + Double(configuration.uploadWaitMilliseconds) / 1_000
+    let upload = UploadQueue.Upload(request: incoming, arrived: start, deadline: deadline) {
+      [self] response in
+      onLoop { [self] in reply(response, to: request.pointer, incoming: incoming, since: start) }
+    }
+    guard queue.add(upload) else {
+      reply(router.uploadsBusy(incoming), to: request.pointer, incoming: incoming, since: start)
+      return
+    }
+    onLoop(after: deadline - monotonicSeconds()) { [self] in
+      guard upload.claim(.expired) else { return }
+      reply(router.uploadsBusy(incoming), to: request.pointer, incoming: incoming, since: start)
+    }
+  }
+
+  /// Sends a response on the loop's thread and writes its line to the access log.
+  private func reply(
+    _ response: HTTPResponse, to request: OpaquePointer, incoming: HTTPRequest, since start: Double,
+    closing: Bool = false
+  ) {
+    // The connection's timeout runs from now: an answer that took longer than it was dropped
+    // unsent as soon as the loop went on. The loop's clock is read again first: libevent times a
+    // timeout from the time it cached when this callback began.
+    if let connection = evhttp_request_get_connection(request), let base {
+      event_base_update_cache_time(base)
+      evhttp_connection_set_timeout(connection, Int32(configuration.timeoutSeconds))
+    }
+    let output = evhttp_request_get_output_headers(request)
+    for (name, value) in response.headers { evhttp_add_header(output, name, value) }
+    // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
+    // request on the connection, so the connection ends with this answer.
+    let unreadBody =
+      (incoming.method == "TRACE" || incoming.method == "HEAD")
+      && (incoming.headers["content-length"].map { $0 != "0" } ?? false
+        || incoming.headers["transfer-encoding"] != nil)
+    if stopping || unreadBody || closing { evhttp_add_header(output, "Connection", "close") }
+    let reason = reasonPhrase(response.status)
+    if incoming.method == "HEAD" {
+      // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
+      if response.status != 304, response.status != 204 {
+        evhttp_add_header(output, "Content-Length", String(response.body.count))
+      }
+      evhttp_send_reply(request, Int32(response.status), reason, nil)
+    } else if response.body.count > 0, response.status != 304, response.status != 204 {
+      let buffer = evbuffer_new()
+      let retained = Unmanaged.passRetained(response.body).toOpaque()
+      evbuffer_add_reference(
+        buffer, response.body.storage.baseAddress, response.body.count, releaseBody, retained)
+      evhttp_send_reply(request, Int32(response.status), reason, buffer)
+      evbuffer_free(buffer)
+    } else {
+      evhttp_send_reply(request, Int32(response.status), reason, nil)
+    }
+    logAnswer(
+      method: incoming.method, path: incoming.path, status: response.status,
+      bytes: response.body.count, since: start)
+  }
+
+  /// The access log's line: method, path, status, bytes, milliseconds.
+  private func logAnswer(method: String, path: String, status: Int, bytes: Int, since start: Double)
+  {
+    let milliseconds = (monotonicSeconds() - start) * 1_000
+    log(
+      "\(Self.loggable(method)) \(Self.loggable(path)) \(status) \(bytes)"
+        + " \(Double(Int(milliseconds * 10)) / 10)ms")
+  }
+
+  /// A request's answer was written: its connection waits for the next request, and reads the
+  /// head of one that arrived meanwhile.
+  fileprivate func finished(_ request: OpaquePointer) {
+    guard let connection = heldConnection(of: request), connection.isAnswering else { return }
+    connection.isAnswering = false
+    answering -= 1
+    let now = monotonicSeconds()
+    connection.waitingSince = now
+    connection.head = RequestHead()
+    waiting.append(connection)
+    if evbuffer_get_length(bufferevent_get_input(connection.bufferevent)) > 0 {
+      startHead(of: connection, at: now)
+      readHead(of: connection)
+    }
+  }
+
+  /// The request's method, target, headers and body, copied out of libevent's.
+  private static func request(from request: OpaquePointer) -> HTTPRequest {
+    let method =
+      switch evhttp_request_get_command(request) {
+      case EVHTTP_REQ_GET: "GET"
+      case EVHTTP_REQ_POST: "POST"
+      case EVHTTP_REQ_HEAD: "HEAD"
+      case EVHTTP_REQ_PUT: "PUT"
+      case EVHTTP_REQ_DELETE: "DELETE"
+      case EVHTTP_REQ_OPTIONS: "OPTIONS"
+      case EVHTTP_REQ_PATCH: "PATCH"
+      case EVHTTP_REQ_TRACE: "TRACE"
+      case EVHTTP_REQ_CONNECT: "CONNECT"
+      default: "OTHER"
+      }
+    let target = evhttp_request_get_uri(request).map { String(cString: $0) } ?? "/"
+    var headers: [String: String] = [:]
+    var header = chart_archive_first_header(evhttp_request_get_input_headers(request))
+    while let current = header {
+      if let key = current.pointee.key, let value = current.pointee.value {
+        headers[String(cString: key), default: ""] +=
+          (headers[String(cString: key)] == nil ? "" : ", ") + String(cString: value)
+      }
+      header = chart_archive_next_header(current)
+    }
+    var body: [UInt8] = []
+    if let input = evhttp_request_get_input_buffer(request) {
+      let length = evbuffer_get_length(input)
+      if length > 0 {
+        body = [UInt8](repeating: 0, count: length)
+        _ = body.withUnsafeMutableBytes { evbuffer_copyout(input, $0.baseAddress, length) }
+      }
+    }
+    return HTTPRequest(method: method, target: target, headers: headers, body: body)
+  }
+
+  /// A path for the log: control characters (a request's own bytes) escaped.
+  private static func loggable(_ path: String) -> String {
+    if path.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x7F }) { return path }
+    return String(
+      path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+  }
+
+  /// The time now as a `Date` header gives it (RFC 9110, section 5.6.7):
+  /// `Sun, 06 Nov 1994 08:49:37 GMT`.
+  static func httpDate(_ seconds: Int = time(nil)) -> String {
+    var clock = seconds
+    var parts = tm()
+    gmtime_r(&clock, &parts)
+    let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    func two(_ number: Int32) -> String { number < 10 ? "0\(number)" : "\(number)" }
+    return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)])"
+      + " \(1_900 + parts.tm_year) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+  }
+
+  /// The worker of an `evhttp`.
+  fileprivate static func of(_ http: OpaquePointer) -> Worker? {
+    byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] }
+  }
+}
+
+/// Work handed to the loop's thread.
+private final class LoopWork {
+  let work: @Sendable () -> Void
+
+  init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+}
+
+/// A libevent request, handed between threads: used on its loop's thread only.
+struct RequestHandle: @unchecked Sendable {
+  let pointer: OpaquePointer
+}
+
+// MARK: - libevent's callbacks (C functions: their context comes through the `void *` argument)
+
+private func answerRequest(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+  guard let request, let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().answer(request)
+}
+
+private func requestDone(_ request: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+  guard let request, let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().finished(request)
+}
+
+private func makeBuffereventOnLoop(_ base: OpaquePointer?, _ context: UnsafeMutableRawPointer?)
+  -> OpaquePointer?
+{
+  guard let base, let context else { return nil }
+  return Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().makeBufferevent(base)
+}
+
+private func inputChangedOnLoop(
+  _ buffer: OpaquePointer?, _ info: UnsafePointer<evbuffer_cb_info>?,
+  _ context: UnsafeMutableRawPointer?
+) {
+  guard let info, let context else { return }
+  let connection = Unmanaged<HeldConnection>.fromOpaque(context).takeUnretainedValue()
+  connection.worker?.inputChanged(
+    connection, added: info.pointee.n_added, deleted: info.pointee.n_deleted)
+}
+
+private func releaseBody(
+  _ data: UnsafeRawPointer?, _ length: Int, _ context: UnsafeMutableRawPointer?
+) {
+  guard let context else { return }
+  Unmanaged<ResponseBody>.fromOpaque(context).release()
+}
+
+private func runOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+  guard let context else { return }
+  Unmanaged<LoopWork>.fromOpaque(context).takeRetainedValue().work()
+}
+
+private func checkStoppedOnLoop(
+  _ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?
+) {
+  guard let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().checkStopped()
+}
+
+private func keepHouseOnLoop(
+  _ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?
+) {
+  guard let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().keepHouse()
+}
+
+private func tickOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+  guard let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().tick()
+}
+
+private func connectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+  guard let connection, let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().closed(connection)
+}
+
+private func acceptFailedOnLoop(_ listener: OpaquePointer?, _ http: UnsafeMutableRawPointer?) {
+  guard let http else { return }
+  Worker.of(OpaquePointer(http))?.acceptFailed()
+}
+
+/// Monotonic time in seconds.
+func monotonicSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_MONOTONIC, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}

@@ -1,0 +1,142 @@
+import Foundation
+import Testing
+
+/// What `chart-archive serve` does against clients that hold connections without finishing a
+/// request, and with request heads it refuses although libevent would take them; over real
+/// connections on 127.0.0.1. The load itself (1,100 slow clients at a file limit of 1,024) is
+/// `script/hostile-clients --full`'s.
+@Suite(.serialized)
+struct ServiceLimitsTests {
+  /// More clients than the process has files, each sending the start of a head and no more: the
+  /// server held none of the files a new request needed and tried accepting again at once (88 %
+  /// of a processor), and answered a probe only once the slow clients timed out. Now every
+  /// connection counts toward the limit the file limit allows, and the oldest still sending its
+  /// head is closed to make room.
+  @Test func slowClientsAtTheFileLimitLeaveRoomForARequest() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(
+      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
+    #expect(
+      server.connectionsLine
+        == "Up to 24 connections at once: 24 a thread, 1 thread (file limit 96)")
+    var slow: [RawConnection] = []
+    for _ in 0..<100 {
+      guard let connection = try? RawConnection(port: server.port) else { break }
+      try? connection.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+      slow.append(connection)
+    }
+    #expect(slow.count == 100)
+    let start = Date()
+    let probe = try server.get("/api/health")
+    let seconds = Date().timeIntervalSince(start)
+    #expect(probe.status == 200)
+    #expect(seconds < 1, "answered after \(seconds) s")
+    // The oldest slow clients were closed to make room.
+    #expect(slow.prefix(10).allSatisfy { $0.isClosed(waiting: 1) })
+    #expect(server.stop() == 0)
+    _ = folder
+  }
+
+  /// `serve` raises its soft file limit to the hard one and holds as many connections as that
+  /// leaves (the files it keeps for itself aside).
+  @Test func serveRaisesItsFileLimitAndSaysHowManyConnectionsItHolds() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(["--db", archive, "--threads", "2"], files: (96, 300))
+    #expect(
+      server.connectionsLine
+        == "Up to 220 connections at once: 110 a thread, 2 threads (file limit 300, raised from 96)"
+    )
+    #expect(server.stop() == 0)
+    _ = folder
+  }
+
+  /// A client sending a header line every quarter of a second kept its connection for ever:
+  /// libevent's timeout starts again with every byte. A head must be whole within the timeout of
+  /// its first byte.
+  @Test func aRequestHeadMustBeWholeWithinTheTimeoutOfItsFirstByte() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(["--db", archive, "--timeout", "1"])
+    let slow = try RawConnection(port: server.port)
+    try slow.send(Array("GET /api/health HTTP/1.1\r\nHost: x\r\n".utf8))
+    let start = Date()
+    var closed = false
+    while !closed, Date().timeIntervalSince(start) < 4 {
+      closed = slow.isClosed(waiting: 0.25)
+      if !closed { closed = (try? slow.send(Array("X-Slow: 1\r\n".utf8))) == nil }
+    }
+    let seconds = Date().timeIntervalSince(start)
+    #expect(closed)
+    #expect(seconds > 0.9 && seconds < 1.8, "closed after \(seconds) s")
+    #expect(try server.get("/api/health").status == 200)
+    #expect(server.stop() == 0)
+    _ = folder
+  }
+
+  /// Heads libevent takes and the server refuses, each answered 400 (a problem document naming
+  /// what is wrong) and its connection closed: two different `Content-Length` headers (the body
+  /// was read by the first and the rest as the next request, one a proxy would not have seen),
+  /// `Content-Length` with `Transfer-Encoding`, a NUL in a header value (read as the end of the
+  /// value).
+  @Test func headsThatCouldSmuggleARequestAreRefused() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(["--db", archive])
+    let twice = "the request gives Content-Length more than once, with different values"
+    let attempts: [(String, String)] = [
+      (
+        "POST /api/charts HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 40\r\n\r\n"
+          + "abcGET /api/health HTTP/1.1\r\nHost: x\r\n\r\n", twice
+      ),
+      (
+        "POST /api/charts HTTP/1.1\r\nHost: x\r\nContent-Length: 40\r\nContent-Length: 3\r\n\r\nabc",
+        twice
+      ),
+      (
+        "POST /api/charts HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nTransfer-Encoding: chunked"
+          + "\r\n\r\n0\r\n\r\n", "the request gives both Content-Length and Transfer-Encoding"
+      ),
+      (
+        "GET /api/health HTTP/1.1\r\nHost: x\r\nX-Note: a\0b\r\n\r\n",
+        "the request's head holds a NUL byte"
+      ),
+    ]
+    for (request, detail) in attempts {
+      let connection = try RawConnection(port: server.port)
+      try connection.send(Array(request.utf8))
+      let (closed, received) = connection.closedByServer()
+      let reply = try HTTPReply(parsing: received, method: "POST")
+      #expect(closed, "\(detail)")
+      #expect(reply.status == 400, "\(detail)")
+      #expect((try reply.json() as? [String: Any])?["detail"] as? String == detail)
+      #expect(
+        String(decoding: received, as: UTF8.self).components(separatedBy: "HTTP/1.1").count == 2)
+    }
+    #expect(try server.get("/api/health").status == 200)
+    #expect(server.stop() == 0)
+    let log = server.log.split(separator: "\n")
+    #expect(log.filter { $0.hasPrefix("POST /api/charts 400 ") }.count == 3)
+    #expect(log.contains { $0.hasPrefix("GET /api/health 400 ") })
+    _ = folder
+  }
+
+  /// Clients that send a request and reset their connection before its answer is written: each
+  /// such request was counted as in flight for ever, and SIGTERM then waited the whole grace of
+  /// 5 s for it. A stop of an idle server takes well under a second.
+  @Test func sigtermEndsAnIdleServerAtOnce() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(["--db", archive])
+    for _ in 0..<20 {
+      let connection = try RawConnection(port: server.port)
+      var linger = linger(l_onoff: 1, l_linger: 0)
+      setsockopt(
+        connection.socket, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+      try connection.send(Array("GET /charts/hot-100 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+    }
+    usleep(300_000)
+    #expect(try server.get("/api/health").status == 200)
+    let start = Date()
+    #expect(server.stop() == 0)
+    let seconds = Date().timeIntervalSince(start)
+    #expect(seconds < 1, "SIGTERM took \(seconds) s")
+    _ = folder
+  }
+}

@@ -1,0 +1,87 @@
+import Testing
+
+@testable import ChartArchiveServer
+
+/// The responses the router keeps until the archive changes (``ResponseCache``): bounded by all
+/// that an entry holds, under the request normalised.
+struct ResponseCacheTests {
+  /// A unique 15 KB value of a declared parameter in every request: each answer was kept under
+  /// its key, which the cache's bound did not count (5,000 such requests grew the service by
+  /// 75 MB, never given back). Such a key is now too long to keep.
+  @Test func aLongUniqueParameterValueIsNotKept() throws {
+    let service = try Service(try TestArchive.shared.get().path)
+    let filler = String(repeating: "x", count: 15_000)
+    let kept = service.router.cache.count
+    for index in 0..<20 {
+      let reply = service.get("/api/songs?q=\(index)\(filler)")
+      #expect(reply.status == 200)
+      #expect(reply.text == "{\n  \"matches\": []\n}\n")
+    }
+    #expect(service.router.cache.count == kept)
+    // Short ones are kept, each once.
+    for index in 0..<20 { _ = service.get("/api/songs?q=\(index)") }
+    #expect(service.router.cache.count == kept + 20)
+  }
+
+  /// What an entry counts for: its key, its response's headers and body, the body's gzip form
+  /// and the estimate of the rest.
+  @Test func anEntryCountsAllItHolds() {
+    let cache = ResponseCache(path: "/nonexistent/archive.sqlite", limitBytes: 10_000)
+    let small = HTTPResponse(
+      status: 200, headers: [("Content-Type", "application/json")],
+      body: Array(repeating: 65, count: 100))
+    cache.keep(small, for: "key")
+    #expect(cache.bytes == 3 + 12 + 16 + 100 + ResponseCache.entryOverhead)
+    // Kept again under the same key, it counts once.
+    cache.keep(small, for: "key")
+    #expect(cache.bytes == 3 + 12 + 16 + 100 + ResponseCache.entryOverhead)
+    #expect(cache.count == 1)
+    // A body worth compressing counts with its gzip form.
+    let large = HTTPResponse(status: 200, body: Array(repeating: 66, count: 2_000))
+    let gzipped = cache.keep(large, for: "large").gzipped?.count ?? 0
+    #expect(gzipped > 0 && gzipped < 100)
+    #expect(
+      cache.bytes
+        == 3 + 12 + 16 + 100 + 5 + 2_000 + gzipped + 2 * ResponseCache.entryOverhead)
+  }
+
+  /// Past the limit the cache starts again: what it holds never passes the limit, keys and
+  /// headers counted.
+  @Test func theCacheStaysWithinItsLimit() {
+    let cache = ResponseCache(path: "/nonexistent/archive.sqlite", limitBytes: 64 * 1_024)
+    let response = HTTPResponse(
+      status: 200,
+      headers: [("Content-Type", "application/json"), ("ETag", "\"0123456789abcdef\"")],
+      body: Array(repeating: 67, count: 900))
+    for index in 0..<200 {
+      cache.keep(response, for: String(index) + String(repeating: "k", count: 1_500))
+      #expect(cache.bytes <= 64 * 1_024)
+    }
+    #expect(cache.count > 0)
+    // A key past the longest kept is not kept.
+    let before = cache.count
+    cache.keep(response, for: String(repeating: "k", count: ResponseCache.longestKey + 1))
+    #expect(cache.count == before)
+  }
+
+  /// A response is kept once however its request is written: a path's escapes, the order of the
+  /// parameters, one a page does not take.
+  @Test func aResponseIsKeptOnceHoweverItsRequestIsWritten() throws {
+    let service = try Service(try TestArchive.shared.get().path)
+    let kept = service.router.cache.count
+    for target in [
+      "/charts/hot-100/2024-01-06", "/charts/hot%2D100/2024-01-06",
+      "/charts/hot-100/2024-01-06?utm_source=x",
+    ] {
+      #expect(service.get(target).status == 200)
+    }
+    #expect(service.router.cache.count == kept + 1)
+    for target in ["/api/songs?q=lovin&chart=hot-100", "/api/songs?chart=hot-100&q=lovin"] {
+      #expect(service.get(target).status == 200)
+    }
+    #expect(service.router.cache.count == kept + 2)
+    // Another format is another answer.
+    #expect(service.get("/api/songs?q=lovin&chart=hot-100&format=csv").status == 200)
+    #expect(service.router.cache.count == kept + 3)
+  }
+}
