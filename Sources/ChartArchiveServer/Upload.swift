@@ -35,13 +35,11 @@ extension Router {
     do {
       let report = try Importer.run(
         [.bytes(Data(file), name: name)], into: uploads, options: options)
-      // Committed in the write-ahead log: copied into the archive file now, as far as readers let
-      // it, so that a copy of the file alone holds it (a failure leaves it in the log, which the
-      // log says).
-      if report.imported + report.replaced > 0 {
-        do { try uploads.checkpoint() } catch {
-          log("the upload into \(chart) stays in the write-ahead log: \(error)")
-        }
+      // The import copied itself into the archive file, as far as readers let it, so that a copy
+      // of the file alone holds it; a failure leaves it in the write-ahead log, which the log
+      // says.
+      if let error = report.logNotCopied {
+        log("the upload into \(chart) stays in the write-ahead log: \(error)")
       }
       let outcome =
         report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"

@@ -17,18 +17,35 @@ final class DamageCheck: Sendable {
   init?(_ archive: Archive) {
     guard archive.readsBesideWrites else { return nil }
     path = archive.path
+    // The thread lets go of the archive before it answers: an archive closed by its last owner
+    // copies its write-ahead log into its file, which must not wait for the check.
+    let held = Mutex<Archive?>(archive)
     DispatchQueue.global(qos: .userInitiated).async { [self] in
-      let result: Result<[DamagedPage], ArchiveError>
-      do {
-        result = .success(try archive.read { try $0.damagedPages() })
-      } catch let error as ArchiveError {
-        result = .failure(error)
-      } catch {
-        result = .failure(.database(path: archive.path, .other("\(error)")))
-      }
+      let result = Self.damagedPages(of: held)
+      held.withLock { $0 = nil }
       answer.withLock { $0 = result }
       done.signal()
     }
+  }
+
+  /// The damaged pages of the archive `held` holds.
+  private static func damagedPages(of held: borrowing Mutex<Archive?>) -> Result<
+    [DamagedPage], ArchiveError
+  > {
+    guard let archive = held.withLock({ $0 }) else { return .success([]) }
+    do {
+      return .success(try archive.read { try $0.damagedPages() })
+    } catch let error as ArchiveError {
+      return .failure(error)
+    } catch {
+      return .failure(.database(path: archive.path, .other("\(error)")))
+    }
+  }
+
+  /// Waits for the check to end, whatever it found (an import that stopped before asking).
+  func finish() {
+    done.wait()
+    done.signal()
   }
 
   /// Waits for the check's answer.
@@ -36,8 +53,7 @@ final class DamageCheck: Sendable {
   /// - Throws: ``ArchiveError/damaged(path:pages:)`` when pages are damaged; the error of the
   ///   check when it could not read the archive.
   func wait() throws(ArchiveError) {
-    done.wait()
-    done.signal()
+    finish()
     let pages = try answer.withLock { $0! }.get()
     if !pages.isEmpty { throw .damaged(path: path, pages: pages) }
   }

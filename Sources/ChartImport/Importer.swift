@@ -72,16 +72,15 @@ public enum Importer {
     } catch {
       throw .archive(error)
     }
-    var report = try run(sources, into: archive, options: options, progress: progress)
-    // The import is committed in the write-ahead log; it is copied into the archive file now, and
-    // when that fails (a full disk) the log must stay with the archive.
-    if path != ":memory:", report.imported + report.replaced > 0 {
-      do { try archive.checkpoint() } catch { report.logNotCopied = error }
-    }
-    return report
+    return try run(sources, into: archive, options: options, progress: progress)
   }
 
   /// Imports into an archive that is open (the HTTP service's uploads).
+  ///
+  /// An import is committed in the archive's write-ahead log; once committed, it is copied into
+  /// the archive file as far as readers let it (``Archive/checkpoint()``), so that the file alone
+  /// holds it; when that fails (a full disk), ``ImportReport/logNotCopied`` says so and the log
+  /// must stay with the archive.
   ///
   /// - Parameters: as ``run(_:intoArchiveAt:options:progress:)``.
   /// - Precondition: the archive was opened for writing.
@@ -103,8 +102,9 @@ public enum Importer {
   ) throws(ImportError) -> ImportReport {
     let run = ImportRun(sources: sources, options: options, progress: progress)
     defer { run.readAhead.cancel() }
-    // Nothing is committed into an archive with damaged pages.
+    // Nothing is committed into an archive with damaged pages; no check outlives the import.
     let damage = DamageCheck(archive)
+    defer { damage?.finish() }
     do {
       try archive.importing { store in
         try run.store(into: store)
@@ -128,6 +128,9 @@ public enum Importer {
       preconditionFailure("a write of the importer throws ImportError or ArchiveError: \(error)")
     }
     run.report.skipped = run.refused
+    if archive.readsBesideWrites, run.report.imported + run.report.replaced > 0 {
+      do { try archive.checkpoint() } catch { run.report.logNotCopied = error }
+    }
     return run.report
   }
 

@@ -36,15 +36,18 @@ public final class Archive: Sendable {
   public let path: String
   /// What the archive was opened for.
   public let access: Access
+  /// Where reads run: a pool of read-only connections, or the writing connection when no other
+  /// connection can see what it holds (an in-memory archive, an archive being built). Declared
+  /// before ``writer``, so that its connections close first when the archive goes: the writing
+  /// connection, closing last, copies the write-ahead log into the file and deletes it, which a
+  /// read-only connection cannot (<https://www.sqlite.org/wal.html#the_wal_file>).
+  private let readers: ReaderPool?
   /// The writing connection; `nil` for ``Access/read``.
   private let writer: Connection?
   /// Taken for the whole of each write, so that writes run one at a time. Recursive: a read on an
   /// archive whose readers share the writing connection may run inside a write of the same
   /// thread.
   private let writeLock = NSRecursiveLock()
-  /// Where reads run: a pool of read-only connections, or the writing connection when no other
-  /// connection can see what it holds (an in-memory archive, an archive being built).
-  private let readers: ReaderPool?
 
   /// The schema version this build reads and writes.
   public static var schemaVersion: Int { Migrations.latestVersion }
