@@ -49,20 +49,13 @@ public enum Cell: Equatable, Sendable {
     }
   }
 
-  /// The text in a table for people: control characters (an escape sequence in a title, a line
-  /// break) are shown as U+FFFD so that they cannot move the cursor or break the table.
+  /// The text in a table for people, as ``terminalText(_:)`` shows it: control characters and
+  /// bidirectional controls as U+FFFD.
   public var display: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value):
-      !value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-        && value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        ? String(
-          String.UnicodeScalarView(
-            value.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }
-          ))
-        : value
+    case .text(let value): terminalText(value)
     case .bool(let value): value ? "yes" : "no"
     case .movement(let movement): movement.marker
     case .marked(let value, let mark): String(value) + mark
@@ -157,6 +150,23 @@ public struct Table: Sendable {
     }
     return lines.joined(separator: "\n")
   }
+}
+
+/// Text as a terminal shows it to people: control characters (an escape sequence in a title, a
+/// line break) and Unicode's bidirectional controls (Bidi_Control: U+061C, U+200E, U+200F, U+202A
+/// to U+202E, U+2066 to U+2069) become U+FFFD, so that a title cannot move the cursor, break a
+/// table, or reverse or isolate what follows it on its line (a terminal isolates no cell, so the
+/// controls are not kept there; JSON, CSV and the archive keep them).
+func terminalText(_ text: String) -> String {
+  // Printable ASCII, most text of most charts, needs nothing.
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+  func isShownAsReplacement(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+  }
+  guard text.unicodeScalars.contains(where: isShownAsReplacement) else { return text }
+  return String(
+    String.UnicodeScalarView(
+      text.unicodeScalars.map { isShownAsReplacement($0) ? "\u{FFFD}" : $0 }))
 }
 
 /// The number of terminal columns a text takes: East Asian wide and full-width characters and

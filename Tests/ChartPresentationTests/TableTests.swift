@@ -38,4 +38,35 @@ struct TableTests {
     // Control characters cannot reach the terminal.
     #expect(Cell.text("a\u{1B}[2Jb\nc").display == "a\u{FFFD}[2Jb\u{FFFD}c")
   }
+
+  /// Unicode's bidirectional controls (Bidi_Control), each of which reorders text after it on a
+  /// terminal that follows the bidirectional algorithm.
+  static let bidiControls: [Unicode.Scalar] = [
+    "\u{061C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}",
+    "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
+  ]
+
+  @Test func bidiControlsAreShownAsReplacementsAndKeptAsData() {
+    // A title holding U+202E (right-to-left override) was printed as it is: the rest of its line,
+    // the artist after it, showed reversed.
+    #expect(Cell.text("\u{202E}").display == "\u{FFFD}")
+    for control in Self.bidiControls {
+      #expect(
+        Cell.text("a\(control)b").display == "a\u{FFFD}b", "U+\(String(control.value, radix: 16))")
+    }
+    let table = Table(
+      columns: [Column(key: "title", heading: "TITLE"), Column(key: "artist", heading: "ARTIST")],
+      rows: [[.text("Evil \u{202E}Title"), .text("Artist")], [.text("Plain"), .text("B")]])
+    #expect(
+      table.text(style: Style(colors: false))
+        == "TITLE        ARTIST\nEvil \u{FFFD}Title  Artist\nPlain        B")
+    // JSON and CSV keep them: they are data.
+    #expect(Cell.text("Evil \u{202E}Title").json == .string("Evil \u{202E}Title"))
+    #expect(Cell.text("Evil \u{202E}Title").csv == "Evil \u{202E}Title")
+    // A chart's name in a heading, too.
+    var document = Document("entries", table)
+    document.heading = ["odd\u{2067}chart · 2024-01-06"]
+    #expect(
+      document.rendered(as: .table, style: .plain).hasPrefix("odd\u{FFFD}chart · 2024-01-06\n"))
+  }
 }
