@@ -7,8 +7,12 @@ public enum Cell: Equatable, Sendable {
   case null
   /// An integer.
   case int(Int)
-  /// Text.
+  /// Text: a title, an artist, a chart's name, a URL, a word. In CSV, a text that starts like a
+  /// spreadsheet's formula is escaped (see ``csv``).
   case text(String)
+  /// A figure in its source's notation, as text (a published trend: `+3`, `-2`, `=`, `NEW`):
+  /// written as it is everywhere, in CSV too.
+  case figure(String)
   /// Yes or no: `true` or `false` in JSON and CSV, `yes` or `no` in tables.
   case bool(Bool)
   /// A movement: its marker in tables, its kind in JSON and CSV.
@@ -28,7 +32,7 @@ public enum Cell: Equatable, Sendable {
     switch self {
     case .null: .null
     case .int(let value): .int(value)
-    case .text(let value): .string(value)
+    case .text(let value), .figure(let value): .string(value)
     case .bool(let value): .bool(value)
     case .movement(let movement): .string(movement.kind)
     case .marked(let value, _): .int(value)
@@ -36,12 +40,15 @@ public enum Cell: Equatable, Sendable {
     }
   }
 
-  /// The text in CSV: empty for null.
+  /// The text in CSV: empty for null; a text that starts with `=`, `+`, `-`, `@`, tab or CR with
+  /// an apostrophe before it, so that a spreadsheet does not run it as a formula
+  /// (``CSVWriter/text(_:)``; ``CSVWriter/record(_:)`` quotes it). Figures keep their notation.
   public var csv: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value): value
+    case .text(let value): CSVWriter.text(value)
+    case .figure(let value): value
     case .bool(let value): value ? "true" : "false"
     case .movement(let movement): movement.kind
     case .marked(let value, _): String(value)
@@ -55,7 +62,7 @@ public enum Cell: Equatable, Sendable {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value): terminalText(value)
+    case .text(let value), .figure(let value): terminalText(value)
     case .bool(let value): value ? "yes" : "no"
     case .movement(let movement): movement.marker
     case .marked(let value, let mark): String(value) + mark

@@ -69,4 +69,37 @@ struct TableTests {
     #expect(
       document.rendered(as: .table, style: .plain).hasPrefix("odd\u{FFFD}chart · 2024-01-06\n"))
   }
+
+  @Test func csvTextThatStartsLikeAFormulaIsEscapedAndFiguresAreNot() {
+    // A title `=1+1` was written as it is: a spreadsheet opening the CSV ran it.
+    #expect(Cell.text("=1+1").csv == "'=1+1")
+    #expect(Cell.text("'Til Tuesday").csv == "'Til Tuesday")
+    // A published trend keeps its notation, as the ranks and counts do.
+    #expect(Cell.figure("+3").csv == "+3")
+    #expect(Cell.figure("=").csv == "=")
+    #expect(Cell.figure("-2").json == .string("-2"))
+    #expect(Cell.figure("-2").display == "-2")
+    let document = Document(
+      "entries",
+      Table(
+        columns: [
+          Column(key: "rank", heading: "RANK"), Column(key: "published", heading: "PUBLISHED"),
+          Column(key: "title", heading: "TITLE"), Column(key: "artist", heading: "ARTIST"),
+        ],
+        rows: [
+          [
+            .int(1), .figure("+3"), .text(#"=HYPERLINK("http://evil.example/x","click")"#),
+            .text("=1+1"),
+          ],
+          [.int(2), .figure("-2"), .text("'Til Tuesday"), .text("@ MEH")],
+        ]),
+      fields: [("chart", .text("-chart"))])
+    #expect(
+      document.rendered(as: .csv, style: .plain)
+        == "chart,rank,published,title,artist\r\n"
+        + #""'-chart",1,+3,"'=HYPERLINK(""http://evil.example/x"",""click"")","'=1+1""#
+        + "\r\n\"'-chart\",2,-2,'Til Tuesday,\"'@ MEH\"\r\n")
+    // JSON and tables give the text as it is.
+    #expect(document.rendered(as: .json, style: .plain).contains(#""artist": "=1+1""#))
+  }
 }
