@@ -334,6 +334,14 @@ struct CSVLayout {
     return text.isEmpty ? nil : text
   }
 
+  /// A text cell (a chart's name, a title, an artist, a URL) as the file means it: in
+  /// ChartArchive's own CSV, without the apostrophe its writer puts before a text that starts like
+  /// a formula (see ``CSVWriter/readText(_:)``); as written in any other format, whose apostrophes
+  /// are the text's own.
+  func text(_ cell: String) -> String {
+    format == .nativeCSV ? CSVWriter.readText(cell) : cell
+  }
+
   /// Whether a scalar is one of Foundation's `CharacterSet.whitespaces`: a tab, or a space
   /// separator of Unicode (general category Zs).
   private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
@@ -375,10 +383,10 @@ struct CSVLayout {
       entry.rank = integer(.rank)
     }
     entry.title = columns[.title].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
-      $0.isEmpty ? nil : $0
+      $0.isEmpty ? nil : text($0)
     }
     entry.artist = columns[.artist].flatMap { $0 < row.count ? row[$0] : nil }.flatMap {
-      $0.isEmpty ? nil : $0
+      $0.isEmpty ? nil : text($0)
     }
     if let text = value(.artistAndTitle, in: row) {
       // kworb writes "Artist - Title": the artist is what comes before the first " - ", so that a
@@ -409,8 +417,8 @@ struct CSVLayout {
     }
     entry.peakPosition = integer(.peakPosition)
     entry.weeksOnChart = integer(.weeksOnChart)
-    entry.imageURL = value(.imageURL, in: row)
-    entry.songURL = value(.songURL, in: row)
+    entry.imageURL = value(.imageURL, in: row).map(text)
+    entry.songURL = value(.songURL, in: row).map(text)
     entry.streams = integer(.streams)
     entry.run = integer(.run)
     if let text = value(.trend, in: row) {

@@ -125,8 +125,10 @@ public struct ChartFileError: Error, Hashable, Sendable, CustomStringConvertible
       .joined(separator: "\n")
   }
 
-  /// A path or name for a message on one line: control characters written as `\n`, `\t` or
-  /// `\u{1B}`, so that a file named with a terminal's escape sequence shows its name instead of
-  /// acting on the terminal.
+  /// A path or name (or a title, an artist) for a message on one line: control characters written
+  /// as `\n`, `\t` or `\u{1B}`, so that a file named with a terminal's escape sequence shows its
+  /// name instead of acting on the terminal, and bidirectional controls (U+061C, U+200E, U+200F,
+  /// U+202A to U+202E, U+2066 to U+2069) as `\u{202E}`, so that a name cannot reverse the words
+  /// after it.
   public static func printable(_ text: String) -> String { escaped(text) }
 }

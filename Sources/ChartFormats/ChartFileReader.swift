@@ -504,7 +504,7 @@ public struct ChartFileReader: Sendable {
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
       // A chart's name given, the file's is not read.
-      var fileChart = chart == nil ? layout.value(.chart, in: row) : nil
+      var fileChart = chart == nil ? layout.value(.chart, in: row).map(layout.text) : nil
       if chart == nil, fileChart == nil, let address = layout.value(.chartURL, in: row) {
         // The rows of one week share their address.
         if let known = chartsOfURLs[address] {

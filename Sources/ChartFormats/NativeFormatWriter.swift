@@ -11,7 +11,9 @@ public import ChartRanking
 /// chart" and empty when previous ranks are not published; a last column, `run`, holds the run
 /// numbers of a chart whose source gives them. Entries
 /// that share a rank (a tie) are marked so that the reader takes them back: `"tie": true` in JSON,
-/// the rank written `=8` in CSV.
+/// the rank written `=8` in CSV. The CSV's text cells (chart, title, artist, image and song URL)
+/// that start like a spreadsheet's formula get an apostrophe before them (see
+/// ``CSVWriter/text(_:)``), which the reader of ChartArchive's CSV takes off again.
 public enum NativeFormatWriter {
   /// The first line of the CSV, with its CRLF.
   ///
@@ -59,7 +61,8 @@ public enum NativeFormatWriter {
   }
 
   /// A snapshot's CSV rows, each with its CRLF; a rank shared by several entries is written
-  /// `=8`.
+  /// `=8`, a text that starts like a formula with an apostrophe before it (`'=1+1`, see
+  /// ``CSVWriter/text(_:)``).
   ///
   /// - Parameters:
   ///   - snapshot: the snapshot.
@@ -67,15 +70,17 @@ public enum NativeFormatWriter {
   ///     the source gave none), under the header ``csvHeader(runs:)`` writes with `runs`.
   public static func csv(_ snapshot: Snapshot, runs: Bool = false) -> String {
     let tied = tiedRanks(of: snapshot)
+    let chart = CSVWriter.text(snapshot.chart)
     return snapshot.entries.map { entry in
       let previous =
         snapshot.publishesPreviousRank ? entry.publishedPreviousRank.map(String.init) ?? "-" : ""
       var fields: [String] = [
-        snapshot.chart, snapshot.chartDate.iso8601,
+        chart, snapshot.chartDate.iso8601,
         (tied.contains(entry.rank) ? "=" : "") + String(entry.rank), previous,
         entry.publishedPeakPosition.map(String.init) ?? "",
-        entry.publishedWeeksOnChart.map(String.init) ?? "", entry.title, entry.artist,
-        entry.imageURL ?? "", entry.songURL ?? "", entry.streams.map(String.init) ?? "",
+        entry.publishedWeeksOnChart.map(String.init) ?? "", CSVWriter.text(entry.title),
+        CSVWriter.text(entry.artist), entry.imageURL.map(CSVWriter.text) ?? "",
+        entry.songURL.map(CSVWriter.text) ?? "", entry.streams.map(String.init) ?? "",
       ]
       if runs { fields.append(entry.publishedRun.map(String.init) ?? "") }
       return CSVWriter.record(fields)

@@ -65,7 +65,7 @@ public struct AuditView: Presentation {
       list.rows = audit.disagreements.map {
         [
           .text($0.chartDate.iso8601), .int($0.entry.rank), .text($0.figure.rawValue),
-          $0.entry.publishedTrend.map { .text($0.text) } ?? .optional($0.published),
+          $0.entry.publishedTrend.map { .figure($0.text) } ?? .optional($0.published),
           $0.derivedMovement.map { .text(ImportWords.words(for: $0)) } ?? .optional($0.derived),
           .text($0.cause.rawValue), .text($0.entry.title), .text($0.entry.artist),
         ]

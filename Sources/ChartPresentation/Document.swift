@@ -58,7 +58,10 @@ public struct Document: Presentation {
       return output
     case .table:
       var blocks: [String] = []
-      if !heading.isEmpty { blocks.append(heading.map { style.bold($0) }.joined(separator: "\n")) }
+      // A heading names a chart, whose name may hold what a terminal must not be given.
+      if !heading.isEmpty {
+        blocks.append(heading.map { style.bold(terminalText($0)) }.joined(separator: "\n"))
+      }
       for section in sections {
         var block = section.title.isEmpty ? "" : section.title + "\n"
         block += section.table.rows.isEmpty ? "  (none)" : section.table.text(style: style)

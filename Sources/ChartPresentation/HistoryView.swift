@@ -122,7 +122,8 @@ public struct HistoryView: Presentation {
   /// block per recording and chart (see ``block(_:recording:relation:style:)``).
   private func tableText(style: Style) -> String {
     let song = recordings[0].song
-    // Control characters in a title cannot reach the terminal, as in tables.
+    // Control characters and bidirectional controls in a title cannot reach the terminal, as in
+    // tables.
     var blocks = [
       style.bold("\(Cell.text(song.title).display) — \(Cell.text(song.artist).display)")
     ]
@@ -152,7 +153,8 @@ public struct HistoryView: Presentation {
   {
     let history = item.history
     let periods = Periods(item.frequency)
-    var block = "\(item.chart)\n"
+    let chart = terminalText(item.chart)
+    var block = "\(chart)\n"
     if recordings.count > 1 {
       let words =
         switch relation {
@@ -160,7 +162,7 @@ public struct HistoryView: Presentation {
         case "beside": "charting beside an earlier one"
         default: "after the earlier ones: a reissue or a remake"
         }
-      block = "Recording \(recording + 1) (\(words)), \(item.chart)\n"
+      block = "Recording \(recording + 1) (\(words)), \(chart)\n"
     }
     block += Table(
       columns: Self.columns(periods, showsRun: Self.showsRun(history)),
@@ -208,7 +210,11 @@ public struct HistoryView: Presentation {
     }
     for change in history.creditChanges {
       facts.append(
-        ("Credit change:", "\(change.chartDate) '\(change.from)' → '\(change.to)' (one run)"))
+        (
+          "Credit change:",
+          "\(change.chartDate) '\(terminalText(change.from))' → '\(terminalText(change.to))'"
+            + " (one run)"
+        ))
     }
     return facts
   }

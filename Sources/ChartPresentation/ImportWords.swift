@@ -13,8 +13,11 @@ public enum ImportWords {
   }
 
   /// What storing found, in a line: `hot-100 2024-01-13 holds the same entries as 2024-01-06: …`.
+  /// Titles, artists, chart names and URLs are written as ``ChartFileError/printable(_:)``
+  /// writes them (control and bidirectional characters as `\u{202E}`), so that the line stays
+  /// one line and reads in its order.
   public static func describe(_ note: SnapshotNote) -> String {
-    let snapshot = "\(note.chart) \(note.chartDate)"
+    let snapshot = "\(printable(note.chart)) \(note.chartDate)"
     switch note.kind {
     case .figures(.previousRanksContradict(let previous, let disagreeing, let published)):
       return
@@ -31,12 +34,12 @@ public enum ImportWords {
         + " after snapshots that had them; its movements are derived from the archive"
     case .figures(.correctedPreviousRank(let rank, let title, let published?, let given)):
       return
-        "\(snapshot) rank \(rank) '\(title)': the published previous rank \(published) cannot be"
+        "\(snapshot) rank \(rank) '\(printable(title))': the published previous rank \(published) cannot be"
         + " right (the source says the song is new, or the archive's previous snapshot has another"
         + " song there); the archive gives \(given.map { "\($0)" } ?? "none (not on it)")"
     case .figures(.correctedPreviousRank(let rank, let title, nil, let given)):
       return
-        "\(snapshot) rank \(rank) '\(title)': the source says the song was not on the previous"
+        "\(snapshot) rank \(rank) '\(printable(title))': the source says the song was not on the previous"
         + " chart, and the archive's previous snapshot has it"
         + (given.map { " at \($0); the archive gives \($0)" } ?? "")
     case .offRhythm(let previous, let frequency):
@@ -63,15 +66,15 @@ public enum ImportWords {
     case .sameSongURLTwice(let url, let ranks):
       return
         "\(snapshot): ranks \(ranks.map(String.init).joined(separator: ", ")) have the same song URL"
-        + " (\(url)), which names one recording"
+        + " (\(printable(url))), which names one recording"
     case .songURLOfAnotherCredit(let rank, let title, let artist, let url, let other, let by):
       return
-        "\(snapshot) rank \(rank) '\(title)' by \(artist) has the song URL of '\(other)' by \(by)"
-        + " (\(url)): one recording, so one song; a wrong URL in the source?"
+        "\(snapshot) rank \(rank) '\(printable(title))' by \(printable(artist)) has the song URL of"
+        + " '\(printable(other))' by \(printable(by)) (\(printable(url))): one recording, so one song; a wrong URL in the source?"
     case .newChartNamedLike(let names):
       return
         "\(snapshot) starts a new chart, named like the archive's"
-        + " \(names.joined(separator: ", ")): a misspelled chart name? (chart-archive charts lists"
+        + " \(names.map(printable).joined(separator: ", ")): a misspelled chart name? (chart-archive charts lists"
         + " them)"
     }
   }
@@ -80,7 +83,7 @@ public enum ImportWords {
   ///
   /// - Parameter sourceNames: the sources' names, by index, as the front end shows them.
   public static func unfinished(_ chart: UnfinishedChart, sourceNames: [String]) -> String {
-    "\(chart.chart) \(chart.chartDate): the chart goes on after entry \(chart.entryCount), on a"
+    "\(printable(chart.chart)) \(chart.chartDate): the chart goes on after entry \(chart.entryCount), on a"
       + " page not among the files imported (offset \(chart.nextOffset), the next of"
       + " \(sourceNames[chart.sources.last!])); its first \(chart.entryCount) entries are stored"
   }
@@ -101,8 +104,8 @@ public enum ImportWords {
   public static func trendDisagreement(_ item: TrendDisagreement, sourceNames: [String])
     -> String
   {
-    "\(sourceNames[item.source]): \(item.chart) \(item.chartDate) rank \(item.rank)"
-      + " '\(item.title)': published \(item.published.text), derived \(words(for: item.derived))"
+    "\(sourceNames[item.source]): \(printable(item.chart)) \(item.chartDate) rank \(item.rank)"
+      + " '\(printable(item.title))': published \(item.published.text), derived \(words(for: item.derived))"
   }
 
   /// A movement in words, a climb or a fall with its places: `up 2`, `down 1`, `unchanged`,
@@ -110,6 +113,9 @@ public enum ImportWords {
   public static func words(for movement: Movement) -> String {
     movement.change.flatMap { $0 == 0 ? nil : "\(movement.kind) \(abs($0))" } ?? movement.kind
   }
+
+  /// A title, artist, chart name or URL in a line (see ``describe(_:)``).
+  private static func printable(_ text: String) -> String { ChartFileError.printable(text) }
 
   /// The count of published trends that disagree.
   public static func trendSummary(_ count: Int) -> String {

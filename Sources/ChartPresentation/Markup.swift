@@ -1,11 +1,15 @@
-/// Text written into HTML and SVG: always as text, never as markup.
+/// Text written into HTML and SVG: always as text, never as markup, and never reordering what
+/// follows it.
 ///
 /// The five characters that mean something in markup (`&`, `<`, `>`, `"`, `'`) become character
 /// references everywhere, in text and in attribute values alike, so that a title
 /// `<script>alert(1)</script>` shows as those characters. Characters XML 1.0 does not allow (C0
 /// controls other than tab, line feed and carriage return, U+FFFE and U+FFFF;
 /// <https://www.w3.org/TR/xml/#charsets>) become U+FFFD, so that an SVG picture of any title is
-/// well-formed.
+/// well-formed. Unicode's bidirectional controls (Bidi_Control: U+061C, U+200E, U+200F, U+202A to
+/// U+202E, U+2066 to U+2069) become U+FFFD too, so that a title holding U+202E (right-to-left
+/// override) cannot reverse the text after it; a title or an artist in a page's text is written
+/// by ``appendIsolated(_:to:)`` instead, inside `<bdi>`, which keeps the marks.
 enum Markup {
   /// The text with markup characters escaped (see ``Markup``).
   static func escaped(_ text: String) -> String {
@@ -14,8 +18,33 @@ enum Markup {
     return output
   }
 
-  /// Appends the text, escaped (see ``Markup``).
+  /// Appends the text, escaped (see ``Markup``): every bidirectional control becomes U+FFFD.
   static func append(_ text: String, to output: inout String) {
+    append(text, keepingMarks: false, to: &output)
+  }
+
+  /// The text escaped inside `<bdi>` (see ``appendIsolated(_:to:)``).
+  static func isolated(_ text: String) -> String {
+    var output = ""
+    appendIsolated(text, to: &output)
+    return output
+  }
+
+  /// Appends a text people read as one piece (a title, an artist credit) inside `<bdi>` (HTML's
+  /// bidirectional isolate, <https://html.spec.whatwg.org/#the-bdi-element>), escaped: its own
+  /// direction (a Hebrew or Arabic title's) is kept to itself, and what follows it (an artist, the
+  /// figures, a link) keeps its order. The embeddings, overrides and isolates (U+202A to U+202E,
+  /// U+2066 to U+2069) become U+FFFD even so, since a stray U+2069 would close the `<bdi>` from
+  /// inside; the marks (U+061C, U+200E, U+200F), which only set the direction of the characters
+  /// beside them, stay as the title has them.
+  static func appendIsolated(_ text: String, to output: inout String) {
+    output += "<bdi>"
+    append(text, keepingMarks: true, to: &output)
+    output += "</bdi>"
+  }
+
+  /// Appends the text, escaped, with the bidirectional marks kept or not.
+  private static func append(_ text: String, keepingMarks: Bool, to output: inout String) {
     // Most titles need nothing: one pass over the bytes to tell.
     if !text.utf8.contains(where: needsWork) {
       output += text
@@ -28,17 +57,22 @@ enum Markup {
       case ">": output += "&gt;"
       case "\"": output += "&quot;"
       case "'": output += "&#39;"
-      default: output.unicodeScalars.append(isForbidden(scalar) ? "\u{FFFD}" : scalar)
+      case "\u{061C}", "\u{200E}", "\u{200F}":
+        output.unicodeScalars.append(keepingMarks ? scalar : "\u{FFFD}")
+      default:
+        output.unicodeScalars.append(
+          isForbidden(scalar) || scalar.properties.isBidiControl ? "\u{FFFD}" : scalar)
       }
     }
   }
 
-  /// Whether a byte may need escaping: a markup character, a control, or 0xEF, which begins the
-  /// UTF-8 of U+FFFE and U+FFFF (and of other characters, looked at one by one then).
+  /// Whether a byte may need escaping: a markup character, a control, 0xEF, which begins the
+  /// UTF-8 of U+FFFE and U+FFFF, or 0xD8 and 0xE2, which begin that of the bidirectional controls
+  /// (and of other characters, looked at one by one then).
   private static func needsWork(_ byte: UInt8) -> Bool {
     byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
       || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") || byte < 0x20 || byte == 0x7F
-      || byte == 0xEF
+      || byte == 0xEF || byte == 0xE2 || byte == 0xD8
   }
 
   /// Whether XML 1.0 refuses the character (HTML's parsers take the controls, but a picture must

@@ -81,22 +81,27 @@ public enum PagePath {
 /// The pieces pages are made of.
 enum PagePieces {
   /// A link to a server page (a path such as `/charts/hot-100`) around escaped text, or the text
-  /// alone in a file.
-  static func link(_ path: String, _ text: String, _ setting: PageSetting, class name: String = "")
-    -> String
-  {
-    var output = ""
+  /// alone in a file; the text inside `<bdi>` when `isolated` (see
+  /// ``Markup/appendIsolated(_:to:)``).
+  static func link(
+    _ path: String, _ text: String, _ setting: PageSetting, class name: String = "",
+    isolated: Bool = false
+  ) -> String {
     let classAttribute = name.isEmpty ? "" : " class=\"\(name)\""
-    if setting == .served {
-      output += "<a\(classAttribute) href=\"\(path)\">"
-      Markup.append(text, to: &output)
-      output += "</a>"
+    var output =
+      setting == .served ? "<a\(classAttribute) href=\"\(path)\">" : "<span\(classAttribute)>"
+    if isolated {
+      Markup.appendIsolated(text, to: &output)
     } else {
-      output += "<span\(classAttribute)>"
       Markup.append(text, to: &output)
-      output += "</span>"
     }
+    output += setting == .served ? "</a>" : "</span>"
     return output
+  }
+
+  /// A link to a song's page around its title, isolated, or the title alone in a file.
+  static func songLink(_ song: SongID, _ title: String, _ setting: PageSetting) -> String {
+    link(PagePath.song(song), title, setting, isolated: true)
   }
 
   /// A movement marker, coloured by its class, with words for screen readers: `▲3` and "up 3
@@ -136,9 +141,9 @@ enum PagePieces {
         output += "<i></i>"
       }
       output += "<b>\(entry.rank)</b>" + marker(placement.movement)
-      output += "<p>" + link(PagePath.song(placement.song), entry.title, setting)
+      output += "<p>" + songLink(placement.song, entry.title, setting)
       output += songURLLink(entry.songURL) + "<span>"
-      Markup.append(entry.artist, to: &output)
+      Markup.appendIsolated(entry.artist, to: &output)
       let cells = figureCells(placement.figures)
       // A no-break space (U+00A0) keeps each figure with its word on a phone.
       output += "</span></p><small>Last\u{A0}<b>"
@@ -213,8 +218,8 @@ enum PagePieces {
       [(rankHeading, true), ("Title", false), ("Artist", false)],
       entries.map {
         [
-          "\($0.entry.rank)", link(PagePath.song($0.song), $0.entry.title, setting),
-          Markup.escaped($0.entry.artist),
+          "\($0.entry.rank)", songLink($0.song, $0.entry.title, setting),
+          Markup.isolated($0.entry.artist),
         ]
       })
   }

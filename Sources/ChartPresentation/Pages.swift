@@ -167,9 +167,9 @@ public struct SongPage: HTMLPage {
   public func main(_ setting: PageSetting) -> String {
     let song = recordings[0].song
     var output = "<h1>"
-    Markup.append(song.title, to: &output)
+    Markup.appendIsolated(song.title, to: &output)
     output += "</h1>\n<p class=\"sub\">"
-    Markup.append(song.artist, to: &output)
+    Markup.appendIsolated(song.artist, to: &output)
     output += "</p>\n<figure class=\"picture\">"
     output += RankChart(view).svg(.inline)
     output += "<figcaption class=\"notes\">Rank on each chart date (1 at the top);"
@@ -216,8 +216,11 @@ public struct SongPage: HTMLPage {
         if !history.creditChanges.isEmpty {
           output += "<h3>Credit changes</h3>\n<ul class=\"plain\">"
           for change in history.creditChanges {
-            output += "<li>\(change.chartDate): "
-            Markup.append("'\(change.from)' → '\(change.to)' (one run)", to: &output)
+            output += "<li>\(change.chartDate): &#39;"
+            Markup.appendIsolated(change.from, to: &output)
+            output += "&#39; → &#39;"
+            Markup.appendIsolated(change.to, to: &output)
+            output += "&#39; (one run)"
             output += "</li>"
           }
           output += "</ul>\n"
@@ -277,9 +280,9 @@ public struct DiffPage: HTMLPage {
             "\(line.entry.entry.rank)", PagePieces.marker(line.movement),
             Markup.escaped(
               (line.figures.map { figureCells($0).previous } ?? .optional(line.olderRank)).display),
-            PagePieces.link(PagePath.song(line.entry.song), line.entry.entry.title, setting)
+            PagePieces.songLink(line.entry.song, line.entry.entry.title, setting)
               + PagePieces.songURLLink(line.entry.entry.songURL),
-            Markup.escaped(line.entry.entry.artist),
+            Markup.isolated(line.entry.entry.artist),
           ]
         })
     }
@@ -411,9 +414,9 @@ public struct SearchPage: HTMLPage {
       ],
       shown.prefix(Self.limit).map { song in
         [
-          PagePieces.link(PagePath.song(song.id), song.title, setting)
+          PagePieces.songLink(song.id, song.title, setting)
             + (song.recording > 1 ? " (recording \(song.recording))" : ""),
-          Markup.escaped(song.artist), song.firstChartDate.iso8601, "\(song.bestRank)",
+          Markup.isolated(song.artist), song.firstChartDate.iso8601, "\(song.bestRank)",
           "\(song.entryCount)",
         ]
       })

@@ -7,8 +7,12 @@ public enum Cell: Equatable, Sendable {
   case null
   /// An integer.
   case int(Int)
-  /// Text.
+  /// Text: a title, an artist, a chart's name, a URL, a word. In CSV, a text that starts like a
+  /// spreadsheet's formula is escaped (see ``csv``).
   case text(String)
+  /// A figure in its source's notation, as text (a published trend: `+3`, `-2`, `=`, `NEW`):
+  /// written as it is everywhere, in CSV too.
+  case figure(String)
   /// Yes or no: `true` or `false` in JSON and CSV, `yes` or `no` in tables.
   case bool(Bool)
   /// A movement: its marker in tables, its kind in JSON and CSV.
@@ -28,7 +32,7 @@ public enum Cell: Equatable, Sendable {
     switch self {
     case .null: .null
     case .int(let value): .int(value)
-    case .text(let value): .string(value)
+    case .text(let value), .figure(let value): .string(value)
     case .bool(let value): .bool(value)
     case .movement(let movement): .string(movement.kind)
     case .marked(let value, _): .int(value)
@@ -36,12 +40,15 @@ public enum Cell: Equatable, Sendable {
     }
   }
 
-  /// The text in CSV: empty for null.
+  /// The text in CSV: empty for null; a text that starts with `=`, `+`, `-`, `@`, tab or CR with
+  /// an apostrophe before it, so that a spreadsheet does not run it as a formula
+  /// (``CSVWriter/text(_:)``; ``CSVWriter/record(_:)`` quotes it). Figures keep their notation.
   public var csv: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value): value
+    case .text(let value): CSVWriter.text(value)
+    case .figure(let value): value
     case .bool(let value): value ? "true" : "false"
     case .movement(let movement): movement.kind
     case .marked(let value, _): String(value)
@@ -49,20 +56,13 @@ public enum Cell: Equatable, Sendable {
     }
   }
 
-  /// The text in a table for people: control characters (an escape sequence in a title, a line
-  /// break) are shown as U+FFFD so that they cannot move the cursor or break the table.
+  /// The text in a table for people, as ``terminalText(_:)`` shows it: control characters and
+  /// bidirectional controls as U+FFFD.
   public var display: String {
     switch self {
     case .null: ""
     case .int(let value): String(value)
-    case .text(let value):
-      !value.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F })
-        && value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-        ? String(
-          String.UnicodeScalarView(
-            value.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }
-          ))
-        : value
+    case .text(let value), .figure(let value): terminalText(value)
     case .bool(let value): value ? "yes" : "no"
     case .movement(let movement): movement.marker
     case .marked(let value, let mark): String(value) + mark
@@ -157,6 +157,23 @@ public struct Table: Sendable {
     }
     return lines.joined(separator: "\n")
   }
+}
+
+/// Text as a terminal shows it to people: control characters (an escape sequence in a title, a
+/// line break) and Unicode's bidirectional controls (Bidi_Control: U+061C, U+200E, U+200F, U+202A
+/// to U+202E, U+2066 to U+2069) become U+FFFD, so that a title cannot move the cursor, break a
+/// table, or reverse or isolate what follows it on its line (a terminal isolates no cell, so the
+/// controls are not kept there; JSON, CSV and the archive keep them).
+func terminalText(_ text: String) -> String {
+  // Printable ASCII, most text of most charts, needs nothing.
+  if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+  func isShownAsReplacement(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.generalCategory == .control || scalar.properties.isBidiControl
+  }
+  guard text.unicodeScalars.contains(where: isShownAsReplacement) else { return text }
+  return String(
+    String.UnicodeScalarView(
+      text.unicodeScalars.map { isShownAsReplacement($0) ? "\u{FFFD}" : $0 }))
 }
 
 /// The number of terminal columns a text takes: East Asian wide and full-width characters and

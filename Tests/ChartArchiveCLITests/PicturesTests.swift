@@ -139,6 +139,6 @@ struct PicturesTests {
     let dropOuts = try #require(report["drop_outs"] as? [[String: Any]])
     #expect(page.contains("<h2>Debuts (\(debuts.count))</h2>"))
     #expect(page.contains("<h2>Drop-outs (\(dropOuts.count))</h2>"))
-    #expect(page.contains("<span>Lovin On Me</span>"))
+    #expect(page.contains("<span><bdi>Lovin On Me</bdi></span>"))
   }
 }

@@ -1,3 +1,4 @@
+import ChartImport
 import ChartStorage
 import Foundation
 import Testing
@@ -74,6 +75,33 @@ struct APITests {
 
   /// The app's feed for every category is the latest Sample-data file of its chart, in the app's
   /// own fields, with `last` the previous rank (0 for a new or re-entering song).
+  @Test func csvTextThatStartsLikeAFormulaIsEscaped() throws {
+    // The title and the artist were answered as they are: a spreadsheet opening the answer ran
+    // them.
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("a.sqlite").path
+    let snapshot =
+      #"{"chart": "inj", "chart_date": "2024-03-02", "entries": [{"rank": 1, "#
+      + #""title": "=HYPERLINK(\"http://evil.example/x\",\"click\")", "artist": "=1+1"}]}"#
+    do {
+      let archive = try Archive(path: path, access: .create)
+      _ = try Importer.run([.bytes(Data(snapshot.utf8), name: "inj.json")], into: archive)
+    }
+    let service = try Service(path)
+    let reply = service.get("/api/charts/inj/latest?format=csv")
+    #expect(reply.status == 200)
+    #expect(
+      reply.text.hasSuffix(
+        #"inj,2024-03-02,,1,new,,1,1,,"'=HYPERLINK(""http://evil.example/x"",""click"")","#
+          + #""'=1+1",,,derived,1,false,,,,,,,"# + "\r\n"))
+    let songs = service.get("/api/songs?q=hyperlink&format=csv")
+    #expect(
+      songs.text
+        == "song_id,title,artist,recording,first_chart_date,best_rank,entries\r\n"
+        + #"1,"'=HYPERLINK(""http://evil.example/x"",""click"")","'=1+1",1,2024-03-02,1,1"#
+        + "\r\n")
+  }
+
   @Test func everyFeedIsTheLatestSnapshotOfItsChartAsTheAppReadsIt() throws {
     let archive = try TestArchive.shared.get().path
     let service = try Service(archive)

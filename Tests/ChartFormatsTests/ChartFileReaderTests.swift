@@ -203,6 +203,18 @@ struct ChartFileProblemTests {
       ])
   }
 
+  @Test func bidirectionalControlsOfAValueOrAPathAreWrittenAsEscapes() {
+    // A value holding U+202E reversed the rest of the message's line on a terminal.
+    #expect(ChartFileError.printable("a\u{202E}b\u{200F}") == "a\\u{202E}b\\u{200F}")
+    #expect(
+      problems(
+        "Position,Track Name,Artist,Streams,URL\n1,A,X,5\u{2066},https://s/a\n",
+        path: "top\u{202E}/2024-01-06.csv") == [
+          "top\\u{202E}/2024-01-06.csv: row 2 (rank 1), field 'streams': expected a whole number,"
+            + " found '5\\u{2066}'"
+        ])
+  }
+
   @Test func invalidUTF8IsReportedWhereItIs() {
     var bytes = Array(#"{"date":"2024-01-06","data":[{"song":""#.utf8)
     bytes += [0xFF] + Array(#"","artist":"X","this_week":1}]}"#.utf8)

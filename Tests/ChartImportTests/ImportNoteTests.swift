@@ -157,6 +157,26 @@ struct ImportNoteTests {
       ])
   }
 
+  @Test func aNoteWritesBidirectionalControlsOfATitleAsEscapes() throws {
+    // The title's U+202E reversed the rest of the warning's line on a terminal.
+    let (folder, archive) = try archiveInFolder()
+    _ = folder
+    let url = "https://music.example.com/track/1"
+    let report = try importFiles(
+      [
+        ("d/1.json", nativeSnapshot("d", "2024-05-01", [("Alpha", "One", url, nil)])),
+        (
+          "d/2.json",
+          nativeSnapshot("d", "2024-05-02", [("\u{202E}Other", "Some\u{2067}one", url, nil)])
+        ),
+      ], into: archive)
+    #expect(
+      noted(report) == [
+        "d 2024-05-02 rank 1 '\\u{202E}Other' by Some\\u{2067}one has the song URL of 'Alpha' by"
+          + " One (\(url)): one recording, so one song; a wrong URL in the source?"
+      ])
+  }
+
   @Test func aNewChartNamedLikeAnotherIsNoted() throws {
     // The chart hot100 given for hot-100 made a second chart of the same weeks without a word.
     let (folder, archive) = try archiveInFolder()

@@ -15,6 +15,29 @@ struct PictureAndMarkupTests {
     #expect(Markup.escaped("a\tb\nc ｱ 🔥 Élodie") == "a\tb\nc ｱ 🔥 Élodie")
   }
 
+  @Test func bidiControlsCannotReorderWhatFollowsATitleOnAPage() {
+    // A title holding U+202E was written as it is: the link after it and the rest of its line
+    // showed reversed.
+    #expect(Markup.escaped("\u{202E}") == "\u{FFFD}")
+    for control in TableTests.bidiControls {
+      #expect(
+        Markup.escaped("a\(control)b") == "a\u{FFFD}b", "U+\(String(control.value, radix: 16))")
+    }
+    // A title or an artist in a page's text is isolated; a stray pop (U+2069) would end the
+    // isolate, an override would reverse what follows, so those are replaced even so, while a
+    // mark (U+200F) stays with the Hebrew it orders.
+    #expect(
+      Markup.isolated("<Evil> \u{202E}Title\u{2069}")
+        == "<bdi>&lt;Evil&gt; \u{FFFD}Title\u{FFFD}</bdi>")
+    #expect(Markup.isolated("אהבה \u{200F}") == "<bdi>אהבה \u{200F}</bdi>")
+    #expect(
+      PagePieces.songLink(SongID(7), "Evil \u{202E}Title", .served)
+        == "<a href=\"/songs/7\"><bdi>Evil \u{FFFD}Title</bdi></a>")
+    #expect(
+      PagePieces.songLink(SongID(7), "Evil \u{202E}Title", .file)
+        == "<span><bdi>Evil \u{FFFD}Title</bdi></span>")
+  }
+
   @Test func onlyWebAddressesBecomeLinksAndSegmentsStayOne() {
     #expect(Markup.webURL("javascript:alert(1)") == nil)
     #expect(Markup.webURL("data:text/html,<b>") == nil)

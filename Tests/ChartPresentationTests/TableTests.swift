@@ -38,4 +38,68 @@ struct TableTests {
     // Control characters cannot reach the terminal.
     #expect(Cell.text("a\u{1B}[2Jb\nc").display == "a\u{FFFD}[2Jb\u{FFFD}c")
   }
+
+  /// Unicode's bidirectional controls (Bidi_Control), each of which reorders text after it on a
+  /// terminal that follows the bidirectional algorithm.
+  static let bidiControls: [Unicode.Scalar] = [
+    "\u{061C}", "\u{200E}", "\u{200F}", "\u{202A}", "\u{202B}", "\u{202C}", "\u{202D}",
+    "\u{202E}", "\u{2066}", "\u{2067}", "\u{2068}", "\u{2069}",
+  ]
+
+  @Test func bidiControlsAreShownAsReplacementsAndKeptAsData() {
+    // A title holding U+202E (right-to-left override) was printed as it is: the rest of its line,
+    // the artist after it, showed reversed.
+    #expect(Cell.text("\u{202E}").display == "\u{FFFD}")
+    for control in Self.bidiControls {
+      #expect(
+        Cell.text("a\(control)b").display == "a\u{FFFD}b", "U+\(String(control.value, radix: 16))")
+    }
+    let table = Table(
+      columns: [Column(key: "title", heading: "TITLE"), Column(key: "artist", heading: "ARTIST")],
+      rows: [[.text("Evil \u{202E}Title"), .text("Artist")], [.text("Plain"), .text("B")]])
+    #expect(
+      table.text(style: Style(colors: false))
+        == "TITLE        ARTIST\nEvil \u{FFFD}Title  Artist\nPlain        B")
+    // JSON and CSV keep them: they are data.
+    #expect(Cell.text("Evil \u{202E}Title").json == .string("Evil \u{202E}Title"))
+    #expect(Cell.text("Evil \u{202E}Title").csv == "Evil \u{202E}Title")
+    // A chart's name in a heading, too.
+    var document = Document("entries", table)
+    document.heading = ["odd\u{2067}chart · 2024-01-06"]
+    #expect(
+      document.rendered(as: .table, style: .plain).hasPrefix("odd\u{FFFD}chart · 2024-01-06\n"))
+  }
+
+  @Test func csvTextThatStartsLikeAFormulaIsEscapedAndFiguresAreNot() {
+    // A title `=1+1` was written as it is: a spreadsheet opening the CSV ran it.
+    #expect(Cell.text("=1+1").csv == "'=1+1")
+    #expect(Cell.text("'Til Tuesday").csv == "'Til Tuesday")
+    // A published trend keeps its notation, as the ranks and counts do.
+    #expect(Cell.figure("+3").csv == "+3")
+    #expect(Cell.figure("=").csv == "=")
+    #expect(Cell.figure("-2").json == .string("-2"))
+    #expect(Cell.figure("-2").display == "-2")
+    let document = Document(
+      "entries",
+      Table(
+        columns: [
+          Column(key: "rank", heading: "RANK"), Column(key: "published", heading: "PUBLISHED"),
+          Column(key: "title", heading: "TITLE"), Column(key: "artist", heading: "ARTIST"),
+        ],
+        rows: [
+          [
+            .int(1), .figure("+3"), .text(#"=HYPERLINK("http://evil.example/x","click")"#),
+            .text("=1+1"),
+          ],
+          [.int(2), .figure("-2"), .text("'Til Tuesday"), .text("@ MEH")],
+        ]),
+      fields: [("chart", .text("-chart"))])
+    #expect(
+      document.rendered(as: .csv, style: .plain)
+        == "chart,rank,published,title,artist\r\n"
+        + #""'-chart",1,+3,"'=HYPERLINK(""http://evil.example/x"",""click"")","'=1+1""#
+        + "\r\n\"'-chart\",2,-2,'Til Tuesday,\"'@ MEH\"\r\n")
+    // JSON and tables give the text as it is.
+    #expect(document.rendered(as: .json, style: .plain).contains(#""artist": "=1+1""#))
+  }
 }

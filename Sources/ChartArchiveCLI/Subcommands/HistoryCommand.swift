@@ -1,3 +1,4 @@
+import ChartFormats
 import ChartPresentation
 import ChartRanking
 import ChartStorage
@@ -201,11 +202,15 @@ enum HistoryCommand: Subcommand {
       guard let suggestion else {
         return CommandError(.failure, "no song matches \(request.searched)")
       }
-      let songs = suggestion.songs.prefix(3).map { "\($0.title) by \($0.artist)" }
+      // Titles and credits from the archive, written so that none can reverse the line.
+      let printable = ChartFileError.printable
+      let songs = suggestion.songs.prefix(3).map {
+        "\(printable($0.title)) by \(printable($0.artist))"
+      }
       return CommandError(
         .failure,
-        "no song matches \(request.searched) (did you mean '\(suggestion.query)'"
-          + (suggestion.artist.map { " by '\($0)'" } ?? "") + "? "
+        "no song matches \(request.searched) (did you mean '\(printable(suggestion.query))'"
+          + (suggestion.artist.map { " by '\(printable($0))'" } ?? "") + "? "
           + songs.joined(separator: "; ") + (suggestion.songs.count > 3 ? "; …" : "") + ")")
     }
 
