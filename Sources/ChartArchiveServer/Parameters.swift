@@ -27,7 +27,7 @@ enum Parameters {
     if name == "." || name == ".." {
       throw ServerProblem(422, "a chart cannot be named '\(name)'")
     }
-    if let control = name.unicodeScalars.first(where: isBidiControl) {
+    if let control = name.unicodeScalars.first(where: \.properties.isBidiControl) {
       let code = String(control.value, radix: 16, uppercase: true)
       throw ServerProblem(
         422,
@@ -35,14 +35,6 @@ enum Parameters {
           + " shown after it")
     }
     return name
-  }
-
-  /// Whether a character is one of Unicode's bidirectional controls (Bidi_Control).
-  static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
-    default: false
-    }
   }
 
   /// `{date}`: a snapshot's chart date, `latest` or `previous`.

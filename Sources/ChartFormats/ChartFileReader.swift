@@ -676,8 +676,8 @@ public struct ChartFileReader: Sendable {
       row: unchecked.firstRow,
       field: unchecked.chartSource == .file && !format.isTable ? "chart" : nil,
       message:
-        "\(source) '\(escaped(unchecked.chart))' is not a valid chart name (1 to 200 characters,"
-        + " no control characters)",
+        "\(source) '\(escaped(unchecked.chart))' is not a valid chart name"
+        + " (\(Snapshot.validChartNameRule))",
       remedy: unchecked.chartSource == .folder ? .nameTheChart : nil)
   }
 

@@ -1,11 +1,21 @@
 /// One published chart at one chart date: its entries in rank order.
 public struct Snapshot: Hashable, Sendable {
-  /// Whether a text can name a chart: not empty nor blank, without control characters (a line
-  /// break or tab would break every listing), at most 200 characters.
+  /// Whether a text can name a chart: not empty nor blank, at most 200 characters, without
+  /// control characters (a line break or tab would break every listing) or bidirectional controls
+  /// (Unicode's Bidi_Control, U+202E and the like, which reorder the text shown after the name),
+  /// and not `.` or `..`, which name folders (a chart's name is a folder's in an export, a path
+  /// segment in the service's addresses).
   public static func isValidChartName(_ name: String) -> Bool {
-    !name.allSatisfy(\.isWhitespace) && name.unicodeScalars.count <= 200
-      && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    !name.allSatisfy(\.isWhitespace) && name.unicodeScalars.count <= 200 && name != "."
+      && name != ".."
+      && !name.unicodeScalars.contains {
+        $0.properties.generalCategory == .control || $0.properties.isBidiControl
+      }
   }
+
+  /// What a valid chart name is, in words, for messages.
+  public static let validChartNameRule =
+    "1 to 200 characters, no control or bidirectional control characters, not . or .."
 
   /// The song URLs that more than one entry has, each with those entries' ranks: a URL names one
   /// recording, so that is a repeated row (a scraper's duplicated #1).

@@ -88,8 +88,7 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "chart '\(chart)' is \(stored.rawValue) in the archive, and this snapshot is said to be"
         + " \(given.rawValue)"
     case .invalidChartName(let name):
-      "'\(name)' is not a valid chart name (it must be text of 1 to 200 characters without"
-        + " control characters)"
+      "'\(name)' is not a valid chart name (\(Snapshot.validChartNameRule))"
     case .noSuchChart(let name, _):
       "no chart named '\(name)' in the archive"
     case .noSuchSnapshot(let chart, let chartDate, _, _):

@@ -919,3 +919,30 @@ struct ImportTests {
     #expect(try chartArchive(["charts", "--db", other]).output.contains("app-daily  weekly"))
   }
 }
+
+/// Chart names that name folders or reorder text.
+struct ChartNameTests {
+  @Test func aChartNamedLikeAFolderOrReorderingTextIsRefused() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.path + "/a.sqlite"
+    let week = try folder.write(
+      "2024-01-06.json",
+      #"{"chart":"..","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X"}]}"#)
+    // Named by the file: the file is refused (bad input data, 65), nothing stored.
+    let named = try chartArchive(["import", week, "--db", archive, "--quiet"])
+    #expect(named.status == 65)
+    #expect(
+      named.error.hasPrefix(
+        "\(week): field 'chart': the file's '..' is not a valid chart name (1 to 200 characters,"
+          + " no control or bidirectional control characters, not . or ..)"))
+    #expect(!FileManager.default.fileExists(atPath: archive))
+    // Given as an option: a usage error (64), as for any option's bad value.
+    for name in [".", "hot\u{202E}-100"] {
+      let given = try chartArchive(["import", week, "--chart", name, "--db", archive, "--quiet"])
+      #expect(given.status == 64)
+      #expect(
+        given.error.hasPrefix(
+          "Error: --chart '\(name == "." ? "." : "hot\\u{202E}-100")' is not a valid chart name"))
+    }
+  }
+}

@@ -210,8 +210,12 @@ struct ChartFileProblemTests {
       problems(
         "Position,Track Name,Artist,Streams,URL\n1,A,X,5\u{2066},https://s/a\n",
         path: "top\u{202E}/2024-01-06.csv") == [
+          // A chart is not named after such a folder.
+          "top\\u{202E}/2024-01-06.csv: row 2: the folder's name 'top\\u{202E}' is not a valid"
+            + " chart name (1 to 200 characters, no control or bidirectional control characters,"
+            + " not . or ..); give the chart's name",
           "top\\u{202E}/2024-01-06.csv: row 2 (rank 1), field 'streams': expected a whole number,"
-            + " found '5\\u{2066}'"
+            + " found '5\\u{2066}'",
         ])
   }
 
@@ -325,12 +329,26 @@ struct ChartFileProblemTests {
     #expect(
       problems(#"{"chart":"","chart_date":"2024-01-06","# + entries + "}", path: "a.json") == [
         "a.json: field 'chart': the file's '' is not a valid chart name (1 to 200 characters, no"
-          + " control characters)"
+          + " control or bidirectional control characters, not . or ..)"
       ])
+    // A name of a folder, and one that reverses what follows it.
+    #expect(
+      problems(#"{"chart":"..","chart_date":"2024-01-06","# + entries + "}", path: "a.json") == [
+        "a.json: field 'chart': the file's '..' is not a valid chart name (1 to 200 characters, no"
+          + " control or bidirectional control characters, not . or ..)"
+      ])
+    #expect(
+      problems(
+        #"{"chart":"hot\u202E-100","chart_date":"2024-01-06","# + entries + "}", path: "a.json")
+        == [
+          "a.json: field 'chart': the file's 'hot\\u{202E}-100' is not a valid chart name (1 to"
+            + " 200 characters, no control or bidirectional control characters, not . or ..)"
+        ])
     #expect(
       problems(#"[{"title":"A","artist":"X"}]"#, path: "tab\there/2024-01-06.json") == [
         "tab\\there/2024-01-06.json: the folder's name 'tab\\there' is not a valid chart name (1 to"
-          + " 200 characters, no control characters); give the chart's name"
+          + " 200 characters, no control or bidirectional control characters, not . or ..); give"
+          + " the chart's name"
       ])
   }
 

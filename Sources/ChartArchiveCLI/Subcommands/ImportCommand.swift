@@ -98,7 +98,8 @@ enum ImportCommand: Subcommand {
     options.chart = arguments.option("--chart")
     if let chart = options.chart, !Snapshot.isValidChartName(chart) {
       throw UsageError(
-        "--chart '\(chart)' is not a valid chart name (1 to 200 characters, no control characters)")
+        "--chart '\(ChartFileError.printable(chart))' is not a valid chart name"
+          + " (\(Snapshot.validChartNameRule))")
     }
     if let zone = arguments.option("--timezone") {
       guard let timeZone = TimeZone(identifier: zone) else {
