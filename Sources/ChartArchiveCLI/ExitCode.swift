@@ -18,6 +18,9 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case noInput = 66
   /// EX_SOFTWARE: an internal error.
   case software = 70
+  /// EX_CANTCREAT: the file to create is there already (`backup`'s destination): nothing was
+  /// written over it.
+  case cannotCreate = 73
   /// EX_IOERR: SQLite could not read or write the archive, or standard output could not be
   /// written (a full disk, an I/O error).
   case ioError = 74
@@ -44,6 +47,8 @@ extension ExitCode {
         + " stored"
     case .noInput: "an input file or folder, or the archive, does not exist"
     case .software: "an internal error"
+    case .cannotCreate:
+      "the file to create exists already (backup's destination): nothing was written over it"
     case .ioError:
       "SQLite could not read or write the archive, or standard output could not be written (a full"
         + " disk, an I/O error: what was written is incomplete)"

@@ -23,7 +23,8 @@ public enum ChartArchiveTool {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
       HistoryCommand.self, DiffCommand.self, ReportCommand.self, AuditCommand.self,
-      ExportCommand.self, CheckCommand.self, FormatsCommand.self, ServeCommand.self,
+      ExportCommand.self, CheckCommand.self, BackupCommand.self, FormatsCommand.self,
+      ServeCommand.self,
       CompletionCommand.self, ManualCommand.self,
     ]
   }

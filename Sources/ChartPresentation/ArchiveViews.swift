@@ -179,3 +179,43 @@ public struct ChecksView: Presentation {
     }
   }
 }
+
+/// A backup of the archive: where it was copied from and to, and what the copy holds. For people,
+/// a sentence; JSON, one object of these fields; CSV, their row under a header.
+public struct BackupView: Presentation {
+  /// The archive's path, as given.
+  public var archive: String
+  /// The copy's path, as given.
+  public var backup: String
+  /// The copy's charts, as ``ArchiveReader/charts()`` lists them.
+  public var charts: [ChartSummary]
+
+  /// The view of a backup.
+  public init(archive: String, backup: String, charts: [ChartSummary]) {
+    self.archive = archive
+    self.backup = backup
+    self.charts = charts
+  }
+
+  public func rendered(as format: OutputFormat, style: Style) -> String {
+    let snapshots = charts.reduce(0) { $0 + $1.snapshotCount }
+    // Every copy published passed SQLite's quick_check: one that fails it is an error.
+    let fields: [(key: String, value: Cell)] = [
+      ("archive", .text(archive)), ("backup", .text(backup)), ("charts", .int(charts.count)),
+      ("snapshots", .int(snapshots)), ("quick_check", .text("ok")),
+    ]
+    switch format {
+    case .table:
+      return
+        "Backed up \(archive) into \(backup): \(snapshots) snapshot\(snapshots == 1 ? "" : "s")"
+        + " of \(charts.count) chart\(charts.count == 1 ? "" : "s"), checked by SQLite's"
+        + " quick_check.\n"
+    case .json:
+      var document = Document()
+      document.fields = fields
+      return document.rendered(as: format, style: style)
+    case .csv:
+      return CSVWriter.record(fields.map(\.key)) + CSVWriter.record(fields.map(\.value.csv))
+    }
+  }
+}

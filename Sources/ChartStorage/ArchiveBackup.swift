@@ -8,19 +8,22 @@ extension Archive {
   /// (snapshots, songs, figures, decisions made by hand). The copy is built in a file beside
   /// `destination` (see ``NewArchive``), checked (`PRAGMA quick_check`,
   /// <https://www.sqlite.org/pragma.html#pragma_quick_check>) and only then linked into place; an
-  /// existing file is never overwritten.
+  /// existing file is never overwritten, but for an empty one, which holds nothing (as for an
+  /// import into a new archive).
   ///
   /// - Parameter destination: the copy's path; its missing folders are created.
-  /// - Returns: whether the copy is at `destination`; `false` when a file was there already or
+  /// - Returns: the copy's charts, by name, as ``ArchiveReader/charts()`` lists them (read from
+  ///   the copy once it passed its check); `nil` when a file was at `destination` already or
   ///   appeared meanwhile (nothing was written over it, and the copy was deleted).
   /// - Throws: ``ArchiveError/database(path:_:)`` (with `destination`) when the copy cannot be
-  ///   written (a full disk, a folder that cannot be written) or fails its check; nothing is left
-  ///   at `destination` then.
-  public func backup(to destination: String) throws(ArchiveError) -> Bool {
+  ///   written (a full disk, a folder that cannot be written) or fails its check (the archive's
+  ///   own pages are damaged: they are copied as they are); nothing is left at `destination` then.
+  public func backup(to destination: String) throws(ArchiveError) -> [ChartSummary]? {
     let copy = try NewArchive(at: destination)
     guard let target = copy.archive.writingDatabase else {
       preconditionFailure("a new archive has its writing connection")
     }
+    let charts: [ChartSummary]
     do {
       try read { reader in try Self.copyPages(of: reader.database, into: target) }
       let check = try target.rows("PRAGMA quick_check") { $0.string(at: 0) }
@@ -29,6 +32,7 @@ extension Archive {
           extendedResultCode: SQLITE_CORRUPT,
           message: "the copy fails SQLite's check: " + check.prefix(3).joined(separator: "; "))
       }
+      charts = try copy.archive.read { try $0.charts() }
     } catch let error as DatabaseError {
       throw .database(path: destination, error)
     } catch let error as ArchiveError {
@@ -36,7 +40,7 @@ extension Archive {
     } catch {
       throw .database(path: destination, .other("\(error)"))
     }
-    return try copy.publish()
+    return try copy.publish() ? charts : nil
   }
 
   /// Copies every page of `source` into `target` in one step of SQLite's backup.

@@ -187,7 +187,7 @@ struct ReadmeExamplesTests {
 
   /// The number of examples the pages held when they were last counted: one removed lowers it
   /// on purpose, never by accident.
-  static let examplesAtLeast = 44
+  static let examplesAtLeast = 47
 
   @Test func thePagesHaveTheirExamples() {
     let readme = ReadmeExample.all.filter { $0.page == "README.md" }.map(\.command)

@@ -29,7 +29,7 @@ struct BackupTests {
     _ = try Importer.run(Self.weeks(5), intoArchiveAt: path)
     let archive = try Archive(path: path, access: .read)
     let copy = folder.url.appendingPathComponent("backups/copy.sqlite").path
-    #expect(try archive.backup(to: copy))
+    #expect(try archive.backup(to: copy)?.map(\.snapshotCount) == [5])
     let copied = try Archive(path: copy, access: .read)
     #expect(
       try copied.read { try $0.snapshots(of: "c").map(\.chartDate.iso8601) } == [
@@ -38,7 +38,7 @@ struct BackupTests {
     #expect(try copied.read { try $0.check() }.allSatisfy(\.passed))
     // A second backup to the same path leaves the first copy as it is.
     let before = try Data(contentsOf: URL(fileURLWithPath: copy))
-    #expect(try !archive.backup(to: copy))
+    #expect(try archive.backup(to: copy) == nil)
     #expect(try Data(contentsOf: URL(fileURLWithPath: copy)) == before)
     // No copy in the making is left beside it (the reading archive's -wal and -shm may be).
     #expect(
@@ -66,9 +66,11 @@ struct BackupTests {
     var copies = 0
     repeat {
       let copy = folder.url.appendingPathComponent("copy-\(copies).sqlite").path
-      #expect(try reader.backup(to: copy))
-      counts.insert(
-        try Archive(path: copy, access: .read).read { try $0.snapshots(of: "c").count })
+      let charts = try #require(try reader.backup(to: copy))
+      let count = try Archive(path: copy, access: .read).read { try $0.snapshots(of: "c").count }
+      // The charts the backup read are the copy's.
+      #expect(charts.map(\.snapshotCount) == [count])
+      counts.insert(count)
       copies += 1
     } while !done.load(ordering: .sequentiallyConsistent) && copies < 50
     while !done.load(ordering: .sequentiallyConsistent) { usleep(1_000) }

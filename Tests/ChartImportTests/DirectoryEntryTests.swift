@@ -33,6 +33,21 @@ struct DirectoryEntryTests {
     #expect(DirectoryEntry.name(of: entry) == Array("a.json".utf8))
   }
 
+  /// A folder of 1,500 entries fills `opendir`'s buffer (32 KB) more than once, so that records
+  /// end near the end of it: every name is read whole, and under AddressSanitizer (the CI's
+  /// sanitizer step) a read past a record's end is a heap-buffer-overflow there, which a small
+  /// folder would not show (its records end far from the buffer's end).
+  @Test func aFolderOfManyEntriesIsWalkedWhole() throws {
+    let folder = try TemporaryFolder()
+    let names = (0..<1_500).map { "chart-\($0).json" }
+    for name in names {
+      #expect(FileManager.default.createFile(atPath: folder.path + "/" + name, contents: Data()))
+    }
+    #expect(
+      try ImportSource.files(in: [folder.path]).map { ($0 as NSString).lastPathComponent }
+        == names.sorted())
+  }
+
   /// The names of a real folder's entries, as `readdir` gives them.
   @Test func theNamesOfAFoldersEntriesAreRead() throws {
     let folder = try TemporaryFolder()
