@@ -188,7 +188,7 @@ enum APIRoutes {
   private static let uploadDocument = RouteDocument(
     summary: "Import a chart file as the chart's snapshots",
     description:
-      "The body is a chart file in any format chart-archive import reads, as it is or gzipped (Content-Encoding: gzip; another coding is a 415). All or nothing: the same checks as the command line. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
+      "The body is a chart file in any format chart-archive import reads, as it is or gzipped (Content-Encoding: gzip; another coding is a 415). All or nothing: the same checks as the command line. The file must be of the chart the address names: one whose content names another chart (or whose rows' region would make another) is a 422 naming both. Only on a server started with --token-file (405 otherwise), with Authorization: Bearer TOKEN.",
     operationID: "upload",
     answers: [
       .ok(

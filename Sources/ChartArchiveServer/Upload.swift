@@ -25,6 +25,8 @@ extension Router {
     }
     let chart = try request.value(Parameters.uploadChart)
     var options = ImportOptions(chart: chart)
+    // The address names the chart the file must be of: a file of another is refused (422).
+    options.chartIsRequired = true
     options.listingSnapshots = true
     options.replacing = try request.value(Parameters.replace)
     options.chartDate = try request.value(Parameters.fileDate)
@@ -110,7 +112,8 @@ extension Router {
   }
 
   /// The problems of a refused upload: 409 for a snapshot that conflicts with a stored one, 422
-  /// for a file that is not a valid chart file, with every line the command line would print.
+  /// for a file that is not a valid chart file or is of another chart than the address's, with
+  /// every line the command line would print.
   private func problem(refusing refused: [RefusedSource]) -> HTTPResponse {
     var conflict = false
     var lines: [String] = []
@@ -125,6 +128,10 @@ extension Router {
             + (conflict ? " (add ?replace=true to replace it)" : ""))
       case .otherFormatInFolder(_, let format, _, _):
         lines.append("a \(format.rawValue) file of another format than the chart's")
+      case .otherChart(let named, let required):
+        lines.append(
+          "\(source.name): the file is of chart '\(named)', not of '\(required)', the chart it"
+            + " was sent to")
       }
     }
     return problem(

@@ -45,6 +45,11 @@ public struct ChartFileReader: Sendable {
   /// (`--allow-ties`: the Hot 100 of the early years, the UK chart of the 1950s as some files
   /// keep them). A tie the source marks is always allowed.
   public var allowsTies: Bool
+  /// Whether the chart's name the content gives is read even when ``chart`` is set, into
+  /// ``DecodedChartFile/chartsNamedInContent``, so that an import can refuse a file that names
+  /// another chart than the one given (an upload to a chart's address). Off, a chart given
+  /// spares reading the content's (a dataset's chart column).
+  public var readsChartNamesInContent = false
   /// How many threads may read one long file (a dataset of many weeks) at once.
   var threadCount = Self.defaultThreadCount
 
@@ -192,6 +197,7 @@ public struct ChartFileReader: Sendable {
         UncheckedSnapshot(
           chart: chart ?? snapshot.chart ?? folderName(path),
           chartSource: chart != nil ? .option : snapshot.chart != nil ? .file : .folder,
+          contentCharts: snapshot.chart.map { [$0] } ?? [],
           date: snapshot.chartDate, dateField: "chart_date",
           dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
           entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
@@ -258,6 +264,7 @@ public struct ChartFileReader: Sendable {
     let unchecked = UncheckedSnapshot(
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
+      contentCharts: fileChart.map { [$0] } ?? [],
       date: detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date,
       dateField: dateField,
       dateFieldProblem: fields.problems.contains { $0.field == dateField },
@@ -293,6 +300,9 @@ public struct ChartFileReader: Sendable {
       UncheckedSnapshot(
         chart: several ? base + "-" + slug(part.name ?? String(index + 1)) : base,
         chartSource: chart != nil ? .option : service.chart != nil ? .file : .folder,
+        contentCharts: service.chart.map {
+          [several ? $0 + "-" + slug(part.name ?? String(index + 1)) : $0]
+        } ?? [],
         date: service.date, dateField: service.dateField,
         dateFieldProblem: service.dateFieldProblem, entries: part.entries ?? [],
         listPresent: part.entries != nil, frequency: service.frequency,
@@ -371,7 +381,7 @@ public struct ChartFileReader: Sendable {
   /// `layout`, and those naming the chart when the chart's name is given.
   private func unreadColumns(of layout: CSVLayout) -> Set<Int> {
     let read = layout.columns.filter { field, _ in
-      chart == nil || (field != .chart && field != .chartURL)
+      chart == nil || readsChartNamesInContent || (field != .chart && field != .chartURL)
     }
     let count = layout.columns.values.max().map { $0 + 1 } ?? 0
     return Set(0..<count).subtracting(read.values)
@@ -489,6 +499,7 @@ public struct ChartFileReader: Sendable {
     // read once: the rows of one week share them.
     var chartsOfURLs: [String: String?] = [:]
     var isoDates: [String: String?] = [:]
+    let readsContent = chart == nil || readsChartNamesInContent
     for offset in range {
       let row = rows[offset]
       let rowNumber = offset + 1
@@ -503,18 +514,18 @@ public struct ChartFileReader: Sendable {
       }
       let entry = layout.entry(from: row, row: rowNumber)
       let region = layout.value(.region, in: row)
-      // A chart's name given, the file's is not read.
-      var fileChart = chart == nil ? layout.value(.chart, in: row).map(layout.text) : nil
-      if chart == nil, fileChart == nil, let address = layout.value(.chartURL, in: row) {
+      // A chart's name given, the content's is read only when asked for.
+      var contentChart = readsContent ? layout.value(.chart, in: row).map(layout.text) : nil
+      if readsContent, contentChart == nil, let address = layout.value(.chartURL, in: row) {
         // The rows of one week share their address.
         if let known = chartsOfURLs[address] {
-          fileChart = known
+          contentChart = known
         } else {
-          fileChart = chartName(inChartURL: address)
-          chartsOfURLs[address] = fileChart
+          contentChart = chartName(inChartURL: address)
+          chartsOfURLs[address] = contentChart
         }
       }
-      fileChart = fileChart ?? namedChart
+      let fileChart = contentChart ?? namedChart
       let baseChart = chart ?? fileChart ?? folderName(path)
       let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
       var date = layout.value(.date, in: row)
@@ -550,7 +561,9 @@ public struct ChartFileReader: Sendable {
           entries: [], listPresent: true, frequency: nil,
           publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
           firstRow: rowNumber),
-        writtenDate: layout.value(.date, in: row) ?? "")
+        writtenDate: layout.value(.date, in: row) ?? "",
+        contentChart: readsChartNamesInContent
+          ? contentChart.map { name in region.map { name + "-" + slug($0) } ?? name } : nil)
     }
     return decoded
   }
@@ -606,6 +619,7 @@ public struct ChartFileReader: Sendable {
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var pages: [ChartPage?] = []
+    var namedInContent: [[String]] = []
     var frequency: ChartFrequency?
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
@@ -640,6 +654,7 @@ public struct ChartFileReader: Sendable {
           chart: unchecked.chart, chartDate: date,
           publishesPreviousRank: checked.publishesPreviousRank, entries: order.map { entries[$0] }))
       pages.append(unchecked.page)
+      namedInContent.append(unchecked.contentCharts)
     }
     guard problems.isEmpty else {
       throw ChartFileError(path: path, problems: Self.firstProblems(problems))
@@ -652,10 +667,12 @@ public struct ChartFileReader: Sendable {
       }
       snapshots = order.map { snapshots[$0] }
       pages = order.map { pages[$0] }
+      namedInContent = order.map { namedInContent[$0] }
     }
     return DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
+      chartsNamedInContent: readsChartNamesInContent ? namedInContent : [],
       dateDisagreements: dateDisagreements,
       pages: pages.contains { $0 != nil } ? pages : [])
   }

@@ -14,6 +14,13 @@ public struct DecodedChartFile: Sendable {
   /// ``ChartFileReader/chart`` names it): files of other formats in that folder would go to the
   /// same chart without saying so.
   public var chartNamedAfterFolder = false
+  /// The charts' names each snapshot's content gives (its chart field or column, a chart address,
+  /// with a row's region after it; never a file's or a folder's name), in the order of
+  /// ``snapshots``: none where it gives none, several where rows that ``ChartFileReader/chart``
+  /// gathers into one snapshot name several. Read only when
+  /// ``ChartFileReader/readsChartNamesInContent``, empty otherwise. With ``ChartFileReader/chart``
+  /// set, a snapshot's ``Snapshot/chart`` is that name (and a row's region) whatever these say.
+  public var chartsNamedInContent: [[String]] = []
   /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
   /// file or in its name.
   public var dateDisagreements: [ChartDateDisagreement] = []

@@ -16,6 +16,11 @@ struct UncheckedSnapshot {
   enum ChartSource { case option, file, folder }
   var chart: String
   var chartSource: ChartSource
+  /// The charts' names the file's content gives the snapshot (its chart field or column, a chart
+  /// address, with a row's region after it), each once, in the order found: one, or none when
+  /// the content gives none, or several when rows the chart given gathers name several; read only
+  /// when asked (``ChartFileReader/readsChartNamesInContent``).
+  var contentCharts: [String] = []
   /// The chart date as written (ISO 8601 in most formats), if the file gives one.
   var date: String?
   /// The field the date is in, for messages.
@@ -54,15 +59,19 @@ struct RowsBySnapshot {
   /// entries) when the entry is its first.
   mutating func add(
     _ entry: RawEntry, key: String, snapshot: @autoclosure () -> UncheckedSnapshot,
-    writtenDate: @autoclosure () -> String
+    writtenDate: @autoclosure () -> String, contentChart: String? = nil
   ) {
     if let position = index[key] {
       snapshots[position].entries.append(entry)
+      if let contentChart, !snapshots[position].contentCharts.contains(contentChart) {
+        snapshots[position].contentCharts.append(contentChart)
+      }
     } else {
       index[key] = snapshots.count
       keys.append(key)
       var new = snapshot()
       new.entries = [entry]
+      if let contentChart { new.contentCharts = [contentChart] }
       snapshots.append(new)
       writtenDates.append(writtenDate())
     }
@@ -75,6 +84,9 @@ struct RowsBySnapshot {
       let key = later.keys[position]
       if let existing = index[key] {
         snapshots[existing].entries += snapshot.entries
+        for name in snapshot.contentCharts where !snapshots[existing].contentCharts.contains(name) {
+          snapshots[existing].contentCharts.append(name)
+        }
       } else {
         index[key] = snapshots.count
         keys.append(key)

@@ -4,8 +4,17 @@ public import Foundation
 
 /// How an import reads and stores its sources.
 public struct ImportOptions: Sendable {
-  /// The chart's name for every source, overriding the file's and the folder's.
+  /// The chart's name for every source, overriding the file's and the folder's (but see
+  /// ``chartIsRequired``).
   public var chart: String?
+  /// Whether ``chart`` is the chart every snapshot must be of, rather than a name that overrides
+  /// the file's: a source whose content names another chart (the native format's `chart`,
+  /// billboard.py's `name`, a charts CSV's `chart` column, a chart address, a service's chart,
+  /// with a row's region after it) is refused with
+  /// ``RefusedSource/Reason/otherChart(named:required:)``, as is one whose snapshots would go to
+  /// another chart (a row's region added to the name). Names a file's or a folder's name gives
+  /// never count. An upload to a chart's address is read so; `--chart` is an override.
+  public var chartIsRequired: Bool
   /// The chart date for sources that carry none.
   public var chartDate: ChartDate?
   /// The time zone of the sources' dates and times that give none.
@@ -28,13 +37,15 @@ public struct ImportOptions: Sendable {
 
   /// Options; by default every source must be valid, and nothing stored is replaced.
   public init(
-    chart: String? = nil, chartDate: ChartDate? = nil, timeZone: TimeZone? = nil,
+    chart: String? = nil, chartIsRequired: Bool = false, chartDate: ChartDate? = nil,
+    timeZone: TimeZone? = nil,
     format: ChartFormat? = nil,
     frequency: ChartFrequency? = nil, replacing: Bool = false, skippingInvalid: Bool = false,
     listingSnapshots: Bool = true, allowingTies: Bool = false
   ) {
     self.allowingTies = allowingTies
     self.chart = chart
+    self.chartIsRequired = chartIsRequired
     self.chartDate = chartDate
     self.timeZone = timeZone
     self.format = format

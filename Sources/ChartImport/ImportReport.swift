@@ -57,6 +57,10 @@ public struct RefusedSource: Error, Sendable {
     /// one folder): they are most likely different charts.
     case otherFormatInFolder(
       chart: String, format: ChartFormat, otherSource: String, otherFormat: ChartFormat)
+    /// A snapshot of it is of another chart than the one required
+    /// (``ImportOptions/chartIsRequired``): `named` is the chart its content names (or the one it
+    /// would go to, a row's region added), `required` the chart given.
+    case otherChart(named: String, required: String)
   }
 }
 

@@ -159,6 +159,7 @@ public enum Importer {
       reader.timeZone = options.timeZone
       reader.format = options.format
       reader.allowsTies = options.allowingTies
+      reader.readsChartNamesInContent = options.chartIsRequired && options.chart != nil
       self.sources = sources
       self.options = options
       self.progress = progress
@@ -204,6 +205,12 @@ public enum Importer {
     private func storeSource(
       _ prepared: consuming PreparedFile, source index: Int, with store: SnapshotStore
     ) throws {
+      if let other = Importer.takeRequiredChart(in: &prepared.file, options: options) {
+        // As for a file of another format in the folder: a problem in the rest is told instead.
+        let unreadable = prepared.continues ? readAhead.skipRest(of: index) : nil
+        refuse(index, unreadable.map { .invalid($0) } ?? other)
+        return
+      }
       if !prepared.file.pages.isEmpty {
         for joined in pages.add(prepared, source: index) where isStoring {
           try storeJoined(joined, with: store)
@@ -267,8 +274,8 @@ public enum Importer {
         ) { fraction in
           progress(ImportProgress(done: index, total: sources.count, fractionOfSource: fraction))
         }
-      } catch let unreadable as UnreadablePart {
-        refuse(index, .invalid(unreadable.error))
+      } catch let part as RefusedPart {
+        refuse(index, part.reason)
       } catch let error as ArchiveError {
         guard refusesTheSource(error) else { throw error }
         refuse(index, .conflict(error))
@@ -304,9 +311,33 @@ public enum Importer {
   typealias PublishedTrends = (source: Int, chart: String, chartDate: ChartDate)
 
   /// A file read in parts that has a problem in a part after the first (see
-  /// ``PreparedFile/continues``): the parts stored before it are undone with the file.
-  private struct UnreadablePart: Error {
-    var error: ChartFileError
+  /// ``PreparedFile/continues``), or whose later part is of another chart than the one required:
+  /// the parts stored before it are undone with the file.
+  private struct RefusedPart: Error {
+    var reason: RefusedSource.Reason
+  }
+
+  /// Gives a file's snapshots the chart required (``ImportOptions/chartIsRequired``), or tells why
+  /// the file is refused: a snapshot whose content names another chart (the chart's name and a
+  /// row's region), or, where the content names none, that would go to another (the chart
+  /// required and a row's region).
+  ///
+  /// - Returns: the reason to refuse the file, naming the chart its content names, else the one
+  ///   it would go to; `nil` when every snapshot is of the chart required, or none is required.
+  static func takeRequiredChart(in file: inout DecodedChartFile, options: ImportOptions)
+    -> RefusedSource.Reason?
+  {
+    guard options.chartIsRequired, let required = options.chart else { return nil }
+    for index in file.snapshots.indices {
+      let named = index < file.chartsNamedInContent.count ? file.chartsNamedInContent[index] : []
+      // Where the content names the chart whole, it replaces the chart given with a row's region
+      // after it.
+      for chart in named.isEmpty ? [file.snapshots[index].chart] : named where chart != required {
+        return .otherChart(named: chart, required: required)
+      }
+      file.snapshots[index].chart = required
+    }
+    return nil
   }
 
   /// Stores one file's snapshots (in a savepoint when invalid files are skipped, so that the file
@@ -318,7 +349,8 @@ public enum Importer {
   ///
   /// - Returns: the published trends of the snapshots stored, to check once every figure is
   ///   settled.
-  /// - Throws: ``UnreadablePart`` when a later part of the file has a problem; `ArchiveError`.
+  /// - Throws: ``RefusedPart`` when a later part of the file has a problem or is of another chart
+  ///   than the one required; `ArchiveError`.
   ///   The file's parts are read to the end either way.
   private static func store(
     _ prepared: PreparedFile, source: Int, otherPages: [Int], in batch: SnapshotStore,
@@ -355,15 +387,18 @@ public enum Importer {
       if continues { partStored(prepared.fractionRead) }
       while continues {
         switch readAhead.file(at: source) {
-        case .success(let part):
+        case .success(var part):
           continues = part.continues
+          if let other = takeRequiredChart(in: &part.file, options: options) {
+            throw RefusedPart(reason: other)
+          }
           try storePart(part)
           partStored(part.fractionRead)
           readAhead.recycle(part)
           readAhead.recycle(batch.takeRetiredSnapshots())
         case .failure(let error):
           continues = false
-          throw UnreadablePart(error: error)
+          throw RefusedPart(reason: .invalid(error))
         }
       }
       return stored
@@ -377,7 +412,9 @@ public enum Importer {
       // A problem in a later part refuses the file for that problem, not for the conflict an
       // earlier part met: the file read whole is refused before any of it is stored.
       continues = false
-      if let unreadable = readAhead.skipRest(of: source) { throw UnreadablePart(error: unreadable) }
+      if let unreadable = readAhead.skipRest(of: source) {
+        throw RefusedPart(reason: .invalid(unreadable))
+      }
       throw error
     }
     for item in stored {

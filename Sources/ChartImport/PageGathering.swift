@@ -160,6 +160,8 @@ struct PageGathering {
         publishesPreviousRank: firstSnapshot.publishesPreviousRank, entries: entries)
     ]
     file.pages = []
+    // Each page's was checked when it came (see ``ImportOptions/chartIsRequired``).
+    file.chartsNamedInContent = []
     file.dateDisagreements = first.prepared.file.dateDisagreements
     return .joined(
       Joined(

@@ -402,6 +402,33 @@ struct APITests {
       chartArchive(["export", "hot-100", "--format", "csv", "--db", archive]).output == before)
   }
 
+  /// A native file naming `hot-100`, POSTed to app-weekly's address, was stored in app-weekly
+  /// (201) and changed the figures of its later snapshot. The address names the chart the file
+  /// must be of: 422 naming both, nothing stored; a file that names no chart goes to the
+  /// address's.
+  @Test func anUploadOfAnotherChartIsRefused() throws {
+    let (folder, archive) = try TestArchive.sample()
+    let service = try Service(archive) { $0.uploadToken = "s3cret-token-for-uploads" }
+    let bearer = ["Authorization": "Bearer s3cret-token-for-uploads"]
+    let before = service.get("/api/charts/app-weekly/snapshots").text
+    let file =
+      #"{"chart": "hot-100", "chart_date": "2024-05-12", "entries": [{"rank": 1, "title": "A", "artist": "B"}]}"#
+    let refused = service.request(
+      "POST", "/api/charts/app-weekly/snapshots", headers: bearer, body: Array(file.utf8))
+    #expect(refused.status == 422)
+    #expect(
+      try refused.problemDetail()
+        == "app-weekly/upload: the file is of chart 'hot-100', not of 'app-weekly', the chart it"
+        + " was sent to")
+    #expect(service.get("/api/charts/app-weekly/snapshots").text == before)
+    #expect(service.get("/api/charts/hot-100/2024-05-12").status == 404)
+    let own = file.replacingOccurrences(of: "hot-100", with: "app-weekly")
+    let stored = service.request(
+      "POST", "/api/charts/app-weekly/snapshots", headers: bearer, body: Array(own.utf8))
+    #expect(stored.status == 201, "\(stored.text)")
+    _ = folder
+  }
+
   /// An upload sent gzipped (Content-Encoding: gzip) is the file it holds; another coding is
   /// refused. The gzipped bytes were read as the file ("not UTF-8 text (a binary file?)"), and a
   /// plain file labelled gzip was taken.

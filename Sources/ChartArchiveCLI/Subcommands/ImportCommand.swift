@@ -173,6 +173,9 @@ enum ImportCommand: Subcommand {
         + " \(ImportWords.article(otherFormat.rawValue)) \(otherFormat.rawValue) file;"
         + " both would go to chart '\(chart)', named after their folder (import them one format"
         + " at a time, each with --chart NAME, or pass --chart \(chart) if they are one chart)"
+    case .otherChart(let named, let required):
+      "\(ChartFileError.printable(source.name)): the file is of chart"
+        + " '\(ChartFileError.printable(named))', not of '\(ChartFileError.printable(required))'"
     }
   }
 
