@@ -68,5 +68,53 @@ struct DamagedArchiveImportTests {
     _ = try Importer.run(
       try ImportSource.files(in: [sampleData]).map(ImportSource.file), intoArchiveAt: path)
     #expect(try Archive(path: path, access: .read).read { try $0.damagedPages() } == [])
+    #expect(PageHeaderScan.suspectPages(inFileAt: path) == [])
+  }
+
+  /// The quick look at the pages' headers finds the page garbled, the first leaf and the last.
+  @Test(arguments: [true, false])
+  func theQuickLookFindsTheGarbledPage(first: Bool) throws {
+    let (folder, path, page) = try Self.damagedArchive(first: first)
+    #expect(PageHeaderScan.suspectPages(inFileAt: path) == [page])
+    _ = folder
+  }
+
+  /// Pages no B-tree holds are not suspects: overflow pages (a title longer than a page) and the
+  /// free list's pages, whose bytes are whatever was there (here garbage written over them, as
+  /// any program may), and neither `dbstat` nor the quick look finds damage.
+  @Test func overflowAndFreePagesAreNotSuspects() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("a.sqlite").path
+    let database = try Database(path: path, mode: .create)
+    try database.execute("PRAGMA journal_mode = DELETE")
+    try database.execute("CREATE TABLE kept (t TEXT); CREATE TABLE gone (t TEXT)")
+    try database.execute("INSERT INTO kept VALUES (printf('%.*c', 20000, 'x'))")
+    try database.execute(
+      "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 200)"
+        + " INSERT INTO gone SELECT printf('%.*c', 1000, 'y') FROM n")
+    try database.execute("DROP TABLE gone")
+    let free = try database.rows("PRAGMA freelist_count") { $0.int(at: 0) }.first ?? 0
+    try database.close()
+    #expect(free > 40)
+    // Garbage over every free page but the list's first trunk (the header names it).
+    let header = try #require(FileHandle(forReadingAtPath: path)?.readData(ofLength: 100))
+    let trunk = header[32...35].reduce(0) { $0 << 8 | Int($1) }
+    let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    let pages = Int(try file.seekToEnd()) / 4096
+    let inUse = try Database(path: path, mode: .readOnly).rows("SELECT pageno FROM dbstat") {
+      $0.int(at: 0)
+    }
+    for page in 2...pages where page != trunk && !inUse.contains(page) {
+      try file.seek(toOffset: UInt64((page - 1) * 4096))
+      try file.write(contentsOf: Data(repeating: 0xA7, count: 4096))
+    }
+    try file.close()
+    #expect(PageHeaderScan.suspectPages(inFileAt: path) == [])
+    let corrupted = try Database(path: path, mode: .readOnly).rows(
+      "SELECT count(*) FROM dbstat WHERE pagetype = 'corrupted'"
+    ) { $0.int(at: 0) }
+    #expect(corrupted == [0])
+    #expect(PageHeaderScan.suspectPages(inFileAt: folder.path + "/none.sqlite") == nil)
+    _ = folder
   }
 }

@@ -1,0 +1,190 @@
+import Glibc
+
+/// A quick look for damage in an archive file, without SQLite: every page is read once, in file
+/// order and large reads, and each page's first bytes are checked against what the file format
+/// allows there (<https://www.sqlite.org/fileformat2.html>, "B-tree Pages", "The Freelist" and
+/// "Cell Payload Overflow Pages"). A B-tree page's header must hold a known page type, a cell
+/// count and a cell content area that fit the page, a first freeblock within it, cell pointers
+/// into the content area and, on an interior page, a right child within the file; a page of no
+/// B-tree (an overflow page) must start with the number of a page in the file or zero; pages on
+/// the free list are skipped. A page that breaks one of these is a suspect, for ``dbstat`` to
+/// judge (``ArchiveReader/damagedPages(limit:)``), which walks the B-trees through SQLite, with
+/// the write-ahead log's newer pages, and parses each cell too.
+///
+/// On the whole Hot 100 (43 MB, from the page cache) it takes about 3 ms of CPU, where `dbstat` takes
+/// about 15 ms and `PRAGMA quick_check` 280 ms: cheap enough for every import, which is what it
+/// is for. A page garbled as a whole (a block of the disk, 4 KB written over) is found when its
+/// header is; damage inside a page that leaves its header well formed is not (see
+/// ``ArchiveReader/damagedPages(limit:)`` for what `dbstat` cannot see either).
+public enum PageHeaderScan {
+  /// The B-tree page types, from the format's page header (offset 0).
+  private static let interiorIndex: UInt8 = 2
+  private static let interiorTable: UInt8 = 5
+  private static let leafIndex: UInt8 = 10
+  private static let leafTable: UInt8 = 13
+
+  /// The file's layout, read from its 100-byte header.
+  struct Layout: Equatable {
+    /// The page size in bytes (512 to 65,536).
+    var pageSize: Int
+    /// The bytes of each page that pages may use: the page size less the reserved bytes.
+    var usableSize: Int
+    /// How many pages the scan reads.
+    var pageCount: Int
+    /// The first page of the free list's trunk; 0 for none.
+    var firstFreelistTrunk: Int
+    /// How many pages the free list holds.
+    var freelistCount: Int
+  }
+
+  /// The pages of the archive file at `path` whose first bytes the format does not allow, in
+  /// file order (1-based page numbers, page 1 starting the file).
+  ///
+  /// - Returns: the suspect pages (empty for a file that looks sound); `nil` when this scan cannot
+  ///   tell: the file cannot be opened or read, it is not an SQLite file of the layout this scan
+  ///   knows (an auto-vacuum file, whose pointer-map pages it does not place), or its free list
+  ///   cannot be followed. Then only `dbstat` can answer.
+  public static func suspectPages(inFileAt path: String) -> [Int]? {
+    let file = open(path, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var status = stat()
+    guard fstat(file, &status) == 0 else { return nil }
+    var header = [UInt8](repeating: 0, count: 100)
+    guard read(file, at: 0, into: &header) == 100,
+      let layout = layout(header: header, fileSize: Int(status.st_size))
+    else { return nil }
+    guard let free = freelistPages(file, layout) else { return nil }
+    return scan(file, layout, skipping: free)
+  }
+
+  /// The layout the header gives, or `nil` for a file that is not SQLite's or whose pages this
+  /// scan cannot place.
+  static func layout(header: [UInt8], fileSize: Int) -> Layout? {
+    guard header.count >= 100, Array(header[0..<16]) == Array("SQLite format 3\0".utf8) else {
+      return nil
+    }
+    let sizeField = integer(header, at: 16, bytes: 2)
+    let pageSize = sizeField == 1 ? 65_536 : sizeField
+    guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
+    // Auto-vacuum's pointer-map pages sit among the others; an archive never has them.
+    guard integer(header, at: 52, bytes: 4) == 0 else { return nil }
+    var pageCount = fileSize / pageSize
+    // The header's size counts when it was written with the change counter it holds.
+    if integer(header, at: 24, bytes: 4) == integer(header, at: 92, bytes: 4) {
+      pageCount = min(pageCount, integer(header, at: 28, bytes: 4))
+    }
+    return Layout(
+      pageSize: pageSize, usableSize: pageSize - Int(header[20]), pageCount: pageCount,
+      firstFreelistTrunk: integer(header, at: 32, bytes: 4),
+      freelistCount: integer(header, at: 36, bytes: 4))
+  }
+
+  /// The pages on the free list (its trunk pages and their leaves), and the lock-byte page (the
+  /// page holding the file's byte 1,073,741,824, which SQLite never uses); `nil` when the list
+  /// cannot be followed (a trunk out of the file, more pages than the header counts).
+  private static func freelistPages(_ file: Int32, _ layout: Layout) -> Set<Int>? {
+    var pages: Set<Int> = [(1 << 30) / layout.pageSize + 1]
+    var trunk = layout.firstFreelistTrunk
+    var page = [UInt8](repeating: 0, count: layout.pageSize)
+    while trunk != 0 {
+      guard trunk >= 2, trunk <= layout.pageCount, pages.count <= layout.freelistCount + 1,
+        read(file, at: (trunk - 1) * layout.pageSize, into: &page) == layout.pageSize
+      else { return nil }
+      pages.insert(trunk)
+      let leaves = integer(page, at: 4, bytes: 4)
+      guard leaves <= (layout.usableSize - 8) / 4 else { return nil }
+      for index in 0..<leaves { pages.insert(integer(page, at: 8 + 4 * index, bytes: 4)) }
+      trunk = integer(page, at: 0, bytes: 4)
+    }
+    return pages
+  }
+
+  /// Reads the file's pages in order, 64 at a time, and checks each not in `skipped`.
+  private static func scan(_ file: Int32, _ layout: Layout, skipping skipped: Set<Int>) -> [Int]? {
+    let pagesPerRead = 64
+    var buffer = [UInt8](repeating: 0, count: pagesPerRead * layout.pageSize)
+    var suspects: [Int] = []
+    var first = 1
+    while first <= layout.pageCount {
+      let count = min(pagesPerRead, layout.pageCount - first + 1)
+      let length = count * layout.pageSize
+      guard read(file, at: (first - 1) * layout.pageSize, into: &buffer, length: length) == length
+      else { return nil }
+      buffer.withUnsafeBytes { bytes in
+        for index in 0..<count where !skipped.contains(first + index) {
+          let page = UnsafeRawBufferPointer(
+            rebasing: bytes[(index * layout.pageSize)..<((index + 1) * layout.pageSize)])
+          if !isWellFormed(page, number: first + index, layout) { suspects.append(first + index) }
+        }
+      }
+      first += count
+    }
+    return suspects
+  }
+
+  /// Whether a page's first bytes are those of a B-tree page or an overflow page.
+  ///
+  /// - Parameters:
+  ///   - page: the page's bytes, `layout.pageSize` of them.
+  ///   - number: its 1-based number (page 1's B-tree header follows the file's header).
+  static func isWellFormed(_ page: UnsafeRawBufferPointer, number: Int, _ layout: Layout) -> Bool {
+    let start = number == 1 ? 100 : 0
+    let type = page[start]
+    let interior = type == interiorIndex || type == interiorTable
+    guard interior || type == leafIndex || type == leafTable else {
+      // An overflow page starts with the next page of its chain, or zero; page 1 is a B-tree's.
+      return number != 1 && integer(page, at: 0, bytes: 4) <= layout.pageCount
+    }
+    let headerEnd = start + (interior ? 12 : 8)
+    let cells = integer(page, at: start + 3, bytes: 2)
+    let pointersEnd = headerEnd + 2 * cells
+    let contentField = integer(page, at: start + 5, bytes: 2)
+    let contentStart = contentField == 0 ? 65_536 : contentField
+    let freeblock = integer(page, at: start + 1, bytes: 2)
+    guard pointersEnd <= contentStart, contentStart <= layout.usableSize,
+      freeblock == 0 || (freeblock >= contentStart && freeblock <= layout.usableSize - 4)
+    else { return false }
+    if interior {
+      let rightChild = integer(page, at: start + 8, bytes: 4)
+      guard rightChild >= 2, rightChild <= layout.pageCount else { return false }
+    }
+    for cell in 0..<cells {
+      let pointer = integer(page, at: headerEnd + 2 * cell, bytes: 2)
+      guard pointer >= contentStart, pointer <= layout.usableSize - 4 else { return false }
+    }
+    return true
+  }
+
+  /// The big-endian integer of `bytes` bytes at `offset`, as the format writes its fields.
+  private static func integer<Bytes: RandomAccessCollection>(
+    _ data: Bytes, at offset: Int, bytes: Int
+  ) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
+    var value = 0
+    for index in offset..<(offset + bytes) {
+      value = value << 8 | Int(data[data.startIndex + index])
+    }
+    return value
+  }
+
+  /// Reads `length` bytes (all of `buffer` when `nil`) at `offset`, retrying short reads.
+  ///
+  /// - Returns: the bytes read: fewer than asked at the file's end, -1 on an error.
+  private static func read(
+    _ file: Int32, at offset: Int, into buffer: inout [UInt8], length: Int? = nil
+  )
+    -> Int
+  {
+    let wanted = length ?? buffer.count
+    var done = 0
+    while done < wanted {
+      let got = buffer.withUnsafeMutableBytes {
+        pread(file, $0.baseAddress! + done, wanted - done, off_t(offset + done))
+      }
+      if got < 0, errno == EINTR { continue }
+      guard got > 0 else { return got < 0 ? -1 : done }
+      done += got
+    }
+    return done
+  }
+}
