@@ -138,14 +138,19 @@ struct SizeBoundTests {
         + " file of one snapshot may be (a web page holds one chart)")
   }
 
-  /// JSON over 16 MiB that is not an export (an app's feed of one day).
-  @Test func aJSONFileOfOneSnapshotOverItsBoundIsRefused() {
+  /// An app's feed of one day (JSON that is not an export) of 16,777,262 bytes.
+  private func largeFeed() -> Data {
     var text = Data("[".utf8)
     let entry = Data("{\"title\": \"A\", \"artist\": \"B\"},\n".utf8)
     while text.count <= 16 * mebibyte { text += entry }
     text += Data("{\"title\": \"A\", \"artist\": \"B\"}]".utf8)
+    return text
+  }
+
+  /// JSON over 16 MiB that is not an export.
+  @Test func aJSONFileOfOneSnapshotOverItsBoundIsRefused() {
     #expect(
-      refusal(text, path: "chart.json")
+      refusal(largeFeed(), path: "chart.json")
         == "chart.json: 16,777,262 bytes long, larger than the 16,777,216 bytes (16 MiB) a JSON"
         + " file of one snapshot may be (only an export, {\"snapshots\": […]} as `export` writes it,"
         + " is read in parts)")
@@ -211,6 +216,16 @@ struct SizeBoundTests {
       try pipeRefusal(Data("[{\"title\": \"".utf8) + bytes(4 * mebibyte), name: "chart.json")
         == "chart.json: a string or a number is longer than 1,048,576 bytes (1 MiB), the bound on"
         + " a field")
+  }
+
+  /// A pipe of more than 16 MiB, kept in a temporary file as it comes, is read whole from there:
+  /// its size is told.
+  @Test func aNamedPipeLargerThanAFileReadWholeIsReadToItsEnd() throws {
+    #expect(
+      try pipeRefusal(largeFeed(), name: "chart.json")
+        == "chart.json: 16,777,262 bytes long, larger than the 16,777,216 bytes (16 MiB) a JSON"
+        + " file of one snapshot may be (only an export, {\"snapshots\": […]} as `export` writes it,"
+        + " is read in parts)")
   }
 
   // MARK: - Files of many weeks
