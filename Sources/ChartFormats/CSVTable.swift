@@ -18,6 +18,8 @@ struct CSVTable {
     case malformed(row: Int, line: Int, column: Int, reason: MalformedReason)
     /// A field is not UTF-8.
     case notUTF8(row: Int, column: Int)
+    /// A field is longer than ``ChartFileReader/maximumFieldLength``.
+    case fieldTooLong(row: Int, column: Int)
   }
 
   /// Which rule of RFC 4180 a field breaks (<https://www.rfc-editor.org/rfc/rfc4180#section-2>).
@@ -151,6 +153,7 @@ struct CSVTable {
         row: collector.rows.count + 1, line: Self.line(at: Self.unclosedQuote(in: text), in: text),
         column: collector.fields.count + 1, reason: .unclosedQuote)
     }
+    if let (row, column) = collector.longField { throw .fieldTooLong(row: row, column: column) }
     if let (row, column) = collector.invalidField { throw .notUTF8(row: row, column: column) }
     return collector.rows
   }
@@ -161,6 +164,8 @@ private final class Collector {
   var rows: [[String]] = []
   var fields: [String] = []
   var invalidField: (row: Int, column: Int)?
+  /// The first field longer than ``ChartFileReader/maximumFieldLength``.
+  var longField: (row: Int, column: Int)?
   /// Whether each column's fields are left empty after the first `headerRows` rows.
   let skipped: [Bool]
   let headerRows: Int
@@ -177,6 +182,11 @@ private func fieldEnded(
   let collector = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
   let bytes = UnsafeRawBufferPointer(start: field, count: field == nil ? 0 : length)
   let column = collector.fields.count
+  if length > ChartFileReader.maximumFieldLength {
+    if collector.longField == nil { collector.longField = (collector.rows.count + 1, column + 1) }
+    collector.fields.append("")
+    return
+  }
   let kept =
     column >= collector.skipped.count || !collector.skipped[column]
     || collector.rows.count < collector.headerRows
@@ -218,25 +228,53 @@ extension CSVTable {
       let text = bytes.afterByteOrderMark
       var lines: [Int] = []
       var line = 1
-      var inRecord = false
-      var quoted = false
-      var previous: UInt8 = 0
+      var walk = RecordWalk()
       for byte in text {
-        switch byte {
-        case 0x0A, 0x0D:
-          if !quoted { inRecord = false }
-          // CRLF is one line end, counted at its CR.
-          if byte == 0x0D || previous != 0x0D { line += 1 }
-        default:
-          if !inRecord {
-            lines.append(line)
-            inRecord = true
-          }
-          if byte == UInt8(ascii: "\"") { quoted.toggle() }
+        switch walk.read(byte) {
+        case .recordStart: lines.append(line)
+        case .lineEnd: line += 1
+        case .inside, .lineEndGoesOn: break
         }
-        previous = byte
       }
       return lines
+    }
+  }
+}
+
+/// Follows the records and the lines of a CSV text byte by byte, as libcsv's strict mode reads
+/// them (see ``CSVTable/recordLines(in:)``): a record starts at the first byte after a line end
+/// that is not itself a line end, and ends at the next line end outside quotes; a quote opens or
+/// closes a quoted field; a line ends at LF, CRLF (counted at its CR) or a lone CR.
+struct RecordWalk {
+  /// Whether the last byte read is in a record, and in a quoted field.
+  private(set) var inRecord = false
+  private var quoted = false
+  private var previous: UInt8 = 0
+
+  /// What a byte is.
+  enum Step {
+    /// The first byte of a record.
+    case recordStart
+    /// A line end (a LF, a CR, the CR of a CRLF).
+    case lineEnd
+    /// The LF of a CRLF: the line end goes on.
+    case lineEndGoesOn
+    /// Any other byte.
+    case inside
+  }
+
+  /// Reads the next byte.
+  mutating func read(_ byte: UInt8) -> Step {
+    defer { previous = byte }
+    switch byte {
+    case 0x0A, 0x0D:
+      if !quoted { inRecord = false }
+      return byte == 0x0A && previous == 0x0D ? .lineEndGoesOn : .lineEnd
+    default:
+      if byte == UInt8(ascii: "\"") { quoted.toggle() }
+      guard !inRecord else { return .inside }
+      inRecord = true
+      return .recordStart
     }
   }
 }

@@ -22,6 +22,9 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   /// otherwise. Each front end words it in its own terms (a command-line option, a request
   /// parameter).
   public var remedy: Remedy?
+  /// The size bound the input goes beyond, when that is the problem (a line, a field, a file of
+  /// one snapshot …), for a front end that words it its own way; ``message`` words it too.
+  public var bound: SizeBound?
 
   /// Something a user can give beside a file that lacks it.
   public enum Remedy: Hashable, Sendable {
@@ -46,7 +49,8 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
   /// Creates a problem.
   public init(
     snapshot: Int? = nil, entry: Int? = nil, row: Int? = nil, line: Int? = nil,
-    rank: Int? = nil, field: String? = nil, message: String, remedy: Remedy? = nil
+    rank: Int? = nil, field: String? = nil, message: String, remedy: Remedy? = nil,
+    bound: SizeBound? = nil
   ) {
     self.snapshot = snapshot
     self.entry = entry
@@ -56,6 +60,7 @@ public struct ChartFileProblem: Hashable, Sendable, CustomStringConvertible {
     self.field = field
     self.message = message
     self.remedy = remedy
+    self.bound = bound
   }
 
   /// The problem, placed in the `snapshot`th snapshot of an export file (1-based; `nil` for a

@@ -50,6 +50,13 @@ public struct ChartFileReader: Sendable {
   /// another chart than the one given (an upload to a chart's address). Off, a chart given
   /// spares reading the content's (a dataset's chart column).
   public var readsChartNamesInContent = false
+  /// The size above which a file is read as a file of many weeks, in parts, whatever it holds
+  /// (`nil`: ``maximumFileSize(of:)`` of its kind): for tests, which read small files so.
+  var largeFileSize: Int?
+  /// Whether every problem of a file is told rather than the first
+  /// ``maximumProblemsReported``: for a part of a file read in parts, whose problems are told
+  /// with the other parts'.
+  var keepsEveryProblem = false
   /// How many threads may read one long file (a dataset of many weeks) at once.
   var threadCount = Self.defaultThreadCount
 
@@ -70,49 +77,51 @@ public struct ChartFileReader: Sendable {
 
   /// Reads and checks one file.
   ///
-  /// - Parameter path: the file's path.
+  /// A file of many weeks is read in parts, in bounded memory, as
+  /// ``read(contentsOf:weeksPerPart:deliver:)`` reads it, and its parts are joined.
+  ///
+  /// - Parameter path: the file's path: a regular file, or a named pipe (read to its end).
   /// - Returns: the file's snapshots.
   /// - Throws: ``ChartFileError`` listing every problem found (an unreadable file has one).
   public func read(contentsOf path: String) throws(ChartFileError) -> DecodedChartFile {
-    try decode(Self.contents(of: path), path: path)
+    try joined(FileBytes(path: path), path: path)
   }
 
-  /// A file's bytes: mapped when it is a regular file, else read to its end (a named pipe, or
-  /// `<(curl …)` given by a shell as `/dev/fd/63`).
-  ///
-  /// - Throws: ``ChartFileError`` with the system's words (`strerror`) when it cannot be read.
-  static func contents(of path: String) throws(ChartFileError) -> Data {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw ChartFileError(path: path, "cannot be read (\(String(cString: strerror(errno))))")
-    }
-    defer { close(descriptor) }
-    var status = stat()
-    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG {
-      if let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) {
-        return data
-      }
-    }
-    var data = Data()
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-      if count == 0 { return data }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw ChartFileError(path: path, "cannot be read (\(String(cString: strerror(errno))))")
-      }
-      data.append(contentsOf: buffer[0..<count])
-    }
-  }
-
-  /// Decodes and checks the content of one file.
+  /// Decodes and checks the content of one file; a file of many weeks is read in parts and its
+  /// parts joined (see ``read(contentsOf:)``).
   ///
   /// - Parameters:
-  ///   - data: the file's bytes (UTF-8 JSON or CSV).
+  ///   - data: the file's bytes (UTF-8 JSON or CSV, or an HTML document).
   ///   - path: the file's path, for messages and for the chart name and date it may carry.
   /// - Throws: ``ChartFileError`` listing every problem found.
   public func decode(_ data: Data, path: String) throws(ChartFileError) -> DecodedChartFile {
+    try joined(FileBytes(data), path: path)
+  }
+
+  /// A file read in parts, its parts joined.
+  private func joined(_ bytes: FileBytes, path: String) throws(ChartFileError) -> DecodedChartFile {
+    var parts: [DecodedChartFile] = []
+    try decode(bytes, path: path, weeksPerPart: .max) { part, _ in
+      parts.append(part)
+      return true
+    }
+    var file = parts[0]
+    for part in parts.dropFirst() {
+      file.snapshots += part.snapshots
+      file.frequency = part.frequency
+      file.chartNamedAfterFolder = file.chartNamedAfterFolder || part.chartNamedAfterFolder
+      file.chartsNamedInContent += part.chartsNamedInContent
+      file.dateDisagreements += part.dateDisagreements
+      file.pages += part.pages
+    }
+    return file
+  }
+
+  /// Decodes and checks a file's bytes in one piece.
+  ///
+  /// - Throws: ``ChartFileError`` listing every problem found; for a line longer than
+  ///   ``maximumLineLength`` in a CSV, before anything else is read.
+  func decodeWhole(_ data: Data, path: String) throws(ChartFileError) -> DecodedChartFile {
     guard let first = data.first(where: { !isJSONWhitespace($0) }) else {
       throw ChartFileError(path: path, "the file is empty")
     }
@@ -128,6 +137,9 @@ public struct ChartFileReader: Sendable {
     }
     let isJSON =
       format.map { $0.isJSON } ?? (first == UInt8(ascii: "{") || first == UInt8(ascii: "["))
+    if !isJSON, let line = data.withUnsafeBytes(LineMeter.firstLongLine) {
+      throw ChartFileError(path: path, problems: [.lineTooLong(line: line)])
+    }
     // Text that is not UTF-8 is told apart in decodeCSV.
     let decoded = isJSON ? try decodeJSON(data, path: path) : try decodeCSV(data, path: path)
     return try build(decoded, path: path)
@@ -156,6 +168,14 @@ public struct ChartFileReader: Sendable {
         Result { () throws(JSONSyntaxError) in try JSONTree.parse(bytes) }
       }) {
       case .success(let value): json = value
+      case .failure(let error) where error.isFieldTooLong:
+        throw ChartFileError(
+          path: path,
+          problems: [
+            .fieldTooLong(
+              "the \(error.message.hasPrefix("a number") ? "number" : "string") at column"
+                + " \(error.column)", line: error.line)
+          ])
       case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
       }
       if let service = ServiceFile.format(of: json, forced: format) {
@@ -184,9 +204,12 @@ public struct ChartFileReader: Sendable {
   }
 
   /// An export: native snapshots one after the other, each named in the problems found in it.
-  private func exportFile(_ fields: JSONFileFields, snapshots: [JSONFileFields], path: String)
-    -> UncheckedChartFile
-  {
+  ///
+  /// - Parameter firstNumber: the 1-based number of the first of `snapshots` in the file (some
+  ///   of an export read as it streams by).
+  func exportFile(
+    _ fields: JSONFileFields, snapshots: [JSONFileFields], path: String, firstNumber: Int = 1
+  ) -> UncheckedChartFile {
     var problems = fields.problems
     if snapshots.isEmpty {
       problems.append(ChartFileProblem(field: "snapshots", message: "the file has no snapshots"))
@@ -201,13 +224,13 @@ public struct ChartFileReader: Sendable {
           date: snapshot.chartDate, dateField: "chart_date",
           dateFieldProblem: snapshot.problems.contains { $0.field == "chart_date" },
           entries: snapshot.entries ?? [], listPresent: snapshot.entries != nil,
-          frequency: snapshot.frequency, number: index + 1))
+          frequency: snapshot.frequency, number: firstNumber + index))
       var snapshotProblems = snapshot.problems
       if snapshot.entries == nil, !snapshot.problems.contains(where: { $0.field == "entries" }) {
         snapshotProblems.append(
           ChartFileProblem(field: "entries", message: "missing: expected an array of entries"))
       }
-      problems += snapshotProblems.map { $0.inSnapshot(index + 1) }
+      problems += snapshotProblems.map { $0.inSnapshot(firstNumber + index) }
     }
     return UncheckedChartFile(
       format: .native, keys: .native, snapshots: unchecked, problems: problems)
@@ -350,6 +373,14 @@ public struct ChartFileReader: Sendable {
           path: path,
           problems: [ChartFileProblem(row: row, message: "field \(column) is not valid UTF-8 text")]
         )
+      case .fieldTooLong(let row, let column):
+        let lines = CSVTable.recordLines(in: data)
+        throw ChartFileError(
+          path: path,
+          problems: [
+            .fieldTooLong(
+              "field \(column)", row: row, line: row <= lines.count ? lines[row - 1] : nil)
+          ])
       }
     }
     let layout = CSVLayout.detect(table.rows, forced: format)
@@ -397,6 +428,13 @@ public struct ChartFileReader: Sendable {
       // libxml2 reads bytes that are not UTF-8 as another encoding, without a word.
       guard String(validating: data, as: UTF8.self) != nil else {
         throw ChartFileError(path: path, "a chart table in an HTML document that is not UTF-8 text")
+      }
+      for (row, cells) in table.rows.enumerated() {
+        guard let column = cells.firstIndex(where: { $0.utf8.count > Self.maximumFieldLength })
+        else { continue }
+        throw ChartFileError(
+          path: path,
+          problems: [.fieldTooLong("cell \(column + 1)", row: row + 1, line: table.lines[row])])
       }
       return decodeRows(
         table.rows, layout: layout, format: .kworbHTML, path: path, cells: "cells",
@@ -499,7 +537,6 @@ public struct ChartFileReader: Sendable {
     // read once: the rows of one week share them.
     var chartsOfURLs: [String: String?] = [:]
     var isoDates: [String: String?] = [:]
-    let readsContent = chart == nil || readsChartNamesInContent
     for offset in range {
       let row = rows[offset]
       let rowNumber = offset + 1
@@ -513,21 +550,8 @@ public struct ChartFileReader: Sendable {
         continue
       }
       let entry = layout.entry(from: row, row: rowNumber)
-      let region = layout.value(.region, in: row)
-      // A chart's name given, the content's is read only when asked for.
-      var contentChart = readsContent ? layout.value(.chart, in: row).map(layout.text) : nil
-      if readsContent, contentChart == nil, let address = layout.value(.chartURL, in: row) {
-        // The rows of one week share their address.
-        if let known = chartsOfURLs[address] {
-          contentChart = known
-        } else {
-          contentChart = chartName(inChartURL: address)
-          chartsOfURLs[address] = contentChart
-        }
-      }
-      let fileChart = contentChart ?? namedChart
-      let baseChart = chart ?? fileChart ?? folderName(path)
-      let chartName = region.map { baseChart + "-" + slug($0) } ?? baseChart
+      let (chartName, source, named) = snapshotChart(
+        ofRow: row, layout: layout, namedChart: namedChart, path: path, addresses: &chartsOfURLs)
       var date = layout.value(.date, in: row)
       if layout.has(.date), date == nil {
         decoded.problems.append(
@@ -555,17 +579,49 @@ public struct ChartFileReader: Sendable {
       decoded.add(
         entry, key: chartName + "\u{1F}" + (date ?? ""),
         snapshot: UncheckedSnapshot(
-          chart: chartName,
-          chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
+          chart: chartName, chartSource: source,
           date: date, dateField: layout.name(of: .date), dateFieldProblem: false,
           entries: [], listPresent: true, frequency: nil,
           publishesPreviousRank: layout.format == .nativeCSV ? nil : layout.has(.previousRank),
           firstRow: rowNumber),
-        writtenDate: layout.value(.date, in: row) ?? "",
-        contentChart: readsChartNamesInContent
-          ? contentChart.map { name in region.map { name + "-" + slug($0) } ?? name } : nil)
+        writtenDate: layout.value(.date, in: row) ?? "", contentChart: named)
     }
     return decoded
+  }
+
+  /// The chart a row of a table goes to: the chart given (``chart``), else the one its content
+  /// names (its chart column, or its chart address), else the one the file's name names, else the
+  /// folder's; a row's region after it (`top200-global`).
+  ///
+  /// - Parameters:
+  ///   - namedChart: the chart the file's name names, for formats that name it there.
+  ///   - addresses: the chart each chart address names, read once: the rows of one week share
+  ///     their address.
+  /// - Returns: the chart, where its name comes from, and the name the content gives (with the
+  ///   region) when ``readsChartNamesInContent``.
+  func snapshotChart(
+    ofRow row: [String], layout: CSVLayout, namedChart: String?, path: String,
+    addresses: inout [String: String?]
+  ) -> (chart: String, source: UncheckedSnapshot.ChartSource, named: String?) {
+    let region = layout.value(.region, in: row)
+    // A chart's name given, the content's is read only when asked for.
+    let readsContent = chart == nil || readsChartNamesInContent
+    var contentChart = readsContent ? layout.value(.chart, in: row).map(layout.text) : nil
+    if readsContent, contentChart == nil, let address = layout.value(.chartURL, in: row) {
+      if let known = addresses[address] {
+        contentChart = known
+      } else {
+        contentChart = chartName(inChartURL: address)
+        addresses[address] = contentChart
+      }
+    }
+    let fileChart = contentChart ?? namedChart
+    let baseChart = chart ?? fileChart ?? folderName(path)
+    let name = region.map { baseChart + "-" + slug($0) } ?? baseChart
+    let named =
+      readsChartNamesInContent
+      ? contentChart.map { content in region.map { content + "-" + slug($0) } ?? content } : nil
+    return (name, chart != nil ? .option : fileChart != nil ? .file : .folder, named)
   }
 
   /// The weeks of a file of one weekly chart's weeks that are split across two dates: two chart
@@ -596,12 +652,21 @@ public struct ChartFileReader: Sendable {
       problems.append(
         ChartFileProblem(
           row: snapshots[later.index].firstRow, field: field,
-          message: "'\(escaped(writtenDates[later.index]))' is \(days) day\(days == 1 ? "" : "s")"
-            + " after '\(escaped(writtenDates[earlier.index]))' (row"
-            + " \(snapshots[earlier.index].firstRow ?? 0)): the weeks of a weekly chart are 7 days"
-            + " apart (one week split across two dates?)"))
+          message: Self.splitWeekMessage(
+            later: writtenDates[later.index], earlier: writtenDates[earlier.index], days: days,
+            earlierRow: snapshots[earlier.index].firstRow ?? 0)))
     }
     return problems.sorted { ($0.row ?? 0) < ($1.row ?? 0) }
+  }
+
+  /// `'1/5/2020' is 1 day after '1/4/2020' (row 2): the weeks of a weekly chart are 7 days apart
+  /// (one week split across two dates?)`, the dates as the file writes them.
+  static func splitWeekMessage(later: String, earlier: String, days: Int, earlierRow: Int)
+    -> String
+  {
+    "'\(escaped(later))' is \(days) day\(days == 1 ? "" : "s") after '\(escaped(earlier))' (row"
+      + " \(earlierRow)): the weeks of a weekly chart are 7 days apart (one week split across two"
+      + " dates?)"
   }
 
   // MARK: - Building snapshots
@@ -610,17 +675,19 @@ public struct ChartFileReader: Sendable {
   /// it gives, its entries) and makes the file's snapshots, their entries in rank order, when
   /// none has a problem.
   ///
+  /// - Parameter earlierFrequency: the frequency as of the snapshot before the file's first, for
+  ///   some snapshots of an export read as it streams by.
   /// - Throws: ``ChartFileError`` listing the first ``maximumProblemsReported`` problems of every
-  ///   snapshot.
-  private func build(_ file: UncheckedChartFile, path: String) throws(ChartFileError)
-    -> DecodedChartFile
-  {
+  ///   snapshot (every problem, when ``keepsEveryProblem``).
+  func build(
+    _ file: UncheckedChartFile, path: String, earlierFrequency: ChartFrequency? = nil
+  ) throws(ChartFileError) -> DecodedChartFile {
     let format = file.format
     var problems = file.problems
     var snapshots: [Snapshot] = []
     var pages: [ChartPage?] = []
     var namedInContent: [[String]] = []
-    var frequency: ChartFrequency?
+    var frequency = earlierFrequency
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
     for unchecked in file.snapshots {
@@ -657,7 +724,8 @@ public struct ChartFileReader: Sendable {
       namedInContent.append(unchecked.contentCharts)
     }
     guard problems.isEmpty else {
-      throw ChartFileError(path: path, problems: Self.firstProblems(problems))
+      throw ChartFileError(
+        path: path, problems: keepsEveryProblem ? problems : Self.firstProblems(problems))
     }
     if format.holdsWeeksOfOneChart {
       // Rows in any order, or newest first: the weeks are stored oldest first, as a folder's
@@ -1039,7 +1107,8 @@ public struct ChartFileReader: Sendable {
   }
 }
 
-private func isJSONWhitespace(_ byte: UInt8) -> Bool {
+/// Whether a byte is white space before a JSON text, or a byte of a UTF-8 byte order mark.
+func isJSONWhitespace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
     // A UTF-8 byte order mark before the JSON text.
     || byte == 0xEF || byte == 0xBB || byte == 0xBF

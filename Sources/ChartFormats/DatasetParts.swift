@@ -3,27 +3,37 @@ public import Foundation
 import Glibc
 
 extension ChartFileReader {
-  /// Reads and checks one file, handing its snapshots over in parts, oldest first, as they are
-  /// read: a dataset of many weeks of one chart (the Hot 100 datasets of data.world, TidyTuesday
-  /// and Kaggle) is read a few weeks at a time, so that the weeks read first can be stored while
-  /// the rest are read, and the file's rows need not all be in memory at once. Any other file is
-  /// handed over whole, as ``read(contentsOf:)`` reads it.
+  /// Reads and checks one file, handing its snapshots over in parts, as they are read: a file of
+  /// many weeks (the Hot 100 datasets of data.world, TidyTuesday and Kaggle, a charts CSV, an
+  /// export) is read a few snapshots at a time, so that the snapshots read first can be stored
+  /// while the rest are read, and the file is read in bounded memory whatever its size. Any other
+  /// file is handed over whole, as ``read(contentsOf:)`` reads it.
+  ///
+  /// A file larger than a file of one snapshot may be (``maximumFileSize(of:)``) is read in
+  /// parts whatever it holds, and refused when it cannot be: a CSV without a date column, JSON
+  /// that is not an export, an HTML document. Memory: a part holds at most 8 snapshots' worth of
+  /// rows, and at most 1 MiB of them unless one snapshot is larger (a snapshot is at most
+  /// ``maximumSnapshotSize``); at most 4 MiB of parts are read at once; what keeps track of
+  /// which rows are whose (``DatasetIndex``) is bounded; the file's pages are let go of once read
+  /// when it is larger than 64 MiB. A file of one snapshot is at most 16 MiB.
   ///
   /// - Parameters:
-  ///   - path: the file's path.
+  ///   - path: the file's path: a regular file or a named pipe.
   ///   - weeksPerPart: how many snapshots a part holds, at most (the last may hold fewer).
   ///   - deliver: called with each part, in order, and the fraction of the file's chart dates
   ///     handed over with it (0 to 1; 1 with the last part); each part is a file of its own (the
-  ///     same path, format and frequency) with some of the snapshots, oldest first. It returns
-  ///     whether to go on: after `false` no other part is read (nor checked), and nothing is
-  ///     thrown for the weeks not read.
+  ///     same path, format and frequency) with some of the snapshots, oldest first in a file of
+  ///     one weekly chart's weeks, else in file order. It returns whether to go on: after `false`
+  ///     no other part is read (nor checked), and nothing is thrown for the weeks not read.
   /// - Throws: ``ChartFileError``, as ``read(contentsOf:)`` throws it, also after some parts were
-  ///   handed over (a problem in a later week): the parts handed over must then be dropped.
+  ///   handed over (a problem in a later week): the parts handed over must then be dropped. In a
+  ///   file larger than ``maximumFileSize(of:)``, the problems of every part are told, each with
+  ///   its row and line in the file, in row order.
   public func read(
     contentsOf path: String, weeksPerPart: Int,
     deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
   ) throws(ChartFileError) {
-    try decode(Self.contents(of: path), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
+    try decode(FileBytes(path: path), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
   }
 
   /// Decodes and checks a file's bytes, handing its snapshots over in parts (see
@@ -40,11 +50,101 @@ extension ChartFileReader {
     _ data: Data, path: String, weeksPerPart: Int,
     deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
   ) throws(ChartFileError) {
-    guard let dataset = DatasetWeeks(data, reader: self), dataset.weeks.count > weeksPerPart
-    else {
-      _ = deliver(try decode(data, path: path), 1)
+    try decode(FileBytes(data), path: path, weeksPerPart: weeksPerPart, deliver: deliver)
+  }
+
+  /// ``decode(_:path:weeksPerPart:deliver:)`` of a file's bytes.
+  func decode(
+    _ bytes: FileBytes, path: String, weeksPerPart: Int,
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
+  ) throws(ChartFileError) {
+    let kind = Self.kind(of: bytes.data, forced: format)
+    let large = bytes.count > (largeFileSize ?? Self.maximumFileSize(of: kind))
+    switch kind {
+    case .json where large:
+      try decodeExport(bytes, path: path, weeksPerPart: weeksPerPart, deliver: deliver)
       return
+    case .html where large:
+      throw ChartFileError(
+        path: path,
+        problems: [.fileTooLarge(.html, size: bytes.count, manyWeeks: "a web page holds one chart")]
+      )
+    case .csv:
+      if let index = try DatasetIndex(bytes, reader: self, path: path, large: large),
+        large || index.order.count > weeksPerPart
+      {
+        try decodeParts(
+          of: index, path: path, weeksPerPart: weeksPerPart, large: large, deliver: deliver)
+        return
+      }
+      if large { throw largeFileProblem(bytes.data, path: path) }
+    default: break
     }
+    _ = deliver(try decodeWhole(bytes.data, path: path), 1)
+  }
+
+  /// What a file's first non-blank byte says it is written in: JSON (`{`, `[`), HTML (`<`), else
+  /// CSV; the format given says it when there is one.
+  static func kind(of data: Data, forced: ChartFormat?) -> ChartFormat.Kind {
+    if let forced { return forced.kind }
+    switch data.first(where: { !isJSONWhitespace($0) }) {
+    case UInt8(ascii: "{"), UInt8(ascii: "["): return .json
+    case UInt8(ascii: "<"): return .html
+    default: return .csv
+    }
+  }
+
+  /// Why a CSV larger than a file of one snapshot may be is refused: not a chart file, or a
+  /// chart file of one snapshot.
+  private func largeFileProblem(_ data: Data, path: String) -> ChartFileError {
+    let prefix = data.prefix(2 * Self.maximumLineLength + 4)
+    let lines = Self.firstLines(of: prefix)
+    if let layout = CSVLayout.detect(lines, forced: format) {
+      return ChartFileError(
+        path: path,
+        problems: [
+          .fileTooLarge(
+            .csv, size: data.count,
+            manyWeeks: "a \(layout.format.rawValue) file has no date column to read it in parts")
+        ])
+    }
+    if String(validating: prefix.prefix(1 << 16), as: UTF8.self) == nil {
+      return ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
+    }
+    return ChartFileError(
+      path: path,
+      "not a chart file: expected a JSON object or array, or a CSV with a known header (see"
+        + " chart-archive formats)")
+  }
+
+  /// The parts of a dataset's snapshots in the order handed over: at most `weeksPerPart`
+  /// snapshots and 1 MiB of rows each, unless one snapshot is larger.
+  static func parts(of index: DatasetIndex, weeksPerPart: Int) -> [Range<Int>] {
+    var parts: [Range<Int>] = []
+    var start = 0
+    var bytes = 0
+    for (position, snapshot) in index.order.enumerated() {
+      let size = Int(index.snapshots[snapshot].bytes)
+      if position > start, position - start >= weeksPerPart || bytes + size > 1 << 20 {
+        parts.append(start..<position)
+        start = position
+        bytes = 0
+      }
+      bytes += size
+    }
+    if start < index.order.count { parts.append(start..<index.order.count) }
+    return parts
+  }
+
+  /// Reads a dataset's parts, a few at a time on as many threads, and hands them over in order.
+  ///
+  /// - Parameter large: whether the file is larger than a file read whole may be: a problem is
+  ///   then told from the parts (``DatasetProblems/all(of:parts:reader:path:)``), not by reading
+  ///   the file whole.
+  private func decodeParts(
+    of index: DatasetIndex, path: String, weeksPerPart: Int, large: Bool,
+    deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
+  ) throws(ChartFileError) {
     let reader = {
       var reader = self
       reader.threadCount = 1
@@ -52,225 +152,266 @@ extension ChartFileReader {
     }()
     // The file's frequency, which its first row's chart decides when it is read whole (a chart
     // named `…-daily` is daily), is every part's: a part's first row may be another chart's.
-    let frequency = try? reader.decode(dataset.text(of: [dataset.firstRecord]), path: path)
-      .frequency
-    let parts = stride(from: 0, to: dataset.weeks.count, by: weeksPerPart).map {
-      $0..<min($0 + weeksPerPart, dataset.weeks.count)
+    let frequency = try? reader.decodeWhole(
+      DatasetText(index, records: [index.firstRecord]).data, path: path
+    ).frequency
+    let parts = Self.parts(of: index, weeksPerPart: weeksPerPart)
+    guard index.splitWeeks.isEmpty else {
+      throw DatasetProblems.all(of: index, parts: parts, reader: reader, path: path)
     }
-    // As many parts at once as the reader has threads, handed over in order.
+    var toldDates = false
     var next = 0
     while next < parts.count {
-      let batch = Array(parts[next..<min(next + threadCount, parts.count)])
-      let results = concurrentMap(batch.count) { index in
+      let batch = Self.batch(of: parts, from: next, index: index, threads: threadCount)
+      let results = concurrentMap(batch.count) { position in
         Result { () throws(ChartFileError) in
-          try reader.decode(dataset.text(ofWeeks: batch[index]), path: path)
+          try reader.decodeWhole(
+            DatasetText(index, snapshots: Array(index.order[batch[position]])).data, path: path)
         }
       }
-      for (index, result) in results.enumerated() {
+      if index.bytes.count > DatasetIndex.pagesKept { index.bytes.letGo(0..<index.bytes.count) }
+      for (position, result) in results.enumerated() {
         switch result {
         case .success(var part):
           part.frequency = frequency ?? part.frequency
+          // A date given that differs from the file's is told once.
+          if toldDates { part.dateDisagreements = [] }
+          toldDates = toldDates || !part.dateDisagreements.isEmpty
+          let fraction = Double(batch[position].upperBound) / Double(index.order.count)
           // The import that takes the parts ended early: the rest is not read.
-          guard deliver(part, Double(batch[index].upperBound) / Double(dataset.weeks.count))
-          else { return }
+          guard deliver(part, fraction) else { return }
         case .failure(let error):
+          if large {
+            throw DatasetProblems.all(of: index, parts: parts, reader: reader, path: path)
+          }
           // Told as the whole file tells it: its rows and lines, every problem.
-          _ = try decode(data, path: path)
+          _ = try decodeWhole(index.bytes.data, path: path)
           throw error
         }
       }
       next += batch.count
     }
   }
+
+  /// The parts read at once from `start`: as many as `threads`, and at most 4 MiB of rows
+  /// (at least one part).
+  private static func batch(
+    of parts: [Range<Int>], from start: Int, index: DatasetIndex, threads: Int
+  ) -> [Range<Int>] {
+    var batch: [Range<Int>] = []
+    var bytes = 0
+    for part in parts[start...] {
+      let size = index.order[part].reduce(0) { $0 + Int(index.snapshots[$1].bytes) }
+      if !batch.isEmpty, batch.count >= threads || bytes + size > 4 << 20 { break }
+      batch.append(part)
+      bytes += size
+    }
+    return batch
+  }
 }
 
-/// The records of a dataset of many weeks of one chart (a ``ChartFormat/holdsWeeksOfOneChart``
-/// CSV), found by a pass over its bytes that reads only each record's date, and gathered by
-/// chart date, oldest first.
-///
-/// A record starts after a line end that is not itself a line end and ends at the next line end
-/// outside quotes (LF, CRLF or a lone CR), as libcsv's records do (see
-/// ``CSVTable/recordLines(in:)``); a quote opens or closes a quoted field. Each week's records
-/// are read again, as a CSV text of their own under the file's header, when the week is read; a
-/// file that this pass cannot be sure of (a date that is missing, quoted, not valid, or 1 to 6
-/// days from another, which is one week split across two dates) is read whole instead, and its
-/// problems told as the whole file tells them.
-struct DatasetWeeks {
-  /// The file's bytes.
-  private let data: Data
-  /// The header record (byte offsets after a UTF-8 byte order mark, as every record's).
-  private let header: Range<Int>
-  /// Each week's records, in file order, the weeks oldest first.
-  let weeks: [[Range<Int>]]
-  /// The first record after the header, in file order.
-  let firstRecord: Range<Int>
+/// A CSV text of a dataset's header and some of its records (the runs of some snapshots, in the
+/// order given, each followed by a line feed), with where each run of it comes from in the file.
+struct DatasetText {
+  let data: Data
+  /// Each run's offset in the text and in the file, and its length, the header's first.
+  let segments: [(text: Int, file: Int, count: Int)]
 
-  /// Finds the weeks of a dataset; `nil` when `data` is not a dataset or cannot be read in weeks.
-  init?(_ data: Data, reader: ChartFileReader) {
-    // The text after a UTF-8 byte order mark (a slice: no copy).
-    let text = data.starts(with: [0xEF, 0xBB, 0xBF]) ? data.dropFirst(3) : data
-    guard reader.chartDate == nil, reader.format == nil || reader.format!.holdsWeeksOfOneChart,
-      let first = text.first,
-      first != UInt8(ascii: "{"), first != UInt8(ascii: "["), first != UInt8(ascii: "<"),
-      let layout = CSVLayout.detect(ChartFileReader.firstLines(of: text), forced: reader.format),
-      layout.format.holdsWeeksOfOneChart, layout.headerRow == 0,
-      let dateColumn = layout.columns[.date]
-    else { return nil }
-    self.data = data
-    guard
-      let (header, weeks, firstRecord) = data.withUnsafeBytes({
-        Self.weeks(
-          in: $0.afterByteOrderMark, dateColumn: dateColumn, layout: layout,
-          timeZone: reader.timeZone)
-      })
-    else { return nil }
-    self.header = header
-    self.weeks = weeks
-    self.firstRecord = firstRecord
+  /// The text of some snapshots' runs, each snapshot's in file order.
+  init(_ index: DatasetIndex, snapshots: [Int]) {
+    let runs = snapshots.flatMap { index.runs(of: $0) }.map { $0.start..<$0.start + Int($0.length) }
+    self.init(index, records: runs)
   }
 
-  /// The header, the records of each week and the first record after the header, or `nil` when
-  /// the records cannot be gathered by date with certainty.
-  private static func weeks(
-    in text: UnsafeRawBufferPointer, dateColumn: Int, layout: CSVLayout, timeZone: TimeZone?
-  ) -> (Range<Int>, [[Range<Int>]], Range<Int>)? {
-    guard let base = text.baseAddress else { return nil }
-    var header: Range<Int>?
-    var firstRecord: Range<Int>?
-    var weekOfDate: [String: Int] = [:]
-    var weekOfWritten: [String: Int] = [:]
-    var weeks: [(date: ChartDate, records: [Range<Int>])] = []
-    var index = 0
-    while index < text.count {
-      // Line ends between records, blank lines among them.
-      if text[index] == 0x0A || text[index] == 0x0D {
-        index += 1
-        continue
-      }
-      let record = index..<recordEnd(in: text, base: base, from: index)
-      index = record.upperBound
-      guard header != nil else {
-        header = record
-        continue
-      }
-      guard let written = field(dateColumn, of: record, in: text) else { return nil }
-      let week: Int
-      if let known = weekOfWritten[written] {
-        week = known
-      } else {
-        guard let iso = layout.writtenDates.map({ $0.read(written) }) ?? written,
-          let chartDate = try? ChartDate(iso8601: iso, timeZone: timeZone)
-        else { return nil }
-        if let known = weekOfDate[iso] {
-          week = known
-        } else {
-          week = weeks.count
-          weekOfDate[iso] = week
-          weeks.append((chartDate, []))
-        }
-        weekOfWritten[written] = week
-      }
-      weeks[week].records.append(record)
-      if firstRecord == nil { firstRecord = record }
-    }
-    guard let header, let firstRecord else { return nil }
-    weeks.sort { $0.date < $1.date }
-    // One week split across two dates is refused whole, with its rows.
-    for (earlier, later) in zip(weeks, weeks.dropFirst())
-    where later.date.secondsSince1970 - earlier.date.secondsSince1970 < 7 * 86_400 {
-      return nil
-    }
-    return (header, weeks.map(\.records), firstRecord)
-  }
-
-  /// Where the record that starts at `start` ends: at its first line end outside quotes, or at
-  /// the end of the text. A record without quotes (most) is measured with `memchr`.
-  private static func recordEnd(
-    in text: UnsafeRawBufferPointer, base: UnsafeRawPointer, from start: Int
-  ) -> Int {
-    /// The offset of the first `byte` in `start..<end`, if any.
-    func find(_ byte: UInt8, before end: Int) -> Int? {
-      memchr(base + start, Int32(byte), end - start).map { base.distance(to: $0) }
-    }
-    let lineFeed = find(0x0A, before: text.count) ?? text.count
-    if find(UInt8(ascii: "\""), before: lineFeed) == nil {
-      return find(0x0D, before: lineFeed) ?? lineFeed
-    }
-    var quoted = false
-    for index in start..<text.count {
-      let byte = text[index]
-      if byte == UInt8(ascii: "\"") {
-        quoted.toggle()
-      } else if byte == 0x0A || byte == 0x0D, !quoted {
-        return index
-      }
-    }
-    return text.count
-  }
-
-  /// The text of the field at `column` (0-based) of a record, without the spaces around it;
-  /// `nil` when the record has no such field, or it is empty, quoted or not UTF-8.
-  private static func field(_ column: Int, of record: Range<Int>, in text: UnsafeRawBufferPointer)
-    -> String?
-  {
-    var field = 0
-    var start = record.lowerBound
-    var end = record.upperBound
-    var quoted = false
-    for index in record {
-      let byte = text[index]
-      if byte == UInt8(ascii: "\"") {
-        quoted.toggle()
-      } else if byte == UInt8(ascii: ","), !quoted {
-        if field == column {
-          end = index
-          break
-        }
-        field += 1
-        start = index + 1
-      }
-    }
-    guard field == column else { return nil }
-    var bytes = UnsafeRawBufferPointer(rebasing: text[start..<end])
-    // Spaces around a date are not part of it, as in the rows read whole.
-    while let byte = bytes.first, byte == 0x20 || byte == 0x09 {
-      bytes = UnsafeRawBufferPointer(rebasing: bytes.dropFirst())
-    }
-    while let byte = bytes.last, byte == 0x20 || byte == 0x09 {
-      bytes = UnsafeRawBufferPointer(rebasing: bytes.dropLast())
-    }
-    guard !bytes.isEmpty, !bytes.contains(UInt8(ascii: "\"")) else { return nil }
-    // ASCII, as dates are, is UTF-8 without checking further.
-    if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
-    return String(validating: bytes, as: UTF8.self)
-  }
-
-  /// A CSV text of the file's header and the records of some weeks, each on a line of its own, in
-  /// file order within each week.
-  func text(ofWeeks range: Range<Int>) -> Data {
-    text(of: weeks[range].flatMap { $0 })
-  }
-
-  /// A CSV text of the file's header and some of its records, each on a line of its own, in the
-  /// order given.
-  func text(of records: [Range<Int>]) -> Data {
-    let size = records.reduce(header.count + 1) { $0 + $1.count + 1 }
+  /// The text of some runs of records (byte ranges of the file), in the order given.
+  init(_ index: DatasetIndex, records: [Range<Int>]) {
+    let all = [index.header] + records
+    let size = all.reduce(0) { $0 + $1.count + 1 }
+    var segments: [(text: Int, file: Int, count: Int)] = []
+    segments.reserveCapacity(all.count)
     var text = Data(count: size)
     text.withUnsafeMutableBytes { output in
-      data.withUnsafeBytes { bytes in
-        let file = bytes.afterByteOrderMark
+      index.bytes.data.withUnsafeBytes { file in
         var offset = 0
-        func copy(_ record: Range<Int>) {
+        for run in all {
           output.baseAddress!.advanced(by: offset).copyMemory(
-            from: file.baseAddress!.advanced(by: record.lowerBound), byteCount: record.count)
-          output[offset + record.count] = 0x0A
-          offset += record.count + 1
+            from: file.baseAddress!.advanced(by: run.lowerBound), byteCount: run.count)
+          output[offset + run.count] = 0x0A
+          segments.append((offset, run.lowerBound, run.count))
+          offset += run.count + 1
         }
-        copy(header)
-        for record in records { copy(record) }
       }
     }
-    return text
+    data = text
+    self.segments = segments
+  }
+
+  /// The offset in the file of a byte of the text.
+  func fileOffset(of offset: Int) -> Int {
+    var low = 0
+    var high = segments.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if segments[middle].text <= offset { low = middle } else { high = middle - 1 }
+    }
+    let segment = segments[low]
+    return segment.file + min(offset - segment.text, segment.count)
+  }
+}
+
+/// The problems of a file read in parts, told with their rows and lines in the file: found by a
+/// pass over the file that counts records and lines as libcsv's records run (see
+/// ``CSVTable/recordLines(in:)``), asked for only when there are problems.
+enum DatasetProblems {
+  /// An error of one problem at a byte of the file: its line that of the byte, and its row, when
+  /// it has one, that of the record the byte is in.
+  static func error(
+    _ problem: ChartFileProblem, at offset: Int, in bytes: FileBytes, textStart: Int, path: String
+  ) -> ChartFileError {
+    var problem = problem
+    let position = positions(of: [offset], in: bytes, textStart: textStart)[offset]!
+    problem.line = position.line
+    if problem.row != nil { problem.row = position.row }
+    return ChartFileError(path: path, problems: [problem])
+  }
+
+  /// The 1-based row (the header is row 1) and line of each byte offset: the row of the record a
+  /// byte is in (or of the next record, between records), the line it is on.
+  static func positions(of offsets: [Int], in bytes: FileBytes, textStart: Int)
+    -> [Int: (row: Int, line: Int)]
+  {
+    let wanted = Set(offsets).sorted()
+    var found: [Int: (row: Int, line: Int)] = [:]
+    bytes.data.withUnsafeBytes { file in
+      var next = 0
+      var line = 1
+      var row = 0
+      var walk = RecordWalk()
+      var offset = textStart
+      while next < wanted.count {
+        while next < wanted.count, wanted[next] <= offset {
+          let starts =
+            !walk.inRecord && offset < file.count && file[offset] != 0x0A
+            && file[offset] != 0x0D
+          found[wanted[next]] = (row + (starts ? 1 : 0), line)
+          next += 1
+        }
+        guard offset < file.count else { break }
+        switch walk.read(file[offset]) {
+        case .recordStart: row += 1
+        case .lineEnd: line += 1
+        case .inside, .lineEndGoesOn: break
+        }
+        offset += 1
+        if offset & ((16 << 20) - 1) == 0, file.count > DatasetIndex.pagesKept {
+          bytes.letGo((offset - (16 << 20))..<offset)
+        }
+      }
+      for offset in wanted[next...] { found[offset] = (row, line) }
+    }
+    return found
+  }
+
+  /// Every problem of a file read in parts, each with its row and line in the file: the weeks
+  /// split across two dates, and those of every part, in row order, the first
+  /// ``ChartFileReader/maximumProblemsReported`` and their count.
+  static func all(
+    of index: DatasetIndex, parts: [Range<Int>], reader: ChartFileReader, path: String
+  ) -> ChartFileError {
+    var reader = reader
+    reader.keepsEveryProblem = true
+    var problems: [(problem: ChartFileProblem, row: Int?, line: Int?)] = []
+    var count = 0
+    var wanted: [Int] = []
+    for (earlier, later) in index.splitWeeks {
+      wanted += [index.snapshots[earlier].firstRecord, index.snapshots[later].firstRecord]
+    }
+    for part in parts {
+      let text = DatasetText(index, snapshots: Array(index.order[part]))
+      do throws(ChartFileError) {
+        _ = try reader.decodeWhole(text.data, path: path)
+      } catch {
+        count += error.problems.count
+        let placed = place(error.problems, in: text)
+        problems += placed.prefix(ChartFileReader.maximumProblemsReported)
+        wanted += placed.flatMap { [$0.row, $0.line].compactMap { $0 } }
+      }
+      if index.bytes.count > DatasetIndex.pagesKept { index.bytes.letGo(0..<index.bytes.count) }
+    }
+    let positions = positions(of: wanted, in: index.bytes, textStart: index.textStart)
+    var told = problems.map { item in
+      var problem = item.problem
+      if let row = item.row { problem.row = positions[row]!.row }
+      if let line = item.line { problem.line = positions[line]!.line }
+      return problem
+    }
+    told += splitWeekProblems(of: index, positions: positions)
+    count += index.splitWeeks.count
+    told.sort { ($0.row ?? 0, $0.line ?? 0) < ($1.row ?? 0, $1.line ?? 0) }
+    var firstProblems = Array(told.prefix(ChartFileReader.maximumProblemsReported))
+    if count > firstProblems.count {
+      firstProblems.append(
+        ChartFileProblem(
+          message: "… and \(count - firstProblems.count) more problems in this file"))
+    }
+    return ChartFileError(path: path, problems: firstProblems)
+  }
+
+  /// A part's problems, each with the file offsets of its row's record and of its line's start
+  /// (the offsets whose rows and lines are to be found), where it has a row or a line.
+  private static func place(_ problems: [ChartFileProblem], in text: DatasetText)
+    -> [(problem: ChartFileProblem, row: Int?, line: Int?)]
+  {
+    let (records, lines) = text.data.withUnsafeBytes { starts(in: $0) }
+    return problems.map { problem in
+      let row = problem.row.flatMap { $0 <= records.count ? records[$0 - 1] : nil }
+      let line = problem.line.flatMap { $0 <= lines.count ? lines[$0 - 1] : nil }
+      return (problem, row.map(text.fileOffset), line.map(text.fileOffset))
+    }
+  }
+
+  /// Where each record and each line of a CSV text starts.
+  private static func starts(in text: UnsafeRawBufferPointer) -> (records: [Int], lines: [Int]) {
+    var records: [Int] = []
+    var lines = [0]
+    var walk = RecordWalk()
+    for (offset, byte) in text.enumerated() {
+      switch walk.read(byte) {
+      case .recordStart: records.append(offset)
+      case .lineEnd: lines.append(offset + 1)
+      // CRLF is one line end: its line starts after the LF.
+      case .lineEndGoesOn: lines[lines.count - 1] = offset + 1
+      case .inside: break
+      }
+    }
+    return (records, lines)
+  }
+
+  /// The weeks split across two dates of a file of one weekly chart's weeks read in parts, as
+  /// reading it whole tells them.
+  private static func splitWeekProblems(
+    of index: DatasetIndex, positions: [Int: (row: Int, line: Int)]
+  ) -> [ChartFileProblem] {
+    index.bytes.data.withUnsafeBytes { file in
+      index.splitWeeks.map { earlier, later in
+        func written(_ snapshot: Int) -> String {
+          let start = index.snapshots[snapshot].firstRecord
+          let end =
+            index.runs[Int(index.snapshots[snapshot].firstRun)].start
+            + Int(index.runs[Int(index.snapshots[snapshot].firstRun)].length)
+          let texts = IndexPass.texts(index.columns, of: start..<end, in: file, quotedAllowed: true)
+          return texts.map { $0[index.dateColumn].trimmingCharacters(in: .whitespaces) } ?? ""
+        }
+        let days = Int(
+          (index.snapshots[later].secondsSince1970 - index.snapshots[earlier].secondsSince1970)
+            / 86_400)
+        return ChartFileProblem(
+          row: positions[index.snapshots[later].firstRecord]!.row, field: index.dateField,
+          message: ChartFileReader.splitWeekMessage(
+            later: written(later), earlier: written(earlier), days: days,
+            earlierRow: positions[index.snapshots[earlier].firstRecord]!.row))
+      }
+    }
   }
 }
 
@@ -280,7 +421,7 @@ extension ChartFileReader {
   /// the fuzzer, which checks it on every input it makes.
   @_spi(Fuzzing) public func datasetPartsAgreeWithTheWholeFile(on data: Data) -> Bool {
     let path = "fuzz/billboard.csv"
-    let whole = Result { () throws(ChartFileError) in try decode(data, path: path) }
+    let whole = Result { () throws(ChartFileError) in try decodeWhole(data, path: path) }
     var parts: [DecodedChartFile] = []
     let inParts = Result { () throws(ChartFileError) in
       try decode(data, path: path, weeksPerPart: 1) { part, _ in

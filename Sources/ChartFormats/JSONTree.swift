@@ -144,6 +144,9 @@ struct JSONSyntaxError: Error, CustomStringConvertible {
   /// Where, 1-based; the column counts characters (UTF-8 sequences), not bytes.
   var line: Int
   var column: Int
+  /// Whether the text is JSON but a string or a number in it is longer than
+  /// ``ChartFileReader/maximumFieldLength`` (at `line` and `column`).
+  var isFieldTooLong = false
 
   var description: String { "\(message) (line \(line), column \(column))" }
 }
@@ -202,14 +205,16 @@ extension JSONTree {
         message = "the JSON text is malformed"
       }
       let (line, column) = Self.position(of: offset, in: text)
-      return .failure(JSONSyntaxError(message: message, line: line, column: column))
+      return .failure(
+        JSONSyntaxError(
+          message: message, line: line, column: column, isFieldTooLong: builder.fieldTooLong))
     }
     return try result.get()
   }
 
   /// yajl's message in plain words, without its "parse error: " or "lexical error: " lead and
   /// final full stop.
-  private static func tidy(_ message: String) -> String {
+  static func tidy(_ message: String) -> String {
     var text = message.trimmingPrefix("parse error: ").trimmingPrefix("lexical error: ")
     while let last = text.last, last == "\n" || last == "." || last == " " { text.removeLast() }
     return plainWords[String(text)] ?? String(text)
@@ -335,6 +340,9 @@ private final class TreeBuilder {
   /// Why the builder stopped the parse, when it did, and where when known.
   var problem: String?
   var problemOffset: Int?
+  /// Whether it stopped at a string or a number longer than
+  /// ``ChartFileReader/maximumFieldLength``.
+  var fieldTooLong = false
   /// The text parsed, to tell where a string the builder refuses is.
   let text: UnsafeRawBufferPointer
 
@@ -343,8 +351,14 @@ private final class TreeBuilder {
   /// The string of UTF-8 bytes (``JSONTree/text(ofUTF8:count:)``), or `nil` with the problem
   /// noted.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> String? {
-    if let text = JSONTree.text(ofUTF8: bytes, count: count) { return text }
-    problem = "a string that is not valid UTF-8"
+    if count > ChartFileReader.maximumFieldLength {
+      fieldTooLong = true
+      problem = "a string longer than the bound on a field"
+    } else if let text = JSONTree.text(ofUTF8: bytes, count: count) {
+      return text
+    } else {
+      problem = "a string that is not valid UTF-8"
+    }
     if let bytes, let base = text.baseAddress,
       UnsafeRawPointer(bytes) >= base, UnsafeRawPointer(bytes) < base + text.count
     {
@@ -388,7 +402,13 @@ private final class TreeBuilder {
     yajl_integer: nil,
     yajl_double: nil,
     yajl_number: { context, bytes, count in
-      from(context).add(
+      guard count <= ChartFileReader.maximumFieldLength else {
+        let builder = from(context)
+        builder.fieldTooLong = true
+        builder.problem = "a number longer than the bound on a field"
+        return 0
+      }
+      return from(context).add(
         .number(
           bytes.map {
             String(decoding: UnsafeRawBufferPointer(start: $0, count: count), as: UTF8.self)

@@ -17,6 +17,92 @@ public import Foundation
 /// ``JSONFileFields/init(json:forced:)``), which says what is wrong and where; so for any file the two
 /// readers give the same ``JSONFileFields`` (a test compares them on every sample and malformed file).
 enum StreamingReader {
+  /// How reading an export as it streams by ended.
+  enum ExportOutcome {
+    /// Every snapshot was read and handed over.
+    case read
+    /// The taker asked to stop.
+    case stopped
+    /// The file is not an export: its object holds another field, or it is not an object.
+    case notAnExport
+    /// A snapshot's strings take more than ``ChartFileReader/maximumSnapshotSize``; its number.
+    case snapshotTooLarge(Int)
+    /// A string or a number longer than ``ChartFileReader/maximumFieldLength``, at a byte.
+    case fieldTooLong(offset: Int)
+    /// The JSON is not valid (yajl's words, if it gave some), or holds something the streaming
+    /// reader does not read (a field, a type), at a byte.
+    case unread(message: String?, offset: Int)
+  }
+
+  /// Reads an export (`{"snapshots": [...]}`) as it streams by, a megabyte at a time, handing
+  /// each snapshot over once read: memory holds one snapshot at a time, whatever the file's size.
+  /// The pages of a mapped file larger than ``DatasetIndex/pagesKept`` are let go of once read.
+  ///
+  /// - Parameter snapshotRead: called with each snapshot, in order, and the bytes read so far;
+  ///   returns whether to go on.
+  static func readExport(
+    _ bytes: FileBytes, snapshotRead: @escaping (JSONFileFields, Int) -> Bool
+  ) -> (ExportOutcome, snapshots: Int) {
+    let reader = EventReader()
+    var count = 0
+    var fed = 0
+    reader.snapshotRead = { snapshot in
+      count += 1
+      return snapshotRead(snapshot, fed)
+    }
+    let context = Unmanaged.passUnretained(reader).toOpaque()
+    let outcome = withUnsafePointer(to: EventReader.callbacks) { callbacks -> ExportOutcome in
+      guard let handle = yajl_alloc(callbacks, nil, context) else {
+        return .unread(message: "out of memory", offset: 0)
+      }
+      defer { yajl_free(handle) }
+      return bytes.data.withUnsafeBytes { file in
+        let text = JSONTree.withoutByteOrderMark(file)
+        let start = file.count - text.count
+        var tokens = TokenMeter()
+        var offset = start
+        while offset < file.count {
+          let chunk = UnsafeRawBufferPointer(
+            rebasing: file[offset..<min(offset + (1 << 20), file.count)])
+          if let long = tokens.scan(chunk) { return .fieldTooLong(offset: offset + long) }
+          fed = offset + chunk.count
+          let status = yajl_parse(
+            handle, chunk.baseAddress?.assumingMemoryBound(to: UInt8.self), chunk.count)
+          if status != yajl_status_ok {
+            let at = offset + min(yajl_get_bytes_consumed(handle), chunk.count)
+            return ended(reader, handle, chunk, at: max(at - 1, start), snapshots: count)
+          }
+          if file.count > DatasetIndex.pagesKept { bytes.letGo(offset..<offset + chunk.count) }
+          offset += chunk.count
+        }
+        guard yajl_complete_parse(handle) == yajl_status_ok, reader.isDone else {
+          return ended(reader, handle, nil, at: max(file.count - 1, start), snapshots: count)
+        }
+        return .read
+      }
+    }
+    return (outcome, count)
+  }
+
+  /// Why a streaming read of an export stopped at byte `offset`.
+  private static func ended(
+    _ reader: EventReader, _ handle: yajl_handle, _ chunk: UnsafeRawBufferPointer?, at offset: Int,
+    snapshots: Int
+  ) -> ExportOutcome {
+    if reader.stopped { return .stopped }
+    if reader.snapshotTooLarge { return .snapshotTooLarge(snapshots + 1) }
+    if !reader.isExport { return .notAnExport }
+    var message: String?
+    let start = chunk?.baseAddress?.assumingMemoryBound(to: UInt8.self)
+    if let error = yajl_get_error(handle, 0, start, chunk?.count ?? 0) {
+      message = JSONTree.tidy(String(cString: error))
+      yajl_free_error(handle, error)
+    }
+    // yajl's own words only for what it refuses; the reader stopping is "client cancelled".
+    if message?.contains("client cancelled") ?? false { message = nil }
+    return .unread(message: message, offset: offset)
+  }
+
   /// The ``JSONFileFields`` of `bytes`, or `nil` when the tree must read it.
   static func fileFields(_ bytes: UnsafeRawBufferPointer) -> JSONFileFields? {
     let text = JSONTree.withoutByteOrderMark(bytes)
@@ -90,6 +176,9 @@ private final class EventReader {
   enum EntryField: Int, CaseIterable {
     case rank, title, artist, previousRank, peakPosition, weeksOnChart, imageURL, songURL, streams
     case run
+    /// The native format's mark of an entry tied with another at its rank: `true`, `false` or
+    /// null.
+    case tie
 
     var isText: Bool { self == .title || self == .artist || self == .imageURL || self == .songURL }
 
@@ -105,6 +194,7 @@ private final class EventReader {
       case .songURL: keys.songURL
       case .streams: keys.streams
       case .run: keys.run
+      case .tie: keys.tie
       }
     }
   }
@@ -126,6 +216,18 @@ private final class EventReader {
   @exclusivity(unchecked) var entryFieldsSeen = 0
   /// The entries of the list being read; its room is kept from one list to the next.
   @exclusivity(unchecked) var entries: [RawEntry] = []
+  /// Called with each snapshot of an export once it is read, instead of keeping it (see
+  /// ``StreamingReader/readExport(_:snapshotRead:)``): whether to go on.
+  var snapshotRead: ((JSONFileFields) -> Bool)?
+  /// Whether `snapshotRead` asked to stop.
+  var stopped = false
+  /// Whether the file's list of snapshots began: the file is an export.
+  var isExport = false
+  /// The bytes of the strings of the snapshot being read, against
+  /// ``ChartFileReader/maximumSnapshotSize``, when snapshots are handed over as read; and whether
+  /// they went past it.
+  var snapshotBytes = 0
+  var snapshotTooLarge = false
 
   var isDone: Bool {
     if case .done = place { true } else { false }
@@ -155,6 +257,9 @@ private final class EventReader {
       let field = ObjectField.allCases[index]
       // A snapshot of an export has no snapshots of its own.
       if level == .snapshot, field == .snapshots { return 0 }
+      // An export read as it streams by is as `export` writes it: its object holds its snapshots
+      // only.
+      if level == .file, field != .snapshots, snapshotRead != nil { return 0 }
       let seen = level == .file ? fileFieldsSeen : snapshotFieldsSeen
       guard seen & (1 << index) == 0 else { return 0 }
       if level == .file { fileFieldsSeen |= 1 << index } else { snapshotFieldsSeen |= 1 << index }
@@ -180,7 +285,16 @@ private final class EventReader {
 
   /// A string value.
   func string(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 {
-    guard let text = JSONTree.text(ofUTF8: bytes, count: count) else { return 0 }
+    if snapshotRead != nil {
+      snapshotBytes += count
+      if snapshotBytes > ChartFileReader.maximumSnapshotSize {
+        snapshotTooLarge = true
+        return 0
+      }
+    }
+    guard count <= ChartFileReader.maximumFieldLength,
+      let text = JSONTree.text(ofUTF8: bytes, count: count)
+    else { return 0 }
     switch place {
     case .object(let level, .some(let field)) where field.isText:
       update(level) { object in
@@ -215,7 +329,7 @@ private final class EventReader {
     // or an exponent is left to the tree (``JSONTree/wholeNumber(_:)``).
     let digits = UnsafeBufferPointer(
       start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: count)
-    guard let value = Self.integer(digits) else { return 0 }
+    guard field != .tie, let value = Self.integer(digits) else { return 0 }
     switch field {
     case .rank: entry.rank = value
     case .previousRank: entry.previousRank = value
@@ -252,6 +366,14 @@ private final class EventReader {
     return value
   }
 
+  /// A boolean value: only the native format's `tie`.
+  func boolean(_ flag: Bool) -> Int32 {
+    guard case .entry(let level, let list, .tie) = place else { return 0 }
+    entry.tied = flag
+    place = .entry(level, list, field: nil)
+    return 1
+  }
+
   /// A null value: a field without a value (`nil`), as the tree reads it.
   func null() -> Int32 {
     switch place {
@@ -273,6 +395,7 @@ private final class EventReader {
     case .snapshots:
       snapshot = JSONFileFields()
       snapshotFieldsSeen = 0
+      snapshotBytes = 0
       place = .object(.snapshot, field: nil)
     case .list(let level, let list):
       entry = RawEntry()
@@ -289,8 +412,15 @@ private final class EventReader {
     case .object(.file, nil):
       place = .done
     case .object(.snapshot, nil):
-      snapshots.append(snapshot)
       place = .snapshots
+      if let snapshotRead {
+        guard snapshotRead(snapshot) else {
+          stopped = true
+          return 0
+        }
+      } else {
+        snapshots.append(snapshot)
+      }
     case .entry(let level, let list, nil):
       guard entries.count < ChartFileReader.maximumRank else { return 0 }
       entries.append(entry)
@@ -305,6 +435,7 @@ private final class EventReader {
     switch place {
     case .object(.file, .snapshots):
       snapshots = []
+      isExport = true
       place = .snapshots
     case .object(let level, .some(let field)) where field == .data || field == .entries:
       entries.removeAll(keepingCapacity: true)
@@ -346,7 +477,7 @@ private final class EventReader {
 
   static let callbacks = yajl_callbacks(
     yajl_null: { from($0).null() },
-    yajl_boolean: { _, _ in 0 },
+    yajl_boolean: { from($0).boolean($1 != 0) },
     yajl_integer: nil,
     yajl_double: nil,
     yajl_number: { from($0).number($1, $2) },

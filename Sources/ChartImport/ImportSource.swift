@@ -27,10 +27,14 @@ public enum ImportSource: Hashable, Sendable {
   /// Symbolic links are followed, to files and to folders, as `find -L` does; a folder reached
   /// twice (through a link, or a link to one of its own parents) is read once.
   ///
+  /// A path given may be a regular file or a named pipe (`<(curl …)`, read to its end); a chart
+  /// file found in a folder must be a regular file. Anything else (a device such as `/dev/zero`,
+  /// which never ends; a socket) is refused before anything is read.
+  ///
   /// - Parameter paths: files and folders, as given.
   /// - Returns: the files' paths, each starting with the folder as given.
   /// - Throws: ``ImportSourceError`` naming every path that does not exist or cannot be read: a
-  ///   folder that cannot be listed, a link to nothing.
+  ///   folder that cannot be listed, a link to nothing, a path that is no file.
   public static func files(in paths: [String]) throws(ImportSourceError) -> [String] {
     var walk = FolderWalk()
     for path in paths {
@@ -43,10 +47,10 @@ public enum ImportSource: Hashable, Sendable {
           .init(path: path, kind: looped ? .linkLoop : dangling ? .linkToNothing : .missing))
         continue
       }
-      if status.st_mode & S_IFMT == S_IFDIR {
-        walk.read(folder: path, status: status)
-      } else {
-        walk.add(file: path)
+      switch status.st_mode & S_IFMT {
+      case S_IFDIR: walk.read(folder: path, status: status)
+      case S_IFREG, S_IFIFO: walk.add(file: path)
+      default: walk.problems.append(.init(path: path, kind: .notAFile(.init(status.st_mode))))
       }
     }
     if !walk.problems.isEmpty { throw ImportSourceError(problems: walk.problems) }
@@ -124,6 +128,9 @@ private struct FolderWalk {
       switch status.st_mode & S_IFMT {
       case S_IFDIR: read(folder: path, status: status)
       case S_IFREG where Self.isChartFile(name): add(file: path)
+      // A chart file's name on something else: a pipe is read only when named itself.
+      case _ where Self.isChartFile(name):
+        problems.append(.init(path: path, kind: .notARegularFile(.init(status.st_mode))))
       default: continue
       }
     }
@@ -169,10 +176,45 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
       /// A chart file or a folder whose name is not UTF-8 text (shown with U+FFFD for the bytes
       /// that are not).
       case nameNotUTF8
+      /// A path given that is neither a folder, a regular file nor a named pipe: a device, a
+      /// socket.
+      case notAFile(FileType)
+      /// Something in a folder with a chart file's name that is not a regular file: a named pipe
+      /// (read only when given itself), a device, a socket.
+      case notARegularFile(FileType)
+    }
+
+    /// What a path that is not a regular file is.
+    public enum FileType: Hashable, Sendable {
+      case namedPipe, characterDevice, blockDevice, socket, other
+
+      /// The type of a file of mode `mode` (`st_mode`).
+      init(_ mode: mode_t) {
+        self =
+          switch mode & S_IFMT {
+          case S_IFIFO: .namedPipe
+          case S_IFCHR: .characterDevice
+          case S_IFBLK: .blockDevice
+          case S_IFSOCK: .socket
+          default: .other
+          }
+      }
+
+      /// `a character device`, …
+      var words: String {
+        switch self {
+        case .namedPipe: "a named pipe"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .socket: "a socket"
+        case .other: "not a regular file"
+        }
+      }
     }
 
     /// `PATH: no such file or folder`, `PATH: cannot be read (REASON)`, `PATH: a link to nothing`,
-    /// `PATH: its name is not UTF-8 text (rename it to import it)`.
+    /// `PATH: its name is not UTF-8 text (rename it to import it)`, `PATH: a character device,
+    /// not a file (…)`.
     public var description: String {
       let path = ChartFileError.printable(path)
       return switch kind {
@@ -181,6 +223,11 @@ public struct ImportSourceError: Error, Hashable, Sendable, CustomStringConverti
       case .linkToNothing: "\(path): a link to nothing"
       case .linkLoop: "\(path): a link that leads back to itself (a loop of links)"
       case .nameNotUTF8: "\(path): its name is not UTF-8 text (rename it to import it)"
+      case .notAFile(let type):
+        "\(path): \(type.words), not a file (a regular file, a folder or a named pipe is read)"
+      case .notARegularFile(let type):
+        "\(path): \(type.words), not a regular file (only regular files are read in a folder"
+          + (type == .namedPipe ? "; give the pipe itself to read it)" : ")")
       }
     }
   }

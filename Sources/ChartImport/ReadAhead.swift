@@ -23,12 +23,19 @@ struct PreparedFile {
 final class ReadAhead: @unchecked Sendable {
   /// How many snapshots a part of a dataset holds.
   static let weeksPerPart = 8
+  /// How many entries may wait, read, before the consumer takes them (about 550 bytes each with
+  /// their song keys: some 35 MB), besides the parts and files counted by `depth`: a file of one
+  /// snapshot holds up to 100,000 entries, a part of a dataset a snapshot of 4 MiB. One part or
+  /// file waits whatever its entries.
+  static let entriesAhead = 65_536
 
   // Every mutable property is guarded by `condition`.
   private let condition = NSCondition()
   /// What was read of each source and not yet taken: its parts, the last of them (a whole file,
   /// or a part that does not continue) or a failure ending it.
   private var results: [Int: [Result<PreparedFile, ChartFileError>]] = [:]
+  /// The entries of the parts and files in `results`.
+  private var entriesWaiting = 0
   private var consumed = 0
   private var recycled: [PreparedFile] = []
   private var recycledSnapshots: [RetiredSnapshots] = []
@@ -56,7 +63,9 @@ final class ReadAhead: @unchecked Sendable {
       var recentKeys = RecentKeys()
       for (index, source) in sources.enumerated() {
         condition.lock()
-        while index - consumed >= depth, !cancelled { condition.wait() }
+        while index - consumed >= depth || entriesWaiting >= Self.entriesAhead, !cancelled {
+          condition.wait()
+        }
         let stop = cancelled
         // Files stored since the last one read are freed here, off the storing thread.
         let stored = takeRecycled()
@@ -68,9 +77,17 @@ final class ReadAhead: @unchecked Sendable {
         @discardableResult
         func publish(_ result: Result<PreparedFile, ChartFileError>) -> Bool {
           condition.lock()
-          while results[index, default: []].count >= depth, !cancelled { condition.wait() }
+          // Entries waiting can be taken: the consumer takes every source before this one.
+          while results[index, default: []].count >= depth || entriesWaiting >= Self.entriesAhead,
+            !cancelled
+          {
+            condition.wait()
+          }
           let goesOn = !cancelled
-          if goesOn { results[index, default: []].append(result) }
+          if goesOn {
+            results[index, default: []].append(result)
+            entriesWaiting += Self.entries(in: result)
+          }
           condition.broadcast()
           // The parts stored meanwhile are freed here, off the storing thread.
           let stored = takeRecycled()
@@ -128,9 +145,16 @@ final class ReadAhead: @unchecked Sendable {
     while results[index]?.first == nil { condition.wait() }
     let result = results[index]!.removeFirst()
     if results[index]!.isEmpty { results[index] = nil }
+    entriesWaiting -= Self.entries(in: result)
     consumed = index + 1
     condition.broadcast()
     return result
+  }
+
+  /// The entries of a file or a part read (none for a failure).
+  private static func entries(in result: Result<PreparedFile, ChartFileError>) -> Int {
+    guard case .success(let prepared) = result else { return 0 }
+    return prepared.keys.reduce(0) { $0 + $1.count }
   }
 
   /// Reads the rest of a file whose last part taken ``PreparedFile/continues``, and drops it.
@@ -179,6 +203,7 @@ final class ReadAhead: @unchecked Sendable {
     condition.lock()
     cancelled = true
     results = [:]
+    entriesWaiting = 0
     condition.broadcast()
     condition.unlock()
   }

@@ -46,19 +46,39 @@ struct MalformedCorpusTests {
     }
   }
 
+  /// A title of 1 MB is refused for its length; one of 10 MB for the bound on a field, before
+  /// it is gathered.
   @Test func aTenMegabyteTitleIsRefusedWithoutTrouble() throws {
-    let title = String(repeating: "la", count: 5_000_000)
-    let json =
-      #"{"date":"2024-01-06","data":[{"song":""# + title + #"","artist":"X","this_week":1}]}"#
+    func file(title: String) -> Data {
+      Data(
+        (#"{"date":"2024-01-06","data":[{"song":""# + title + #"","artist":"X","this_week":1}]}"#)
+          .utf8)
+    }
     #expect(
       throws: ChartFileError(
         path: "big.json",
         problems: [
           ChartFileProblem(
             entry: 1, rank: 1, field: "song",
-            message: "10000000 characters long; at most 10000 are accepted")
+            message: "1000000 characters long; at most 10000 are accepted")
         ])
-    ) { try ChartFileReader().decode(Data(json.utf8), path: "big.json") }
+    ) {
+      try ChartFileReader().decode(
+        file(title: String(repeating: "la", count: 500_000)), path: "big.json")
+    }
+    #expect(
+      throws: ChartFileError(
+        path: "big.json",
+        problems: [
+          ChartFileProblem(
+            line: 1,
+            message: "the string at column 39 is longer than 1,048,576 bytes (1 MiB), the bound on"
+              + " a field", bound: .field(1 << 20))
+        ])
+    ) {
+      try ChartFileReader().decode(
+        file(title: String(repeating: "la", count: 5_000_000)), path: "big.json")
+    }
   }
 
   @Test func aURLLongerThan64KiBIsRefused() throws {
