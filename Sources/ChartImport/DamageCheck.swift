@@ -4,7 +4,7 @@ import Synchronization
 
 /// Looks for damaged pages in an archive on a thread of its own while an import stores into it:
 /// the import waits for the answer before it commits, and commits nothing into a damaged
-/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 3 ms for the
+/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 5 ms for the
 /// whole Hot 100) and asks SQLite (``ArchiveReader/damagedPages(limit:)``, 15 ms more) only about
 /// a file with suspect pages, so that a one-week import stays a few milliseconds.
 final class DamageCheck: Sendable {
