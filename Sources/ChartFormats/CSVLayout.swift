@@ -183,16 +183,17 @@ struct CSVLayout {
   private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
   /// The header `export --format csv` writes: the native CSV's columns in order, then `run` when
-  /// the chart's source numbers its runs.
+  /// the chart's source numbers its runs and `trend` when it publishes trends.
   static let nativeHeader = [
     "chart", "chart_date", "rank", "previous_rank", "peak_position", "weeks_on_chart", "title",
     "artist", "image_url", "song_url", "streams",
   ]
 
   /// The columns a format's header may have besides those it must have, each read when present:
-  /// the native CSV's `run`, which an export writes only for a chart whose source numbers runs.
+  /// the native CSV's `run` and `trend`, which an export writes only for a chart whose source
+  /// numbers runs or publishes trends.
   static func optionalFields(of format: ChartFormat) -> [Field: String] {
-    format == .nativeCSV ? [.run: "run"] : [:]
+    format == .nativeCSV ? [.run: "run", .trend: "trend"] : [:]
   }
 
   /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
@@ -421,7 +422,12 @@ struct CSVLayout {
     entry.songURL = value(.songURL, in: row).map(text)
     entry.streams = integer(.streams)
     entry.run = integer(.run)
-    if let text = value(.trend, in: row) {
+    if format == .nativeCSV, let text = value(.trend, in: row) {
+      entry.trend = PublishedTrend(notation: text)
+      if entry.trend == nil {
+        entry.problems.append(RawEntry.notATrend(text, field: names[.trend]))
+      }
+    } else if let text = value(.trend, in: row) {
       entry.trend = trendVocabulary.trend(text)
       if entry.trend == nil {
         entry.problems.append(

@@ -17,11 +17,13 @@ struct EntryKeys {
   var previousRankNone = "null"
   /// The field that marks an entry tied with another at its rank (`tie`, the native format's).
   var tie: String? = nil
+  /// The movement the source published, in ``PublishedTrend/notation`` (the native `trend`).
+  var trend: String? = nil
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url", streams: "streams", run: "run", tie: "tie")
+    songURL: "song_url", streams: "streams", run: "run", tie: "tie", trend: "trend")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)

@@ -6,10 +6,12 @@ public import ChartRanking
 ///
 /// JSON: one object `{"snapshots": [{"chart", "chart_date", "frequency"?, "entries": […]}, …]}`;
 /// an entry has `previous_rank` (a rank or `null`) when its snapshot publishes previous ranks and
-/// no `previous_rank` when it does not, and `run` when its source numbered the song's run. CSV:
-/// ``csvHeader(runs:)``, then a row per entry; `previous_rank` is `-` for "not on the previous
-/// chart" and empty when previous ranks are not published; a last column, `run`, holds the run
-/// numbers of a chart whose source gives them. Entries
+/// no `previous_rank` when it does not, `run` when its source numbered the song's run, and `trend`
+/// when its source published its movement (``PublishedTrend/notation``: `up 3: +3`). CSV:
+/// ``csvHeader(runs:trends:)``, then a row per entry; `previous_rank` is `-` for "not on the
+/// previous chart" and empty when previous ranks are not published; a column `run` holds the run
+/// numbers of a chart whose source gives them, and a last column `trend` the published trends of
+/// a chart whose source gives them. Entries
 /// that share a rank (a tie) are marked so that the reader takes them back: `"tie": true` in JSON,
 /// the rank written `=8` in CSV. The CSV's text cells (chart, title, artist, image and song URL)
 /// that start like a spreadsheet's formula get an apostrophe before them (see
@@ -17,9 +19,11 @@ public import ChartRanking
 public enum NativeFormatWriter {
   /// The first line of the CSV, with its CRLF.
   ///
-  /// - Parameter runs: whether the rows have a `run` column (see ``csv(_:runs:)``).
-  public static func csvHeader(runs: Bool = false) -> String {
-    CSVWriter.record(CSVLayout.nativeHeader + (runs ? ["run"] : []))
+  /// - Parameters:
+  ///   - runs: whether the rows have a `run` column (see ``csv(_:runs:trends:)``).
+  ///   - trends: whether the rows have a `trend` column, last.
+  public static func csvHeader(runs: Bool = false, trends: Bool = false) -> String {
+    CSVWriter.record(CSVLayout.nativeHeader + (runs ? ["run"] : []) + (trends ? ["trend"] : []))
   }
 
   /// The JSON text that opens an export, before the first snapshot.
@@ -54,6 +58,7 @@ public enum NativeFormatWriter {
       if let value = entry.songURL { fields.append(("song_url", .string(value))) }
       if let value = entry.streams { fields.append(("streams", .int(value))) }
       if let value = entry.publishedRun { fields.append(("run", .int(value))) }
+      if let value = entry.publishedTrend { fields.append(("trend", .string(value.notation))) }
       return .object(fields)
     }
     members.append(("entries", .array(entries)))
@@ -66,9 +71,12 @@ public enum NativeFormatWriter {
   ///
   /// - Parameters:
   ///   - snapshot: the snapshot.
-  ///   - runs: whether to write each entry's published run number in a last column (empty when
-  ///     the source gave none), under the header ``csvHeader(runs:)`` writes with `runs`.
-  public static func csv(_ snapshot: Snapshot, runs: Bool = false) -> String {
+  ///   - runs: whether to write each entry's published run number in a column of its own (empty
+  ///     when the source gave none), under the header ``csvHeader(runs:trends:)`` writes with
+  ///     `runs`.
+  ///   - trends: whether to write each entry's published trend (``PublishedTrend/notation``) in
+  ///     a last column (empty when the source gave none).
+  public static func csv(_ snapshot: Snapshot, runs: Bool = false, trends: Bool = false) -> String {
     let tied = tiedRanks(of: snapshot)
     let chart = CSVWriter.text(snapshot.chart)
     return snapshot.entries.map { entry in
@@ -83,6 +91,7 @@ public enum NativeFormatWriter {
         entry.songURL.map(CSVWriter.text) ?? "", entry.streams.map(String.init) ?? "",
       ]
       if runs { fields.append(entry.publishedRun.map(String.init) ?? "") }
+      if trends { fields.append(entry.publishedTrend.map { CSVWriter.text($0.notation) } ?? "") }
       return CSVWriter.record(fields)
     }.joined()
   }

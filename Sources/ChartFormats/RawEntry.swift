@@ -41,6 +41,15 @@ struct RawEntry: Equatable {
     problems = []
   }
 
+  /// The problem of a native `trend` that is not a ``PublishedTrend/notation``.
+  static func notATrend(_ text: String, field: String?) -> ChartFileProblem {
+    ChartFileProblem(
+      field: field,
+      message: "expected what the source's marker says, ': ' and the marker (up 3: +3, down: "
+        + "MOVE_DOWN, unchanged: =, debut: NEW, re-entry: RE, not on previous: NEW_ENTRY), found '"
+        + escaped(text) + "'")
+  }
+
   /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
   init(json: JSONTree, keys: EntryKeys) {
     var reader = FieldReader(json)
@@ -57,6 +66,10 @@ struct RawEntry: Equatable {
     streams = reader.int(keys.streams)
     run = reader.int(keys.run)
     tied = reader.bool(keys.tie)
+    if let key = keys.trend, let text = reader.string(key) {
+      trend = PublishedTrend(notation: text)
+      if trend == nil { reader.problems.append(Self.notATrend(text, field: key)) }
+    }
     problems = reader.problems
   }
 }

@@ -90,3 +90,28 @@ extension PublishedTrend.Kind {
     }
   }
 }
+
+extension PublishedTrend {
+  /// What the marker says, then `: ` and the marker as the source wrote it (`up 3: +3`, `not on
+  /// previous: NEW_ENTRY`, `re-entry: RE`): the form the archive's `published_trend` column
+  /// (Migrations/0008_published_trends.sql) and ChartArchive's own formats' `trend` write, so that
+  /// what the source said survives an export and an import again, its words included.
+  public var notation: String {
+    kind.word + (kind.places.map { " \($0)" } ?? "") + ": " + text
+  }
+
+  /// The published trend a ``notation`` writes; `nil` for text not of that form (no `: ` after
+  /// a word of ``Kind/word``, with its places where the source gave them).
+  public init?(notation: String) {
+    guard let colon = notation.firstRange(of: ": ") else { return nil }
+    let says = notation[..<colon.lowerBound]
+    var word = String(says)
+    var places: Int?
+    if let space = says.lastIndex(of: " "), let number = Int(says[says.index(after: space)...]) {
+      word = String(says[..<space])
+      places = number
+    }
+    guard let kind = Kind(word: word, places: places) else { return nil }
+    self.init(kind, text: String(notation[colon.upperBound...]))
+  }
+}

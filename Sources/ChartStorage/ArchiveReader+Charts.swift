@@ -82,7 +82,7 @@ extension ArchiveReader {
       publishedWeeksOnChart: row.optionalInt(at: offset + 5),
       imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
       streams: row.optionalInt(at: offset + 8), publishedRun: row.optionalInt(at: offset + 9),
-      publishedTrend: row.optionalString(at: offset + 10).flatMap(TrendColumn.trend))
+      publishedTrend: row.optionalString(at: offset + 10).flatMap(PublishedTrend.init(notation:)))
   }
 }
 
@@ -306,10 +306,26 @@ extension ArchiveReader {
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func publishesRuns(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
+    try anyEntry(of: snapshots, has: "published_run")
+  }
+
+  /// Whether the source of any of these snapshots published the movement of an entry (an entry
+  /// has a published trend): an export then writes them.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func publishesTrends(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
+    try anyEntry(of: snapshots, has: "published_trend")
+  }
+
+  /// Whether an entry of these snapshots has a value in `column` (a column of `entries`, named
+  /// by the code, never by a user).
+  private func anyEntry(of snapshots: [SnapshotID], has column: String) throws(ArchiveError)
+    -> Bool
+  {
     try reading {
       for snapshot in snapshots {
         let found = try database.row(
-          "SELECT 1 FROM entries WHERE snapshot_id = ? AND published_run IS NOT NULL LIMIT 1",
+          "SELECT 1 FROM entries WHERE snapshot_id = ? AND \(column) IS NOT NULL LIMIT 1",
           [snapshot.rawValue], { _ in true })
         if found != nil { return true }
       }

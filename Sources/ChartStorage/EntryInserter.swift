@@ -42,7 +42,7 @@ final class EntryInserter {
           textBytes +=
             entry.title.utf8.count + entry.artist.utf8.count + (entry.imageURL?.utf8.count ?? 0)
             + (entry.songURL?.utf8.count ?? 0)
-            + (entry.publishedTrend.map { TrendColumn.text($0).utf8.count } ?? 0)
+            + (entry.publishedTrend.map { $0.notation.utf8.count } ?? 0)
         }
         texts.clear(reserving: textBytes)
         for row in 0..<count {
@@ -76,7 +76,7 @@ final class EntryInserter {
           insert.bind(entries[position].publishedRun, at: base + 18)
           insert.bind(
             borrowedText: entries[position].publishedTrend.map {
-              texts.append(TrendColumn.text($0))
+              texts.append($0.notation)
             },
             at: base + 19)
         }
@@ -91,8 +91,9 @@ final class EntryInserter {
   }
 
   /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
-  /// 0004; the published trend's of 0008 holds for every text ``TrendColumn`` writes), which SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is
-  /// an index (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
+  /// 0004; the published trend's of 0008 holds for every ``PublishedTrend/notation``), which
+  /// SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is an index
+  /// (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
   ///
   /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the first constraint broken, as
   ///   SQLite names it.

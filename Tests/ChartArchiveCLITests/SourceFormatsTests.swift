@@ -97,15 +97,15 @@ struct SourceFormatsTests {
     #expect(
       try exported("regional-gb-weekly", from: archive) == [
         "regional-gb-weekly,2024-03-21,1,3,1,8,Firstlight,Seo-yeon,\(image)f1a2b3c4d5e6f708192a3b4c,"
-          + "spotify:track:6gW8hVdBz9qR5sT7xY1aC3,4518230",
+          + "spotify:track:6gW8hVdBz9qR5sT7xY1aC3,4518230,up: MOVED_UP",
         "regional-gb-weekly,2024-03-21,2,2,1,12,Neon Harbor (feat. Jun),\"Mira Solen, Jun\","
-          + "\(image)a0b1c2d3e4f5061728394a5b,spotify:track:8iY0jXfDb1sT7uV9zA3cE5,4390117",
+          + "\(image)a0b1c2d3e4f5061728394a5b,spotify:track:8iY0jXfDb1sT7uV9zA3cE5,4390117,unchanged: NO_CHANGE",
         "regional-gb-weekly,2024-03-21,3,-,3,1,밤하늘 (Night Sky),LUNAR,"
-          + "\(image)b1c2d3e4f5a6071829304a5b,spotify:track:1lB3mAiGe4vW0xY2cD6fH8,3877402",
+          + "\(image)b1c2d3e4f5a6071829304a5b,spotify:track:1lB3mAiGe4vW0xY2cD6fH8,3877402,debut: NEW_ENTRY",
         "regional-gb-weekly,2024-03-21,4,-,2,15,Café de Flore,Élodie Marchand,"
-          + "\(image)c2d3e4f5a6b7081920314a5b,spotify:track:3nD5oCkIg6xY2zA4eF8hJ0,3501986",
+          + "\(image)c2d3e4f5a6b7081920314a5b,spotify:track:3nD5oCkIg6xY2zA4eF8hJ0,3501986,re-entry: RE_ENTRY",
         "regional-gb-weekly,2024-03-21,5,1,1,6,Gravity Well,KAIROS,"
-          + "\(image)d3e4f5a6b7c8091a2b3c4d5e,spotify:track:1bR3cQyWu4lM0nO2sT6vX8,3412875",
+          + "\(image)d3e4f5a6b7c8091a2b3c4d5e,spotify:track:1bR3cQyWu4lM0nO2sT6vX8,3412875,up: MOVED_UP",
       ])
     #expect(
       try shown("regional-gb-weekly", "movement", in: archive)
@@ -120,15 +120,15 @@ struct SourceFormatsTests {
     #expect(run.error == "")
     #expect(
       try exported("uk-singles", from: archive) == [
-        "uk-singles,2024-03-07,1,2,1,5,LANTERNS OVER LISBON,MIRA SOLEN,,,",
-        "uk-singles,2024-03-07,2,1,1,9,GRAVITY WELL,KAIROS FT JUN,,,",
-        "uk-singles,2024-03-07,3,-,3,1,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,",
-        "uk-singles,2024-03-07,4,4,2,12,PAPER PLANES AGAIN,THE QUIET HOURS,,,",
-        "uk-singles,2024-03-14,1,2,1,10,GRAVITY WELL,KAIROS FT JUN,,,",
-        "uk-singles,2024-03-14,2,1,1,6,LANTERNS OVER LISBON,MIRA SOLEN,,,",
-        "uk-singles,2024-03-14,3,-,2,7,ECHO CHAMBER,PARALLEL LINES,,,",
-        "uk-singles,2024-03-14,4,3,3,2,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,",
-        "uk-singles,2024-03-14,5,-,5,1,SALT WATER,NADIA RAHIMI,,,",
+        "uk-singles,2024-03-07,1,2,1,5,LANTERNS OVER LISBON,MIRA SOLEN,,,,",
+        "uk-singles,2024-03-07,2,1,1,9,GRAVITY WELL,KAIROS FT JUN,,,,",
+        "uk-singles,2024-03-07,3,-,3,1,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,,debut: New",
+        "uk-singles,2024-03-07,4,4,2,12,PAPER PLANES AGAIN,THE QUIET HOURS,,,,",
+        "uk-singles,2024-03-14,1,2,1,10,GRAVITY WELL,KAIROS FT JUN,,,,",
+        "uk-singles,2024-03-14,2,1,1,6,LANTERNS OVER LISBON,MIRA SOLEN,,,,",
+        "uk-singles,2024-03-14,3,-,2,7,ECHO CHAMBER,PARALLEL LINES,,,,re-entry: RE",
+        "uk-singles,2024-03-14,4,3,3,2,\"SLOW BLOOM, FAST FADE\",AVA LINDQVIST,,,,",
+        "uk-singles,2024-03-14,5,-,5,1,SALT WATER,NADIA RAHIMI,,,,debut: New",
       ])
     #expect(
       try shown("uk-singles", "movement", in: archive)
@@ -197,18 +197,18 @@ struct SourceFormatsTests {
     #expect(run.error == "")
     #expect(
       try exported("kworb-global-daily", from: archive) == [
-        "kworb-global-daily,2024-03-21,1,,1,41,Lanterns Over Lisbon,Mira Solen,,,6203455",
-        "kworb-global-daily,2024-03-21,2,,1,75,Gravity Well (w/ Jun),KAIROS,,,5890127",
-        "kworb-global-daily,2024-03-21,3,,3,1,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700",
-        "kworb-global-daily,2024-03-21,4,,2,98,Paper Planes Again,The Quiet Hours,,,3850221",
-        "kworb-global-daily,2024-03-21,5,,4,12,Echo Chamber,Parallel Lines,,,3766031",
-        "kworb-global-daily,2024-03-21,6,,5,3,Salt Water,Nadia Rahimi,,,3502118",
-        "kworb-global-daily,2024-03-22,1,,1,76,Gravity Well (w/ Jun),KAIROS,,,5990127",
-        "kworb-global-daily,2024-03-22,2,,1,42,Lanterns Over Lisbon,Mira Solen,,,5903455",
-        "kworb-global-daily,2024-03-22,3,,3,2,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700",
-        "kworb-global-daily,2024-03-22,4,,4,4,Salt Water,Nadia Rahimi,,,3902118",
-        "kworb-global-daily,2024-03-22,5,,4,13,Echo Chamber,Parallel Lines,,,3766031",
-        "kworb-global-daily,2024-03-22,6,,2,30,Run It Back,Tomo & The Tides,,,3100000",
+        "kworb-global-daily,2024-03-21,1,,1,41,Lanterns Over Lisbon,Mira Solen,,,6203455,unchanged: =",
+        "kworb-global-daily,2024-03-21,2,,1,75,Gravity Well (w/ Jun),KAIROS,,,5890127,up 3: +3",
+        "kworb-global-daily,2024-03-21,3,,3,1,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700,debut: NEW",
+        "kworb-global-daily,2024-03-21,4,,2,98,Paper Planes Again,The Quiet Hours,,,3850221,down 2: -2",
+        "kworb-global-daily,2024-03-21,5,,4,12,Echo Chamber,Parallel Lines,,,3766031,re-entry: RE",
+        "kworb-global-daily,2024-03-21,6,,5,3,Salt Water,Nadia Rahimi,,,3502118,down 1: -1",
+        "kworb-global-daily,2024-03-22,1,,1,76,Gravity Well (w/ Jun),KAIROS,,,5990127,up 1: +1",
+        "kworb-global-daily,2024-03-22,2,,1,42,Lanterns Over Lisbon,Mira Solen,,,5903455,down 1: -1",
+        "kworb-global-daily,2024-03-22,3,,3,2,Slow Bloom - Acoustic,Ava Lindqvist,,,4011700,unchanged: =",
+        "kworb-global-daily,2024-03-22,4,,4,4,Salt Water,Nadia Rahimi,,,3902118,up 2: +2",
+        "kworb-global-daily,2024-03-22,5,,4,13,Echo Chamber,Parallel Lines,,,3766031,unchanged: =",
+        "kworb-global-daily,2024-03-22,6,,2,30,Run It Back,Tomo & The Tides,,,3100000,re-entry: RE",
       ])
     #expect(
       try shown("kworb-global-daily", "movement", in: archive)

@@ -91,4 +91,55 @@ struct NativeFormatWriterTests {
       #expect(error.description == "x.csv: row 2 (rank 1), field 'run': must be 1 or more, found 0")
     }
   }
+
+  /// A published trend is written as what it says and the source's marker, and read back so; a
+  /// trend not of that form is refused with the form expected.
+  @Test func publishedTrendsAreWrittenAndReadBack() throws {
+    let snapshot = Snapshot(
+      chart: "c", chartDate: try ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: true,
+      entries: [
+        ChartEntry(
+          rank: 1, title: "A", artist: "X", publishedPreviousRank: 4,
+          publishedTrend: PublishedTrend(.up(places: 3), text: "+3")),
+        ChartEntry(
+          rank: 2, title: "B", artist: "Y",
+          publishedTrend: PublishedTrend(.notOnPrevious, text: "NEW_ENTRY")),
+        ChartEntry(rank: 3, title: "C", artist: "Z", publishedPreviousRank: 3),
+      ])
+    #expect(
+      NativeFormatWriter.csvHeader(trends: true)
+        == "chart,chart_date,rank,previous_rank,peak_position,weeks_on_chart,title,artist,"
+        + "image_url,song_url,streams,trend\r\n")
+    #expect(
+      NativeFormatWriter.csv(snapshot, trends: true)
+        == "c,2024-01-06,1,4,,,A,X,,,,up 3: +3\r\nc,2024-01-06,2,-,,,B,Y,,,,not on previous: "
+        + "NEW_ENTRY\r\nc,2024-01-06,3,3,,,C,Z,,,,\r\n")
+    #expect(
+      NativeFormatWriter.json(snapshot, frequency: nil)
+        == #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "previous_rank": "#
+        + #"4, "title": "A", "artist": "X", "trend": "up 3: +3"}, {"rank": 2, "previous_rank": "#
+        + #"null, "title": "B", "artist": "Y", "trend": "not on previous: NEW_ENTRY"}, {"rank": 3, "#
+        + #""previous_rank": 3, "title": "C", "artist": "Z"}]}"#)
+    for text in [
+      NativeFormatWriter.csvHeader(runs: true, trends: true)
+        + NativeFormatWriter.csv(snapshot, runs: true, trends: true),
+      NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: nil)
+        + NativeFormatWriter.jsonClosing,
+    ] {
+      #expect(try ChartFileReader().decode(Data(text.utf8), path: "x").snapshots == [snapshot])
+    }
+    let wrong =
+      #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "#
+      + #""title": "A", "artist": "X", "trend": "MOVE_UP"}]}"#
+    do {
+      _ = try ChartFileReader().decode(Data(wrong.utf8), path: "x.json")
+      Issue.record("read")
+    } catch {
+      #expect(
+        error.description
+          == "x.json: entry 1 (rank 1), field 'trend': expected what the source's marker says, "
+          + "': ' and the marker (up 3: +3, down: MOVE_DOWN, unchanged: =, debut: NEW, re-entry: "
+          + "RE, not on previous: NEW_ENTRY), found 'MOVE_UP'")
+    }
+  }
 }
