@@ -1,5 +1,6 @@
 import ChartStorage
 import Dispatch
+import Glibc
 import Synchronization
 
 /// Looks for damaged pages in an archive on a thread of its own while an import stores into it:
@@ -34,14 +35,32 @@ final class DamageCheck: Sendable {
     [DamagedPage], ArchiveError
   > {
     guard let archive = held.withLock({ $0 }) else { return .success([]) }
-    if PageHeaderScan.suspectPages(inFileAt: archive.path) == [] { return .success([]) }
+    let suspects = PageHeaderScan.suspectPages(inFileAt: archive.path)
+    if suspects == [] { return .success([]) }
+    // SQLite failing to walk a file whose pages look wrong (it may say the disk is full) tells of
+    // those pages, whose tables it cannot name.
+    let unreadable = (suspects ?? []).map { DamagedPage(table: "", page: $0) }
     do {
-      return .success(try archive.read { try $0.damagedPages() })
+      let pages = try archive.read { try $0.damagedPages() }
+      return .success(pages.isEmpty ? missingPage(of: archive.path) : pages)
     } catch let error as ArchiveError {
-      return .failure(error)
+      return !unreadable.isEmpty && !error.isLocked ? .success(unreadable) : .failure(error)
     } catch {
-      return .failure(.database(path: archive.path, .other("\(error)")))
+      return !unreadable.isEmpty
+        ? .success(unreadable) : .failure(.database(path: archive.path, .other("\(error)")))
     }
+  }
+
+  /// The page a file cut short lacks, which `dbstat` reads as zeros and does not report; looked
+  /// at three times 20 ms apart, so that a file another program's checkpoint is extending (its
+  /// header first) is not taken for one cut short.
+  private static func missingPage(of path: String) -> [DamagedPage] {
+    for attempt in 0..<3 {
+      guard let page = PageHeaderScan.missingPage(inFileAt: path) else { return [] }
+      if attempt == 2 { return [DamagedPage(table: "", page: page)] }
+      usleep(20_000)
+    }
+    return []
   }
 
   /// Waits for the check to end, whatever it found (an import that stopped before asking).

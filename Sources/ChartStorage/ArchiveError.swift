@@ -106,7 +106,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         : "cannot use the archive \(path): \(error)"
     case .damaged(let path, let pages):
       "the archive \(path) is damaged: "
-        + pages.prefix(3).map { "page \($0.page) of \($0.table)" }.joined(separator: ", ")
+        + pages.prefix(3).map { "page \($0.page)" + ($0.table.isEmpty ? "" : " of \($0.table)") }
+        .joined(separator: ", ")
         + (pages.count > 3 ? " and more" : "") + " cannot be read as SQLite wrote them"
     }
   }

@@ -1,6 +1,7 @@
 /// A page of the archive file that SQLite cannot read as a page of its table or index.
 public struct DamagedPage: Hashable, Sendable {
-  /// The table or index the page belongs to.
+  /// The table or index the page belongs to; empty when SQLite could not tell (it could not
+  /// read the file's B-trees down to the page).
   public var table: String
   /// The page's number in the file, 1-based (page 1 starts the file).
   public var page: Int

@@ -6,8 +6,9 @@ import Glibc
 /// "Cell Payload Overflow Pages"). A B-tree page's header must hold a known page type, a cell
 /// count and a cell content area that fit the page, a first freeblock within it, cell pointers
 /// into the content area and, on an interior page, a right child within the file; a page of no
-/// B-tree (an overflow page) must start with the number of a page in the file or zero; pages on
-/// the free list are skipped. A page that breaks one of these is a suspect, for ``dbstat`` to
+/// B-tree (an overflow page) must start with the number of a page in the file or zero, and not be
+/// all zeros; pages on the free list are skipped; a file that ends inside a page, or holds fewer
+/// pages than its header counts, is cut short. A page that breaks one of these is a suspect, for ``dbstat`` to
 /// judge (``ArchiveReader/damagedPages(limit:)``), which walks the B-trees through SQLite, with
 /// the write-ahead log's newer pages, and parses each cell too.
 ///
@@ -29,8 +30,11 @@ public enum PageHeaderScan {
     var pageSize: Int
     /// The bytes of each page that pages may use: the page size less the reserved bytes.
     var usableSize: Int
-    /// How many pages the scan reads.
+    /// How many pages the scan reads: the whole pages of the file, no more than the header counts.
     var pageCount: Int
+    /// Whether the file is shorter than its pages: it ends inside a page, or the header counts
+    /// more pages than it holds (a file cut short).
+    var isCutShort: Bool
     /// The first page of the free list's trunk; 0 for none.
     var firstFreelistTrunk: Int
     /// How many pages the free list holds.
@@ -55,7 +59,25 @@ public enum PageHeaderScan {
       let layout = layout(header: header, fileSize: Int(status.st_size))
     else { return nil }
     guard let free = freelistPages(file, layout) else { return nil }
-    return scan(file, layout, skipping: free)
+    // A file cut short lacks the page after its last whole one.
+    return scan(file, layout, skipping: free).map {
+      $0 + (layout.isCutShort ? [layout.pageCount + 1] : [])
+    }
+  }
+
+  /// The page a file cut short lacks (the one after its last whole page) when it ends inside a
+  /// page or holds fewer pages than its header counts; `nil` for a file of whole pages, or one
+  /// that cannot be read. SQLite reads a missing page as zeros and `dbstat` does not report it.
+  public static func missingPage(inFileAt path: String) -> Int? {
+    let file = open(path, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return nil }
+    defer { close(file) }
+    var status = stat()
+    var header = [UInt8](repeating: 0, count: 100)
+    guard fstat(file, &status) == 0, read(file, at: 0, into: &header) == 100,
+      let layout = layout(header: header, fileSize: Int(status.st_size)), layout.isCutShort
+    else { return nil }
+    return layout.pageCount + 1
   }
 
   /// The layout the header gives, or `nil` for a file that is not SQLite's or whose pages this
@@ -69,13 +91,18 @@ public enum PageHeaderScan {
     guard pageSize >= 512, pageSize <= 65_536, pageSize & (pageSize - 1) == 0 else { return nil }
     // Auto-vacuum's pointer-map pages sit among the others; an archive never has them.
     guard integer(header, at: 52, bytes: 4) == 0 else { return nil }
-    var pageCount = fileSize / pageSize
+    let filePages = fileSize / pageSize
+    var pageCount = filePages
+    var isCutShort = fileSize % pageSize != 0
     // The header's size counts when it was written with the change counter it holds.
     if integer(header, at: 24, bytes: 4) == integer(header, at: 92, bytes: 4) {
-      pageCount = min(pageCount, integer(header, at: 28, bytes: 4))
+      let counted = integer(header, at: 28, bytes: 4)
+      pageCount = min(pageCount, counted)
+      isCutShort = isCutShort || counted > filePages
     }
     return Layout(
       pageSize: pageSize, usableSize: pageSize - Int(header[20]), pageCount: pageCount,
+      isCutShort: isCutShort,
       firstFreelistTrunk: integer(header, at: 32, bytes: 4),
       freelistCount: integer(header, at: 36, bytes: 4))
   }
@@ -134,7 +161,10 @@ public enum PageHeaderScan {
     let interior = type == interiorIndex || type == interiorTable
     guard interior || type == leafIndex || type == leafTable else {
       // An overflow page starts with the next page of its chain, or zero; page 1 is a B-tree's.
-      return number != 1 && integer(page, at: 0, bytes: 4) <= layout.pageCount
+      // A page of zeros is a suspect too: a block the disk lost reads so, and the last page of an
+      // overflow chain holds some of a record (text, never a page of zeros) after its zero.
+      let next = integer(page, at: 0, bytes: 4)
+      return number != 1 && next <= layout.pageCount && (next != 0 || page.contains { $0 != 0 })
     }
     let headerEnd = start + (interior ? 12 : 8)
     let cells = integer(page, at: start + 3, bytes: 2)

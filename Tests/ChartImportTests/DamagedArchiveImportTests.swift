@@ -11,7 +11,7 @@ struct DamagedArchiveImportTests {
   /// garbage (each byte inverted), as a disk or another program damages a file: its first leaf
   /// (`first`, the oldest week's entries, which importing a later week does not read) or the
   /// last (the latest week's, which it does).
-  static func damagedArchive(first: Bool) throws -> (
+  static func damagedArchive(first: Bool, damage: Damage = .inverted) throws -> (
     folder: TemporaryFolder, path: String, page: Int
   ) {
     let folder = try TemporaryFolder()
@@ -27,10 +27,53 @@ struct DamagedArchiveImportTests {
     let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
     try file.seek(toOffset: UInt64((page - 1) * 4096))
     let bytes = try #require(try file.read(upToCount: 4096))
-    try file.seek(toOffset: UInt64((page - 1) * 4096))
-    try file.write(contentsOf: Data(bytes.map { ~$0 }))
+    switch damage {
+    case .inverted:
+      try file.seek(toOffset: UInt64((page - 1) * 4096))
+      try file.write(contentsOf: Data(bytes.map { ~$0 }))
+    case .zeros:
+      try file.seek(toOffset: UInt64((page - 1) * 4096))
+      try file.write(contentsOf: Data(count: 4096))
+    case .cutShort:
+      try file.truncate(atOffset: try file.seekToEnd() - 1_000)
+    }
     try file.close()
     return (folder, path, page)
+  }
+
+  /// How a page is damaged: each byte inverted, every byte zero (a block the disk lost), or the
+  /// file's last 1,000 bytes cut off.
+  enum Damage: CaseIterable { case inverted, zeros, cutShort }
+
+  /// A page of zeros and a file cut short are damage an import does not write into, as the
+  /// garbled page above: both let a week be imported before (exit 0), and `check` then failed.
+  @Test(arguments: [Damage.zeros, .cutShort])
+  func aWeekIsNotImportedIntoAnArchiveWithAZeroPageOrCutShort(damage: Damage) throws {
+    let (folder, path, page) = try Self.damagedArchive(first: true, damage: damage)
+    let before = try Data(contentsOf: URL(fileURLWithPath: path))
+    let pages = before.count / 4096
+    // Cut short, a page that points past the end is a suspect too.
+    let suspects = try #require(PageHeaderScan.suspectPages(inFileAt: path))
+    #expect(damage == .zeros ? suspects == [page] : suspects.last == pages + 1)
+    #expect(PageHeaderScan.missingPage(inFileAt: path) == (damage == .zeros ? nil : pages + 1))
+    let week = ImportSource.bytes(
+      Data(billboardWeek("2024-01-06", [("Quiet Song", "Nobody", nil, nil, nil)]).utf8),
+      name: "other/2024-01-06.json")
+    var failure: ArchiveError?
+    do {
+      _ = try Importer.run([week], intoArchiveAt: path)
+    } catch .archive(let error) {
+      failure = error
+    } catch {
+      Issue.record("another error: \(error)")
+    }
+    guard case .damaged(path, let damaged) = failure else {
+      Issue.record("not refused as damaged: \(String(describing: failure))")
+      return
+    }
+    #expect(damaged.map(\.page) == (damage == .zeros ? [page] : [pages + 1]))
+    #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    _ = folder
   }
 
   @Test(arguments: [true, false])
