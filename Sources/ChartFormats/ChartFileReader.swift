@@ -176,6 +176,9 @@ public struct ChartFileReader: Sendable {
               "the \(error.message.hasPrefix("a number") ? "number" : "string") at column"
                 + " \(error.column)", line: error.line)
           ])
+      case .failure(let error) where error.hasTooManyValues:
+        throw ChartFileError(
+          path: path, problems: [ChartFileProblem(line: error.line, message: error.message)])
       case .failure(let error): throw ChartFileError(path: path, "not valid JSON: \(error)")
       }
       if let service = ServiceFile.format(of: json, forced: format) {

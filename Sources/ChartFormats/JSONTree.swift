@@ -147,6 +147,9 @@ struct JSONSyntaxError: Error, CustomStringConvertible {
   /// Whether the text is JSON but a string or a number in it is longer than
   /// ``ChartFileReader/maximumFieldLength`` (at `line` and `column`).
   var isFieldTooLong = false
+  /// Whether the text holds more than ``JSONTree/maximumValues`` values (the one at `line` and
+  /// `column` is past the bound).
+  var hasTooManyValues = false
 
   var description: String { "\(message) (line \(line), column \(column))" }
 }
@@ -154,6 +157,13 @@ struct JSONSyntaxError: Error, CustomStringConvertible {
 extension JSONTree {
   /// The deepest nesting of arrays and objects accepted.
   static let maximumDepth = 512
+  /// The most values (strings, numbers, booleans, nulls, arrays and objects, each counted) a
+  /// JSON text read whole may hold: 262,144. A value costs up to some 450 bytes of memory (an
+  /// object's room for its fields), so that a text at the bound takes about 120 MB; a chart
+  /// file of one snapshot holds far fewer (a Hot 100 week about 900, Spotify's charts site's top
+  /// 200 some 20,000, a Last.fm listener's busiest week some 150,000). An export's snapshots are
+  /// read one at a time, each its own text.
+  static let maximumValues = 1 << 18
 
   /// Parses one JSON text with yajl (Debian's libyajl: <https://lloyd.github.io/yajl/>), which
   /// checks the grammar and that strings are UTF-8, and refuses comments, trailing commas and
@@ -207,7 +217,8 @@ extension JSONTree {
       let (line, column) = Self.position(of: offset, in: text)
       return .failure(
         JSONSyntaxError(
-          message: message, line: line, column: column, isFieldTooLong: builder.fieldTooLong))
+          message: message, line: line, column: column, isFieldTooLong: builder.fieldTooLong,
+          hasTooManyValues: builder.tooManyValues))
     }
     return try result.get()
   }
@@ -343,6 +354,9 @@ private final class TreeBuilder {
   /// Whether it stopped at a string or a number longer than
   /// ``ChartFileReader/maximumFieldLength``.
   var fieldTooLong = false
+  /// How many values it has been given, and whether it stopped past ``JSONTree/maximumValues``.
+  var valueCount = 0
+  var tooManyValues = false
   /// The text parsed, to tell where a string the builder refuses is.
   let text: UnsafeRawBufferPointer
 
@@ -367,7 +381,20 @@ private final class TreeBuilder {
     return nil
   }
 
+  /// Counts one more value; `false` with the problem noted past ``JSONTree/maximumValues``.
+  func counted() -> Bool {
+    valueCount += 1
+    guard valueCount > JSONTree.maximumValues else { return true }
+    tooManyValues = true
+    problem =
+      "more than \(JSONTree.maximumValues) values (strings, numbers, arrays, objects …), the"
+      + " most a file of one snapshot holds"
+    return false
+  }
+
   func add(_ value: JSONTree) -> Int32 {
+    // An array's or object's value is counted when it opens.
+    if case .array = value {} else if case .object = value {} else if !counted() { return 0 }
     if levels.isEmpty {
       root = value
     } else {
@@ -377,6 +404,7 @@ private final class TreeBuilder {
   }
 
   func open(isObject: Bool) -> Int32 {
+    guard counted() else { return 0 }
     guard levels.count < JSONTree.maximumDepth else {
       problem = "arrays and objects nested more than \(JSONTree.maximumDepth) deep"
       return 0

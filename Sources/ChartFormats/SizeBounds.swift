@@ -18,13 +18,19 @@ extension ChartFileReader {
   public static let maximumSnapshotSize = 4 << 20
 
   /// The largest file of one snapshot of a format, in bytes: 8 MiB for a CSV (a top 200 takes
-  /// some 30 KB), 16 MiB for JSON and HTML (Spotify's charts site JSON of a top 200 some 500 KB,
-  /// a kworb page some 150 KB, a Last.fm listener's busiest week a few MB). A larger file is read
-  /// as a file of many weeks, which only a CSV with a date column and an export can be.
+  /// some 30 KB), 16 MiB for JSON (Spotify's charts site JSON of a top 200 some 500 KB, a Last.fm
+  /// listener's busiest week a few MB; its values are bounded too, ``JSONTree/maximumValues``),
+  /// 2 MiB for HTML (a kworb page some 150 KB: libxml2's tree of a document takes up to some 80
+  /// bytes a byte of it, 160 MB at the bound). A larger file is read as a file of many weeks,
+  /// which only a CSV with a date column and an export can be.
   ///
   /// - Parameter kind: what the file is written in.
   public static func maximumFileSize(of kind: ChartFormat.Kind) -> Int {
-    kind == .csv ? 8 << 20 : 16 << 20
+    switch kind {
+    case .csv: 8 << 20
+    case .json: 16 << 20
+    case .html: 2 << 20
+    }
   }
 
   /// The most bytes of a file read in one piece, whatever its format: the largest bound of a file
