@@ -579,8 +579,10 @@ public struct ChartFileReader: Sendable {
         }
         date = iso
       }
+      // Rows of the charts the content names are apart, also where a required chart takes them
+      // all: two charts' rank 1 are not one snapshot's rank given twice.
       decoded.add(
-        entry, key: chartName + "\u{1F}" + (date ?? ""),
+        entry, key: (named ?? chartName) + "\u{1F}" + (date ?? ""),
         snapshot: UncheckedSnapshot(
           chart: chartName, chartSource: source,
           date: date, dateField: layout.name(of: .date), dateFieldProblem: false,

@@ -77,6 +77,12 @@ struct RequiredChartTests {
     #expect(
       Self.otherChart(try Self.upload(header + one + two, name: "x/upload", options: options))
         == ["viral50-global", "top200-global"])
+    // Each chart's rank 1: the charts are told, not a rank given twice (as the sample charts
+    // CSV uploaded to another chart's address was).
+    let viral = "C,1,2017-01-06,D,https://t.example/c,Global,viral50,NEW_ENTRY,5\n"
+    #expect(
+      Self.otherChart(try Self.upload(header + one + viral, name: "x/upload", options: options))
+        == ["viral50-global", "top200-global"])
     // The region makes another chart of the one given.
     #expect(
       Self.otherChart(
