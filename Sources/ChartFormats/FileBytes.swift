@@ -150,6 +150,11 @@ final class FileBytes: @unchecked Sendable {
         }
         try measure(chunk, kind: kind, total: total, lines: &lines, tokens: &tokens, path: path)
         if spool == nil, bytes.count + count > ChartFileReader.largestFileReadWhole {
+          // Only text is worth keeping on disk: a pipe of binary bytes (`<(cat /dev/urandom)`)
+          // is refused at its first 16 MiB rather than copied without end.
+          guard isText(bytes) else {
+            throw ChartFileError(path: path, "not a chart file: not UTF-8 text (a binary file?)")
+          }
           let file = try temporaryFile(path: path)
           spool = file
           let pending = [UInt8](bytes)
@@ -167,6 +172,20 @@ final class FileBytes: @unchecked Sendable {
       throw error
     }
     return (bytes, spool)
+  }
+
+  /// Whether `bytes` are UTF-8 text without a NUL, but for a sequence cut at their end.
+  static func isText(_ bytes: Data) -> Bool {
+    var end = bytes.endIndex
+    // A sequence cut at the end: its continuation bytes (at most 3) and its lead are left out.
+    var continuations = 0
+    while continuations < 3, end > bytes.startIndex, bytes[end - 1] & 0xC0 == 0x80 {
+      end -= 1
+      continuations += 1
+    }
+    if end > bytes.startIndex, bytes[end - 1] >= 0xC0 { end -= 1 }
+    let text = bytes[bytes.startIndex..<end]
+    return !text.contains(0) && String(validating: text, as: UTF8.self) != nil
   }
 
   /// Measures the next bytes of a pipe (`total` so far) as its kind is measured: a CSV's lines

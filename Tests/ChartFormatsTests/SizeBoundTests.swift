@@ -243,6 +243,19 @@ struct SizeBoundTests {
         + " is read in parts)")
   }
 
+  /// A pipe of binary bytes (short lines of them) is refused at its first 16 MiB, not copied to
+  /// the temporary folder to its end (`<(cat /dev/urandom)` filled the disk).
+  @Test func aNamedPipeOfBinaryBytesIsRefusedBeforeItIsCopied() throws {
+    var binary = Data(capacity: 17 * mebibyte)
+    while binary.count < 17 * mebibyte { binary += Data([0x00, 0xFF, 0xFE, 0x0A]) }
+    #expect(
+      try pipeRefusal(binary, name: "chart.csv")
+        == "chart.csv: not a chart file: not UTF-8 text (a binary file?)")
+    // Text cut inside a character at the 16 MiB is text.
+    #expect(FileBytes.isText(Data("abc é".utf8).dropLast()))
+    #expect(!FileBytes.isText(Data([0x61, 0xFF, 0x61])))
+  }
+
   // MARK: - Files of many weeks
 
   /// A "Hot Stuff" file of `weeks` weeks of 10 entries from 2020-01-04, each week's rows
