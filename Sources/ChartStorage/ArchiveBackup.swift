@@ -25,7 +25,16 @@ extension Archive {
     }
     let charts: [ChartSummary]
     do {
-      try read { reader in try Self.copyPages(of: reader.database, into: target) }
+      // What fails in the copy is the copy's (a full disk there), not the archive's.
+      var failure: DatabaseError?
+      try read { reader in
+        do throws(DatabaseError) {
+          try Self.copyPages(of: reader.database, into: target)
+        } catch {
+          failure = error
+        }
+      }
+      if let failure { throw failure }
       let check = try target.rows("PRAGMA quick_check") { $0.string(at: 0) }
       guard check == ["ok"] else {
         throw DatabaseError(
