@@ -392,9 +392,10 @@ private final class TreeBuilder {
     return false
   }
 
-  func add(_ value: JSONTree) -> Int32 {
-    // An array's or object's value is counted when it opens.
-    if case .array = value {} else if case .object = value {} else if !counted() { return 0 }
+  /// Adds a value to the open array or object (or makes it the root); `counting` it but for an
+  /// array or an object, counted when it opened.
+  func add(_ value: JSONTree, counting: Bool = true) -> Int32 {
+    if counting, !counted() { return 0 }
     if levels.isEmpty {
       root = value
     } else {
@@ -417,7 +418,8 @@ private final class TreeBuilder {
     let level = levels.removeLast()
     return add(
       level.isObject
-        ? .object(JSONObject(keys: level.keys, values: level.values)) : .array(level.values))
+        ? .object(JSONObject(keys: level.keys, values: level.values)) : .array(level.values),
+      counting: false)
   }
 
   static func from(_ context: UnsafeMutableRawPointer?) -> TreeBuilder {
