@@ -49,19 +49,12 @@ public enum PageHeaderScan {
   ///   knows (an auto-vacuum file, whose pointer-map pages it does not place), or its free list
   ///   cannot be followed. Then only `dbstat` can answer.
   public static func suspectPages(inFileAt path: String) -> [Int]? {
-    let file = open(path, O_RDONLY | O_CLOEXEC)
-    guard file >= 0 else { return nil }
-    defer { close(file) }
-    var status = stat()
-    guard fstat(file, &status) == 0 else { return nil }
-    var header = [UInt8](repeating: 0, count: 100)
-    guard read(file, at: 0, into: &header) == 100,
-      let layout = layout(header: header, fileSize: Int(status.st_size))
-    else { return nil }
-    guard let free = freelistPages(file, layout) else { return nil }
-    // A file cut short lacks the page after its last whole one.
-    return scan(file, layout, skipping: free).map {
-      $0 + (layout.isCutShort ? [layout.pageCount + 1] : [])
+    withLayout(ofFileAt: path) { file, layout in
+      guard let free = freelistPages(file, layout) else { return nil }
+      // A file cut short lacks the page after its last whole one.
+      return scan(file, layout, skipping: free).map {
+        $0 + (layout.isCutShort ? [layout.pageCount + 1] : [])
+      }
     }
   }
 
@@ -69,15 +62,23 @@ public enum PageHeaderScan {
   /// page or holds fewer pages than its header counts; `nil` for a file of whole pages, or one
   /// that cannot be read. SQLite reads a missing page as zeros and `dbstat` does not report it.
   public static func missingPage(inFileAt path: String) -> Int? {
+    withLayout(ofFileAt: path) { _, layout in layout.isCutShort ? layout.pageCount + 1 : nil }
+  }
+
+  /// Opens the file at `path` and reads its layout for `body`; `nil` when the file cannot be
+  /// opened or its header read, or it is not of a layout this scan knows.
+  private static func withLayout<Result>(
+    ofFileAt path: String, _ body: (Int32, Layout) -> Result?
+  ) -> Result? {
     let file = open(path, O_RDONLY | O_CLOEXEC)
     guard file >= 0 else { return nil }
     defer { close(file) }
     var status = stat()
     var header = [UInt8](repeating: 0, count: 100)
     guard fstat(file, &status) == 0, read(file, at: 0, into: &header) == 100,
-      let layout = layout(header: header, fileSize: Int(status.st_size)), layout.isCutShort
+      let layout = layout(header: header, fileSize: Int(status.st_size))
     else { return nil }
-    return layout.pageCount + 1
+    return body(file, layout)
   }
 
   /// The layout the header gives, or `nil` for a file that is not SQLite's or whose pages this
