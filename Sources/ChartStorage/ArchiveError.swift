@@ -108,7 +108,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
       "the archive \(path) is damaged: "
         + pages.prefix(3).map { "page \($0.page)" + ($0.table.isEmpty ? "" : " of \($0.table)") }
         .joined(separator: ", ")
-        + (pages.count > 3 ? " and more" : "") + " cannot be read as SQLite wrote them"
+        + (pages.count > 3 ? " and more" : "") + " cannot be read as SQLite wrote "
+        + (pages.count == 1 ? "it" : "them")
     }
   }
 }

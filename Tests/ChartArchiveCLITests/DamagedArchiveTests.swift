@@ -75,4 +75,32 @@ struct DamagedArchiveTests {
         "numbers within CHECK constraints ok: ",
       ])
   }
+
+  /// 4 KB inverted across two pages (the second half of page 6, the first of page 7): SQLite's
+  /// walk of the pages failed with "database or disk is full", which the import gave as its
+  /// error; the page the quick look finds garbled is told as damage, and nothing is written.
+  @Test func anImportIntoPagesGarbledAcrossTwoIsRefusedAsDamage() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    #expect(try chartArchive(["import", "Sample-data", "--db", archive, "--quiet"]).status == 0)
+    let handle = try #require(FileHandle(forUpdatingAtPath: archive))
+    try handle.seek(toOffset: 5 * 4096 + 2048)
+    let bytes = try #require(try handle.read(upToCount: 4096))
+    try handle.seek(toOffset: 5 * 4096 + 2048)
+    try handle.write(contentsOf: Data(bytes.map { ~$0 }))
+    try handle.close()
+    let before = try Data(contentsOf: URL(fileURLWithPath: archive))
+    let run = try chartArchive([
+      "import", "Sample-data/app-daily/2024-05-05.json", "--chart", "app-daily", "--date",
+      "2024-05-06", "--db", archive,
+    ])
+    #expect(run.status == 74)
+    #expect(
+      run.error
+        == "Error: the archive \(archive) is damaged: page 7 cannot be read as SQLite wrote it"
+        + " (nothing was written to it; chart-archive check tells what is wrong: restore it from a"
+        + " backup, or import its charts again into a new archive)\n")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: archive)) == before)
+    _ = folder
+  }
 }
