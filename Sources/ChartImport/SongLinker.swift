@@ -67,7 +67,9 @@ final class SongLinker {
         // Only songs of other charts, or of this chart's later snapshots, can have no entry on the
         // chart before this one.
         guard elsewhere else { return [] }
-        return try reader.songs(withIdentity: identity.key, notOnChart: chart, before: chartTime)
+        return try reader.songs(
+          withIdentity: identity.key, orCredit: identity.foldedCredit, notOnChart: chart,
+          before: chartTime)
       },
       songsWithTitle: { baseTitle, primaryArtist in
         // By the song's own credit or one it took since, as for the identity.
@@ -98,7 +100,9 @@ final class SongLinker {
       withIdentity: identity.key, orCredit: nil, chartTime: chartTime,
       onlyChartedBefore: elsewhere, latestEntryFirst: false)
     if let folded = identity.foldedCredit,
-      try reader.songs(withLaterCredit: folded).contains(where: { !songs.contains($0) })
+      try reader.songs(withLaterCredit: folded, identity: identity.key).contains(where: {
+        !songs.contains($0)
+      })
     {
       credit = folded
       songs = try reader.songs(

@@ -3,10 +3,15 @@ import Foundation
 /// What makes two entries, in two snapshots, the same song.
 ///
 /// The rule: the song URL when the source gives one (a streaming chart's track URL names one
-/// recording); otherwise the title and the artist credit, each put through Unicode NFC
-/// normalisation (Unicode Standard Annex #15), case folding and whitespace collapsing, so that
-/// `"Blinding  Lights"` by `"the weeknd"` is the same song as `"Blinding Lights"` by
-/// `"The Weeknd"`.
+/// recording; a Last.fm URL, which spells out the artist and title, compared with those names
+/// folded, an opaque identifier exactly); otherwise the title and the artist credit in the forms
+/// ``MatchKeys`` gives them: folded (Unicode NFC normalisation, Unicode Standard Annex #15, case
+/// and accents folded, white space collapsed), the title without a label naming the same
+/// recording (`- Remastered 2009`), the credit as its artists with those the title features. So
+/// `"Blinding  Lights"` by `"the weeknd"` is the same song as `"Blinding Lights"` by `"The
+/// Weeknd"`, and `"Night Drive (feat. Sol)"` by `"Mara Vey"` as `"Night Drive"` by `"Mara Vey,
+/// Sol"`. An entry with a song URL is also matched by its title and credit (``SongKeys/creditIdentity``):
+/// two services' URLs never meet, and a remaster gets a new URL.
 ///
 /// Two entries of one snapshot are never merged, even when their identities are equal: the
 /// archive keeps each entry, and pairs equal identities between snapshots in rank order.
@@ -25,16 +30,30 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   ///   - artist: the artist credit as published.
   ///   - songURL: the song's URL at the source, if any; blank counts as none.
   public init(title: String, artist: String, songURL: String?) {
-    self.init(foldedTitle: Self.fold(title), foldedArtist: Self.fold(artist), songURL: songURL)
+    self = SongKeys(ChartEntry(rank: 1, title: title, artist: artist, songURL: songURL)).identity
   }
 
-  /// The identity from a title and artist already folded (``fold(_:)``).
+  /// The identity from a title and artist already in their matching forms (``MatchKeys``).
   init(foldedTitle: String, foldedArtist: String, songURL: String?) {
     if let url = songURL?.trimmingCharacters(in: .whitespacesAndNewlines), !url.isEmpty {
-      self.init(key: "url:" + url)
+      self.init(key: "url:" + Self.comparableURL(url))
     } else {
       self.init(key: "song:" + foldedTitle + "\u{1F}" + foldedArtist)
     }
+  }
+
+  /// A song URL as identities compare it: a Last.fm URL (`https://www.last.fm/music/Artist/_/Title`),
+  /// whose path spells out names, with its path percent-decoded, `+` read as a space and folded
+  /// (``fold(_:)``), so that `Bj%C3%B6rk+Lind` and `bjork+lind` meet; any other URL as it is (a
+  /// Spotify or Apple identifier is case-sensitive).
+  public static func comparableURL(_ url: String) -> String {
+    guard let host = url.range(of: "last.fm/", options: .caseInsensitive),
+      url[..<host.lowerBound].allSatisfy({ $0 != "/" || url.hasPrefix("http") }),
+      !url[..<host.lowerBound].contains(where: { $0 == "?" || $0 == "#" })
+    else { return url }
+    let path = url[host.upperBound...].replacingOccurrences(of: "+", with: " ")
+    let decoded = path.removingPercentEncoding ?? path
+    return "last.fm/" + fold(decoded)
   }
 
   /// Creates an identity from its stored ``key``.
@@ -197,8 +216,9 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  /// Normalizes text for matching: NFC, case folding (locale-independent), runs of white space
-  /// made one space, leading and trailing white space removed.
+  /// Normalizes text for matching: NFC, case and accents folded (locale-independent: `Björk` is
+  /// `bjork`, `Motörhead` is `motorhead`), runs of white space made one space, leading and
+  /// trailing white space removed.
   ///
   /// - Parameter text: any text.
   /// - Returns: the folded text; ASCII text is folded without Foundation, with the same result.
@@ -227,7 +247,7 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
       return String(decoding: bytes, as: UTF8.self)
     }
     let folded = text.precomposedStringWithCanonicalMapping
-      .folding(options: [.caseInsensitive], locale: nil)
+      .folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
       .precomposedStringWithCanonicalMapping
     return folded.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
   }
@@ -236,27 +256,45 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
 /// What song linking compares of an entry, computed once: its identity, its title's letters and
 /// digits (whole and before any parenthesis) and its lead artist (see ``SongLinking``).
 public struct SongKeys: Hashable, Sendable {
-  /// The entry's identity.
+  /// The entry's identity: its song URL's, or its title's and credit's.
   public let identity: SongIdentity
-  /// ``SongIdentity/squashedTitle(_:)`` of the title.
+  /// The identity of its title and credit (``MatchKeys``), by which an entry with a song URL is
+  /// matched too; ``identity`` for an entry without one.
+  public var creditIdentity: SongIdentity { urlCreditIdentity ?? identity }
+  /// ``creditIdentity`` of an entry with a song URL; `nil` without one, so that the keys of most
+  /// entries hold one identity (keys are copied often).
+  private let urlCreditIdentity: SongIdentity?
+  /// Whether the entry has a song URL.
+  public var hasSongURL: Bool { urlCreditIdentity != nil }
+  /// ``SongIdentity/squashedTitle(_:)`` of the title's matching form.
   public let squashedTitle: String
-  /// ``SongIdentity/baseTitle(_:)`` of the title.
+  /// ``SongIdentity/baseTitle(_:)`` of the title's matching form.
   public let baseTitle: String
   /// ``SongIdentity/primaryArtist(_:)`` of the artist credit.
   public let primaryArtist: String
-  /// The folded title (``SongIdentity/fold(_:)``).
+  /// The title's matching form (``MatchKeys/title(folded:original:)``): folded, without a label
+  /// naming the same recording or a featured artist.
   public let foldedTitle: String
-  /// The folded artist credit (``SongIdentity/fold(_:)``).
+  /// The credit's matching form (``MatchKeys/credit(folded:featured:)``): folded, its artists
+  /// with those the title features, the lead first.
   public let foldedArtist: String
 
   /// Computes the keys of an entry, folding its title and artist once.
   public init(_ entry: ChartEntry) {
-    foldedTitle = SongIdentity.fold(entry.title)
-    foldedArtist = SongIdentity.fold(entry.artist)
-    identity = SongIdentity(
-      foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: entry.songURL)
+    let hasSongURL = !(entry.songURL?.allSatisfy(\.isWhitespace) ?? true)
+    let (title, featured) = MatchKeys.title(
+      folded: SongIdentity.fold(entry.title), original: entry.title, readsWith: hasSongURL)
+    let artist = SongIdentity.fold(entry.artist)
+    foldedTitle = title
+    foldedArtist = MatchKeys.credit(folded: artist, featured: featured)
+    let credit = SongIdentity(foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: nil)
+    urlCreditIdentity = hasSongURL ? credit : nil
+    identity =
+      hasSongURL
+      ? SongIdentity(foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: entry.songURL)
+      : credit
     squashedTitle = SongIdentity.squashedTitle(folded: foldedTitle)
     baseTitle = SongIdentity.baseTitle(folded: foldedTitle)
-    primaryArtist = SongIdentity.primaryArtist(folded: foldedArtist)
+    primaryArtist = SongIdentity.primaryArtist(folded: artist)
   }
 }

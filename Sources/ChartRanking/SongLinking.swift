@@ -241,13 +241,29 @@ public enum SongLinking {
     private static let lookupsBeforeMap = 32
     private var onPrevious: Set<SongID>?
 
+    /// Whether an entry of the previous snapshot has a song URL: its credits are then compared
+    /// apart from its identities. Found when first needed.
+    private var previousHasSongURLs: Bool?
+
     init(previous: PreviousSnapshot, next: PreviousSnapshot, entryCount: Int) {
       self.previous = previous
       self.next = next
       taken = SongSet(capacity: entryCount)
     }
 
+    /// The previous snapshot's songs whose entries have `identity`, or, for an identity of a
+    /// title and credit, whose entries' title and credit have it (``SongKeys/creditIdentity``).
     mutating func previousSongs(with identity: SongIdentity) -> [SongID] {
+      if !identity.isSongURL, previousHasSongURLs == nil {
+        previousHasSongURLs = previous.keys.indices.contains { previous.keys[$0].hasSongURL }
+      }
+      guard identity.isSongURL || previousHasSongURLs != true else {
+        var songs: [SongID] = []
+        for index in previous.keys.indices where previous.keys[index].creditIdentity == identity {
+          songs.append(previous.songs[index])
+        }
+        return songs
+      }
       // Most snapshots ask for a few identities (debuts, re-entries): a scan, which mostly
       // compares fingerprints, costs less than a map. A chart without previous ranks asks for
       // every entry's, and gets the map.
@@ -302,17 +318,19 @@ public enum SongLinking {
         }
       }
       // 2. The identity: on the previous snapshot first, then anywhere in the archive; for an
-      // entry in its first week (unless a song URL names it), only a song of other charts.
+      // entry in its first week (unless a song URL names it), only a song of other charts. An
+      // entry with a song URL is then matched by its title and credit as one without.
       let identity = keys[position].identity
-      if !entries[position].saysFirstWeek || identity.isSongURL {
-        if let song = previousSongs(with: identity).first(where: { !taken.contains($0) }) {
-          return .identity(song)
-        }
-        if let song = try songsWithIdentity(identity).first(where: { !taken.contains($0) }) {
+      if identity.isSongURL, let song = try firstFree(with: identity, songsWithIdentity) {
+        return .identity(song)
+      }
+      let credit = keys[position].creditIdentity
+      if !entries[position].saysFirstWeek {
+        if let song = try firstFree(with: credit, songsWithIdentity) {
           return .identity(song)
         }
       } else if let song = try preferringNextRank(
-        songsElsewhere(identity), forEntryAt: position, of: entries, keys: keys)
+        songsElsewhere(credit), forEntryAt: position, of: entries, keys: keys)
       {
         return .identity(song)
       }
@@ -326,17 +344,29 @@ public enum SongLinking {
       }
       // A song with the identity that has no entry on the chart before this snapshot (one that
       // the chart's later snapshots made, stored first): what a new song would be, its ID kept.
-      if !entries[position].saysFirstWeek || identity.isSongURL,
-        let song = try preferringNextRank(
-          songsElsewhere(identity), forEntryAt: position, of: entries, keys: keys)
-      {
-        return .identity(song)
+      for candidate in identity.isSongURL ? [identity, credit] : [identity]
+      where !entries[position].saysFirstWeek || candidate.isSongURL {
+        if let song = try preferringNextRank(
+          songsElsewhere(candidate), forEntryAt: position, of: entries, keys: keys)
+        {
+          return .identity(song)
+        }
       }
       // 5. The next snapshot's entry that continues this one by its previous rank.
       if let song = nextRankSong(forEntryAt: position, of: entries, keys: keys) {
         return .nextRank(song)
       }
       return .newSong
+    }
+
+    /// The first song not taken with `identity`: on the previous snapshot, then in the archive.
+    mutating func firstFree(
+      with identity: SongIdentity, _ songsWithIdentity: (SongIdentity) throws -> [SongID]
+    ) rethrows -> SongID? {
+      if let song = previousSongs(with: identity).first(where: { !taken.contains($0) }) {
+        return song
+      }
+      return try songsWithIdentity(identity).first { !taken.contains($0) }
     }
 
     /// Rule 1's test of two entries' keys: the same title (its letters and digits), or the same

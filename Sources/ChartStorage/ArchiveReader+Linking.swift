@@ -13,8 +13,10 @@ extension ArchiveReader {
   ///
   /// - Parameters:
   ///   - key: the identity's key (see ``SongIdentity/key``).
-  ///   - credit: a folded title and artist: songs that took that credit since their first are
-  ///     found too; `nil` for songs by their own identity only.
+  ///   - credit: a title and credit in their matching forms (``SongKeys/foldedTitle``,
+  ///     ``SongKeys/foldedArtist``): songs that took that credit since their first, or that have
+  ///     it as their own beside a song URL's identity, are found too; `nil` for songs by their own
+  ///     identity only.
   ///   - chartTime: an instant (a chart date's `secondsSince1970`).
   ///   - onlyChartedBefore: only songs with an entry, on any chart, before `chartTime`.
   ///   - latestEntryFirst: ordered by their latest entry before `chartTime`, latest first (then
@@ -29,6 +31,7 @@ extension ArchiveReader {
       credit == nil
       ? "identity = ?1"
       : "id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
+        + " SELECT id FROM songs WHERE title_key = ?3 AND artist_key = ?4 UNION ALL"
         + " SELECT song_id FROM song_credits WHERE title_key = ?3 AND artist_key = ?4)"
     let chartedBefore =
       onlyChartedBefore
@@ -52,35 +55,54 @@ extension ArchiveReader {
     return try reading { try database.rows(sql, arguments) { SongID($0.int64(at: 0)) } }
   }
 
-  /// The songs that took a credit (a folded title and artist) since their first: those with a
-  /// row in `song_credits`.
+  /// The songs that have a credit (a title and artist in their matching forms) other than by
+  /// their own identity: those that took it since their first (a row in `song_credits`), and
+  /// those whose identity is a song URL's.
   ///
+  /// - Parameters:
+  ///   - credit: the title and artist keys.
+  ///   - key: the identity of that credit (``SongIdentity/key``): the songs with it are left out.
   /// - Throws: ``ArchiveError/database(path:_:)``.
-  public func songs(withLaterCredit credit: (title: String, artist: String)) throws(ArchiveError)
-    -> [SongID]
-  {
-    try reading {
-      try database.rows(
-        "SELECT song_id FROM song_credits WHERE title_key = ? AND artist_key = ?",
-        [credit.title, credit.artist], { SongID($0.int64(at: 0)) })
-    }
-  }
-
-  /// The songs with an identity (their own) that have no entry on a chart before an instant:
-  /// songs of other charts, or of the chart's later snapshots, latest recording first.
-  ///
-  /// - Throws: ``ArchiveError/database(path:_:)``.
-  public func songs(withIdentity key: String, notOnChart chart: ChartID, before chartTime: Int64)
+  public func songs(withLaterCredit credit: (title: String, artist: String), identity key: String)
     throws(ArchiveError) -> [SongID]
   {
     try reading {
       try database.rows(
+        "SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2 UNION ALL"
+          + " SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 AND identity != ?3",
+        [credit.title, credit.artist, key], { SongID($0.int64(at: 0)) })
+    }
+  }
+
+  /// The songs with an identity (their own), or with a credit, that have no entry on a chart
+  /// before an instant: songs of other charts, or of the chart's later snapshots, latest
+  /// recording first.
+  ///
+  /// - Parameters:
+  ///   - key: the identity's key (``SongIdentity/key``).
+  ///   - credit: a title and artist in their matching forms: songs with that credit, their own or
+  ///     one they took since, are found too; `nil` for songs by their own identity only.
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(
+    withIdentity key: String, orCredit credit: (title: String, artist: String)? = nil,
+    notOnChart chart: ChartID, before chartTime: Int64
+  ) throws(ArchiveError) -> [SongID] {
+    let condition =
+      credit == nil
+      ? "g.identity = ?1"
+      : "g.id IN (SELECT id FROM songs WHERE identity = ?1 UNION ALL"
+        + " SELECT id FROM songs WHERE title_key = ?4 AND artist_key = ?5 UNION ALL"
+        + " SELECT song_id FROM song_credits WHERE title_key = ?4 AND artist_key = ?5)"
+    var arguments: [any StatementArgument] = [key, chart.rawValue, chartTime]
+    if let credit { arguments += [credit.title, credit.artist] }
+    return try reading {
+      try database.rows(
         """
-        SELECT g.id FROM songs g WHERE g.identity = ?1 AND NOT EXISTS (SELECT 1 FROM entries e
+        SELECT g.id FROM songs g WHERE \(condition) AND NOT EXISTS (SELECT 1 FROM entries e
           CROSS JOIN snapshots s ON s.id = e.snapshot_id
           WHERE e.song_id = g.id AND s.chart_id = ?2 AND s.chart_time < ?3)
         ORDER BY g.recording DESC
-        """, [key, chart.rawValue, chartTime]
+        """, arguments
       ) { SongID($0.int64(at: 0)) }
     }
   }

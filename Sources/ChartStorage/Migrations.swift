@@ -42,7 +42,56 @@ enum Migrations {
       "0007_weeks_at_peak_as_weeks_on_chart",
       PackageResources._007_weeks_at_peak_as_weeks_on_chart_sql),
     Migration("0008_published_trends", PackageResources._008_published_trends_sql),
+    Migration(
+      "0009_match_keys", PackageResources._009_match_keys_sql,
+      fill: { database, _ in try recomputeMatchKeys(database) }),
   ]
+
+  /// Computes the keys songs are matched by again, in the forms this build gives them
+  /// (``SongKeys``), for every song and every credit a song took since its first: what version 9
+  /// changes. A song's identity is its song URL's (compared as ``SongIdentity/comparableURL(_:)``
+  /// gives it) or its title's and credit's; songs whose identities are now equal are numbered
+  /// recordings 1, 2 … in the order they were stored. A credit whose keys are now its song's own is
+  /// dropped, as an import would not have recorded it (and with it from the search index).
+  static func recomputeMatchKeys(_ database: Database) throws {
+    let songs = try database.rows(
+      "SELECT id, identity, title, artist FROM songs ORDER BY id", []
+    ) { ($0.int64(at: 0), $0.string(at: 1), $0.string(at: 2), $0.string(at: 3)) }
+    // Identities first made unique by the song's ID, so that no two rows meet on the way.
+    try database.execute("UPDATE songs SET identity = 'upgrading:' || id")
+    var recordings: [String: Int] = [:]
+    var ownKeys: [Int64: SongKeys] = [:]
+    for (id, identity, title, artist) in songs {
+      let url = identity.hasPrefix("url:") ? String(identity.dropFirst(4)) : nil
+      let keys = SongKeys(ChartEntry(rank: 1, title: title, artist: artist, songURL: url))
+      ownKeys[id] = keys
+      let recording = (recordings[keys.identity.key] ?? 0) + 1
+      recordings[keys.identity.key] = recording
+      try database.run(
+        "UPDATE songs SET identity = ?, recording = ?, title_key = ?, artist_key = ?,"
+          + " base_title_key = ?, primary_artist_key = ? WHERE id = ?", keys.identity.key,
+        recording, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist, id)
+    }
+    let credits = try database.rows("SELECT song_id, title, artist FROM song_credits", []) {
+      ($0.int64(at: 0), $0.string(at: 1), $0.string(at: 2))
+    }
+    try database.execute("DELETE FROM song_credits")
+    for (song, title, artist) in credits {
+      let own = ownKeys[song]
+      let url = own.flatMap { $0.identity.isSongURL ? "url" : nil }
+      let keys = SongKeys(ChartEntry(rank: 1, title: title, artist: artist, songURL: url))
+      if keys.foldedTitle == own?.foldedTitle, keys.foldedArtist == own?.foldedArtist { continue }
+      try database.run(
+        "INSERT OR IGNORE INTO song_credits (song_id, title, artist, title_key, artist_key,"
+          + " base_title_key, primary_artist_key) VALUES (?, ?, ?, ?, ?, ?, ?)", song, title,
+        artist, keys.foldedTitle, keys.foldedArtist, keys.baseTitle, keys.primaryArtist)
+      // Deleting the credit took it out of the search index (a trigger): it goes back in.
+      if database.changes > 0 {
+        try database.run(
+          "INSERT INTO song_search (title, artist, song_id) VALUES (?, ?, ?)", title, artist, song)
+      }
+    }
+  }
 
   /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry
   /// count, and the titles and credits each song charted under besides its first. The figures are

@@ -16,7 +16,7 @@ import Testing
     let again = recent.keys(of: credit)
     #expect(first == SongKeys(credit))
     #expect(again == first)
-    #expect(again.primaryArtist == "beyoncé")
+    #expect(again.primaryArtist == "beyonce")
     #expect(again.baseTitle == "crazyinlove")
   }
 

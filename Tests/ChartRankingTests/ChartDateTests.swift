@@ -197,10 +197,10 @@ struct SongIdentityTests {
   @Test(arguments: [
     ("Blinding  Lights ", "blinding lights"),
     ("\tTHE\nWeeknd", "the weeknd"),
-    ("Beyoncé", "beyoncé"),
+    ("Beyoncé", "beyonce"),
     // NFD (e + combining acute) folds to the same text as NFC.
-    ("Beyonce\u{301}", "beyoncé"),
-    ("STRASSE  Ünter", "strasse ünter"),
+    ("Beyonce\u{301}", "beyonce"),
+    ("STRASSE  Ünter", "strasse unter"),
   ])
   func foldsText(text: String, folded: String) {
     #expect(SongIdentity.fold(text) == folded)

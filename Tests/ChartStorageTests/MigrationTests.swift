@@ -68,7 +68,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 8)
+    #expect(try archive.storedSchemaVersion() == 9)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -79,7 +79,7 @@ struct MigrationTests {
     #expect(
       try archive.database.rows("SELECT song_id, artist_key FROM song_credits") {
         "\($0.int(at: 0)) \($0.string(at: 1))"
-      } == ["1 ann & cy"])
+      } == ["1 ann, cy"])
     #expect(try archive.snapshots(of: "c").map(\.entryCount) == [1, 2, 1, 2])
     // The full-text index, made again by migration 6: each song and credit once, found by a word
     // of its credit.
@@ -88,6 +88,53 @@ struct MigrationTests {
         "\($0.int(at: 0)) \($0.string(at: 1))"
       } == ["1 Ann", "2 Bo", "1 Ann & Cy"])
     #expect(try archive.songs(matching: "cy").map(\.id.rawValue) == [1])
+    #expect(try archive.check().allSatisfy(\.passed))
+  }
+
+  @Test func anArchiveOfVersionEightGetsTheKeysSongsAreMatchedBy() throws {
+    // Version 8 kept "Björk Lind" and "Bjork Lind" apart, and a remaster as a credit of its own.
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: file.path, mode: .create)
+      for migration in Migrations.all.prefix(8) { try database.execute(migration.sql) }
+      try database.execute(
+        """
+        PRAGMA user_version = 8;
+        INSERT INTO songs (id, identity, recording, title, artist, title_key, artist_key,
+          base_title_key, primary_artist_key) VALUES
+          (1, 'song:bright fog' || char(31) || 'björk lind', 1, 'Bright Fog', 'Björk Lind',
+            'bright fog', 'björk lind', 'brightfog', 'björklind'),
+          (2, 'song:bright fog' || char(31) || 'bjork lind', 1, 'Bright Fog', 'Bjork Lind',
+            'bright fog', 'bjork lind', 'brightfog', 'bjorklind');
+        INSERT INTO song_credits (song_id, title, artist, title_key, artist_key, base_title_key,
+          primary_artist_key) VALUES
+          (1, 'Bright Fog - Remastered 2009', 'Björk Lind', 'bright fog - remastered 2009',
+            'björk lind', 'brightfogremastered2009', 'björklind'),
+          (2, 'Bright Fog', 'Bjork Lind Featuring Sol', 'bright fog', 'bjork lind featuring sol',
+            'brightfog', 'bjorklind');
+        INSERT INTO song_search (title, artist, song_id) VALUES ('Bright Fog', 'Björk Lind', 1),
+          ('Bright Fog', 'Bjork Lind', 2), ('Bright Fog - Remastered 2009', 'Björk Lind', 1),
+          ('Bright Fog', 'Bjork Lind Featuring Sol', 2);
+        """)
+    }
+    let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
+    #expect(try archive.storedSchemaVersion() == 9)
+    #expect(
+      try archive.database.rows(
+        "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
+      ) { "\($0.int(at: 0)) \($0.string(at: 1)) \($0.int(at: 2)) \($0.string(at: 3))" } == [
+        "1 song:bright fog|bjork lind 1 bjork lind", "2 song:bright fog|bjork lind 2 bjork lind",
+      ])
+    // The remaster is the song's own credit now; the featured credit stays, keyed by its artists.
+    #expect(
+      try archive.database.rows("SELECT song_id, artist_key FROM song_credits") {
+        "\($0.int(at: 0)) \($0.string(at: 1))"
+      } == ["2 bjork lind, sol"])
+    #expect(
+      try archive.database.rows("SELECT song_id, artist FROM song_search ORDER BY song_id, rowid") {
+        "\($0.int(at: 0)) \($0.string(at: 1))"
+      } == ["1 Björk Lind", "2 Bjork Lind", "2 Bjork Lind Featuring Sol"])
     #expect(try archive.check().allSatisfy(\.passed))
   }
 
