@@ -128,9 +128,11 @@ extension ArchiveReader {
       matches = matches.filter { $0.value < .insideWords }
     }
     guard !matches.isEmpty else { return [] }
-    // The songs with how they match, as a JSON object ({"23638": 0}), ordered by SQLite.
-    let found =
-      "{" + matches.map { "\"\($0.key)\":\($0.value.rawValue)" }.joined(separator: ",") + "}"
+    // The songs with how they match, as a JSON object ({"23638": 0}), ordered by SQLite. The
+    // songs are read in the order of their IDs, as they are stored: in the dictionary's order,
+    // reading the 9,000 songs `the` finds in the Hot 100 read ten times as many pages.
+    let pairs = matches.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value.rawValue)" }
+    let found = "{" + pairs.joined(separator: ",") + "}"
     return try reading {
       try database.rows(
         """
