@@ -133,9 +133,15 @@ enum APIRoutes {
     document: RouteDocument(
       summary: "Search songs by words of their titles and credits",
       description:
-        "Each word must begin a word of a title or credit; case and accents do not matter. Give q, artist or both.",
+        "Each word must begin a word of a title or credit; case and accents do not matter. Give q,"
+        + " artist or both. Whole titles come first, then songs with every word of q a whole word"
+        + " of a title or credit; songs that match only inside words when there are none of those.",
       operationID: "searchSongs",
-      answers: [.ok("The songs that match, exact titles first", schema: "SongMatches")],
+      answers: [
+        .ok(
+          "The songs that match, best first: each kind by best rank, then entries (most first)",
+          schema: "SongMatches")
+      ],
       problems: [404])
   ) { router, request in try router.searchSongs(request) }
 

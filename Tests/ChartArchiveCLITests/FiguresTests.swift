@@ -126,7 +126,7 @@ struct SongChoiceTests {
     #expect(
       both.output
         == "song_id,title,artist,recording,first_chart_date,best_rank,entries\r\n"
-        + "3,Hello,Max & Queen Bee,1,2024-01-06,3,2\r\n2,Hello,Queen Bee,1,2024-01-06,2,2\r\n")
+        + "2,Hello,Queen Bee,1,2024-01-06,2,2\r\n3,Hello,Max & Queen Bee,1,2024-01-06,3,2\r\n")
     let picked = try chartArchive(["history", "--song", "3", "--db", archive])
     #expect(picked.status == 0)
     #expect(picked.output.hasPrefix("Hello — Max & Queen Bee\n"))

@@ -77,6 +77,41 @@ struct Hot100Tests {
     #expect(entries.last?["chart_date"] as? String == "2021-09-04")
   }
 
+  /// `history halo` lists the two songs titled "Halo", the one that went further first, then the
+  /// one with "Halo" as a whole word of its title; not "Broken Halos", "Nag" by The Halos nor
+  /// "Shamrocks And Shenanigans (Boom Shalock Lock Boom)", which match only inside a word. `halos`
+  /// finds those two as whole words (of the credit, for "Nag"); `dont stop believin`, which has
+  /// none of the words of "Don't Stop Believin'" ("don", "t"), its three recordings as whole titles.
+  @Test func aSearchListsWholeTitlesThenWholeWordsByPeakAndInsideWordsOnlyWithoutThem() throws {
+    _ = try Self.firstImport.get()
+    func matches(_ query: String) throws -> (status: Int32, rows: [String], error: String) {
+      let run = try chartArchive(["history", query, "--db", Self.archive, "--format", "csv"])
+      // Each row without its song ID: title, artist, recording, first chart date, best rank, entries.
+      let rows = run.output.components(separatedBy: "\r\n").dropFirst().filter { !$0.isEmpty }
+      return (run.status, rows.map { String($0.drop(while: { $0 != "," }).dropFirst()) }, run.error)
+    }
+    let halo = try matches("Halo")
+    #expect(halo.status == 1)
+    #expect(
+      halo.rows == [
+        "Halo,Beyonce,1,2009-02-07,5,31", "Halo,Jordan Smith,1,2015-11-28,88,1",
+        "Halo / Walking On Sunshine,Glee Cast,1,2009-10-24,40,2",
+      ])
+    #expect(
+      halo.error
+        == "3 songs match 'Halo'; narrow the search with --artist, --chart or a fuller title\n")
+    #expect(
+      try matches("halos").rows == [
+        "Nag,The Halos,1,1961-07-17,25,11", "Broken Halos,Chris Stapleton,1,2017-05-06,45,20",
+      ])
+    #expect(
+      try matches("dont stop believin").rows == [
+        "Don't Stop Believin',Glee Cast,1,2009-06-06,4,7",
+        "Don't Stop Believin',Journey,1,1981-10-31,9,17",
+        "Don't Stop Believin',Olivia Newton-John,1,1976-08-07,33,9",
+      ])
+  }
+
   @Test func theNewYearDiffHasEightArrivalsAndEightDropOuts() throws {
     _ = try Self.firstImport.get()
     let diff = try json(

@@ -8,13 +8,15 @@ enum HistoryCommand: Subcommand {
   static let name = "history"
   static let abstract = "Show how a song moved over time: every chart date, rank and movement."
   static let discussion = """
-    QUERY is a title, or part of a title or artist credit; case, Unicode composition and extra
-    spaces do not matter, and every title and credit a song charted under is searched. When
-    exactly one song's title equals QUERY, that song is shown; otherwise the one song that
-    matches. When several songs match, they are listed with their song IDs (exit status 1), exact
-    titles first: narrow the search with --artist (a credit that is the artist wins over credits
-    that contain it), --chart or a fuller title, or pick one with --song ID. --artist without a
-    QUERY lists the artist's songs.
+    QUERY is a title, or part of a title or artist credit; case, accents, Unicode composition and
+    extra spaces do not matter, and every title and credit a song charted under is searched. When
+    exactly one song's title is QUERY (the same letters and digits), that song is shown; otherwise
+    the one song that matches. When several songs match, they are listed with their song IDs
+    (exit status 1): whole titles first, then songs with every word of QUERY a whole word of a
+    title or credit, and songs that match only inside words when there are none of those; each
+    kind by best rank, then entries (most first). Narrow the search with --artist (a credit that
+    is the artist wins over credits that contain it), --chart or a fuller title, or pick one with
+    --song ID. --artist without a QUERY lists the artist's songs.
 
     After the chart dates come the song's peak position, weeks on chart (days or hours for a
     daily or hourly chart; counted across re-entries), runs and debut, for each chart it was on.
