@@ -42,6 +42,7 @@ enum Migrations {
       "0007_weeks_at_peak_as_weeks_on_chart",
       PackageResources._007_weeks_at_peak_as_weeks_on_chart_sql),
     Migration("0008_published_trends", PackageResources._008_published_trends_sql),
+    Migration("0009_decisions", PackageResources._009_decisions_sql),
   ]
 
   /// Fills what version 2 adds to an archive of version 1 but its figures: each snapshot's entry
