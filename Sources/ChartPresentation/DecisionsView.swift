@@ -9,18 +9,21 @@ public struct DecisionsView: Presentation {
   /// The view of the decisions.
   public init(_ decisions: [Decision]) { self.decisions = decisions }
 
+  /// A table leaves out when each was made (JSON and CSV give it), so that it reads as a list.
   public func rendered(as format: OutputFormat, style: Style) -> String {
-    Document(
+    let timed = format != .table
+    var columns = [
+      Column(key: "number", heading: "#", alignRight: true), Column(key: "kind", heading: "KIND"),
+    ]
+    if timed { columns.append(Column(key: "made_at", heading: "MADE AT")) }
+    columns.append(Column(key: "decision", heading: "DECISION"))
+    return Document(
       "decisions",
       Table(
-        columns: [
-          Column(key: "number", heading: "#", alignRight: true),
-          Column(key: "kind", heading: "KIND"),
-          Column(key: "made_at", heading: "MADE AT"),
-          Column(key: "decision", heading: "DECISION"),
-        ],
+        columns: columns,
         rows: decisions.map {
-          [.int($0.number), .text($0.kind.rawValue), .text($0.madeAt), .text(Self.sentence($0))]
+          [.int($0.number), .text($0.kind.rawValue)] + (timed ? [.text($0.madeAt)] : [])
+            + [.text(Self.sentence($0))]
         })
     )
     .rendered(as: format, style: style)

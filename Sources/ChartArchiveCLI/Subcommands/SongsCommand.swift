@@ -56,7 +56,14 @@ enum SongsCommand: Subcommand {
     case "decisions":
       guard values.isEmpty else { throw UsageError("unexpected argument '\(values[0])'") }
       let archive = try SharedOptions.openArchive(arguments, console: console)
-      console.show(DecisionsView(try query { try archive.read { try $0.decisions() } }), as: format)
+      let decisions = try query { try archive.read { try $0.decisions() } }
+      if decisions.isEmpty, format == .table {
+        console.print(
+          "The archive holds no decisions: songs merge, songs split, charts rename and"
+            + " snapshots delete make them.")
+        return .success
+      }
+      console.show(DecisionsView(decisions), as: format)
       return .success
     case "merge":
       let songs = try values.map { try songID($0) }
