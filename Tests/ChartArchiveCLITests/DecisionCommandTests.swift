@@ -88,3 +88,37 @@ struct DecisionCommandTests {
     }
   }
 }
+
+/// `charts rename` and `snapshots delete`: kept as decisions, the one undone, the other refused.
+struct ChartCorrectionTests {
+  @Test func aRenameIsUndoneAndADeleteIsRefusedWithItsFile() throws {
+    let (folder, path) = try sampleArchive()
+    _ = folder
+    let before = try rows(path, "SELECT * FROM chart_entries ORDER BY snapshot_id, position")
+    let rename = try chartArchive(["charts", "rename", "app-daily", "app-day", "--db", path])
+    #expect(rename.output == "Decision 1: chart app-daily renamed app-day.\n")
+    #expect(try rows(path, "SELECT name FROM charts WHERE name LIKE 'app-d%'") == ["app-day"])
+    #expect(try chartArchive(["songs", "undo", "1", "--db", path]).status == 0)
+    #expect(try rows(path, "SELECT * FROM chart_entries ORDER BY snapshot_id, position") == before)
+    let delete = try chartArchive(["snapshots", "delete", "hot-100", "2023-12-30", "--db", path])
+    #expect(delete.status == 0, "\(delete.error)")
+    #expect(
+      try rows(path, "SELECT count(*) FROM snapshots WHERE chart_date = '2023-12-30'") == ["0"])
+    // The week after it follows the one before: its derived previous ranks are of 2023-12-23.
+    #expect(
+      try rows(
+        path,
+        "SELECT previous_chart_date FROM (SELECT s.chart_date, lag(s.chart_date) OVER"
+          + " (ORDER BY s.chart_time) AS previous_chart_date FROM snapshots s JOIN charts c"
+          + " ON c.id = s.chart_id WHERE c.name = 'hot-100') WHERE chart_date = '2024-01-06'")
+        == ["2023-12-23"])
+    // Decision 1 was undone: its number is given again.
+    let undo = try chartArchive(["songs", "undo", "1", "--db", path])
+    #expect(undo.status == 65)
+    #expect(
+      undo.error.hasPrefix(
+        "Error: decision 1 cannot be undone: a deleted snapshot's rows are not kept; import "))
+    #expect(undo.error.hasSuffix("Sample-data/hot-100/2023-12-30.json again\n"))
+    #expect(try chartArchive(["check", "--db", path]).status == 0)
+  }
+}

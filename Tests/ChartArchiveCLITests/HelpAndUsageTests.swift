@@ -112,7 +112,7 @@ struct HelpAndUsageTests {
     (
       ["charts", "--colour"],
       "Error: unknown option '--colour'\nUsage: chart-archive charts"
-        + " [--format <format>] [--db <path>]\n"
+        + " [<action>] [<name> ...] [--format <format>] [--db <path>]\n"
         + "  See 'chart-archive charts --help' for more information.\n"
     ),
     (
@@ -130,7 +130,8 @@ struct HelpAndUsageTests {
     (
       ["charts", "--format", "xml"],
       "Error: unknown format 'xml' (expected table, json or csv)\n"
-        + "Usage: chart-archive charts [--format <format>] [--db <path>]\n"
+        + "Usage: chart-archive charts [<action>] [<name> ...] [--format <format>]"
+        + " [--db <path>]\n"
         + "  See 'chart-archive charts --help' for more information.\n"
     ),
     (
