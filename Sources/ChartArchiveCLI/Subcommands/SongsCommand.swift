@@ -139,43 +139,16 @@ enum SongsCommand: Subcommand {
 
 extension CommandError {
   /// A refused correction in the command line's words, with its exit status: 1 for what is not
-  /// there (a song, a decision), 65 for what the archive's data forbids.
+  /// there (a song, a decision), 64 for a merge of fewer than two songs, 65 for what the
+  /// archive's data forbids.
   init(_ error: CorrectionError) {
+    let words = CorrectionWords.describe(error)
     switch error {
-    case .noSuchSong(let song):
-      self.init(
-        .failure, "no song has the ID \(song.rawValue) (history --format json gives song_id)")
-    case .fewerThanTwoSongs:
-      self.init(.usage, "merge takes two different song IDs or more")
-    case .sameSnapshot(let chart, let date, let ranks):
-      self.init(
-        .dataError,
-        "the songs are both on \(chart) of \(date.iso8601), at ranks "
-          + ranks.map(String.init).joined(separator: " and ")
-          + ": one song is never two entries of one snapshot")
-    case .nothingToSplit(let song, let chart, let from, let before):
-      self.init(
-        .dataError,
-        "song \(song.rawValue) has no entry on \(chart) "
-          + (before ? "before" : "from") + " \(from.iso8601): there is nothing to split")
-    case .noSuchDecision(let number):
-      self.init(
-        .failure, "no decision has the number \(number) (see chart-archive songs decisions)")
-    case .cannotUndo(let number, let reason):
-      self.init(.dataError, "decision \(number) cannot be undone: " + Self.words(reason))
-    case .chartNameTaken(let name):
-      self.init(.dataError, "a chart is named '\(name)' already")
-    }
-  }
-
-  private static func words(_ reason: CorrectionError.UndoRefusal) -> String {
-    switch reason {
-    case .snapshotDeleted(let source):
-      "a deleted snapshot's rows are not kept; import "
-        + (source.map { "\($0) again" } ?? "its file again")
-    case .chartRenamedSince(let name):
-      "no chart is named '\(name)' any more (undo the later rename first)"
-    case .nameTaken(let name): "a chart is named '\(name)' now"
+    case .noSuchSong: self.init(.failure, words + " (history --format json gives song_id)")
+    case .noSuchDecision: self.init(.failure, words + " (see chart-archive songs decisions)")
+    case .fewerThanTwoSongs: self.init(.usage, words)
+    case .sameSnapshot, .nothingToSplit, .cannotUndo, .chartNameTaken:
+      self.init(.dataError, words)
     }
   }
 }
