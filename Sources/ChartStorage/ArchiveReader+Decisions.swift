@@ -300,3 +300,45 @@ extension ArchiveReader {
     }
   }
 }
+
+/// A decision that joined entries to a song or split them from another, as its history says it.
+public struct SongDecisionNote: Hashable, Sendable {
+  /// The decision's number.
+  public var number: Int
+  /// `merge`: the entry (the first of a song merged into this one) was joined by hand; `split`:
+  /// the song's entries from it on were split by hand from the entries before.
+  public var kind: Decision.Kind
+  /// The entry's chart and chart date, title and credit.
+  public var chart: String
+  public var chartDate: ChartDate
+  public var title: String
+  public var artist: String
+}
+
+extension ArchiveReader {
+  /// The decisions whose entries the song holds now: a merge's entries of the songs merged into
+  /// another (not those of the song kept), a split's entry, in the order made.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func decisionNotes(of song: SongID) throws(ArchiveError) -> [SongDecisionNote] {
+    try reading {
+      try database.rows(
+        "SELECT d.number, d.kind, c.name, s.chart_date, s.chart_time, e.title, e.artist"
+          + " FROM decision_entries de JOIN decisions d ON d.number = de.decision"
+          + " JOIN charts c ON c.name = de.chart"
+          + " JOIN snapshots s ON s.chart_id = c.id AND s.chart_date = de.chart_date"
+          + " JOIN entries e ON e.snapshot_id = s.id AND e.title = de.title"
+          + " AND e.artist = de.artist AND e.song_url IS de.song_url"
+          + " WHERE e.song_id = ? AND (d.kind = 'split' OR de.song > 0)"
+          + " ORDER BY d.number, s.chart_time", [song.rawValue]
+      ) { row in
+        SongDecisionNote(
+          number: row.int(at: 0), kind: Decision.Kind(rawValue: row.string(at: 1)) ?? .merge,
+          chart: row.string(at: 2),
+          chartDate: ChartDate(
+            trustedISO8601: row.string(at: 3), secondsSince1970: row.int64(at: 4)),
+          title: row.string(at: 5), artist: row.string(at: 6))
+      }
+    }
+  }
+}

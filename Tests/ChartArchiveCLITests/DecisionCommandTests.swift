@@ -33,6 +33,10 @@ struct DecisionCommandTests {
         path,
         "SELECT movement, weeks_on_chart, run, song_id FROM chart_entries WHERE chart = 'app-daily'"
           + " AND chart_date = '2024-05-05' AND title = 'Echo Chamber'") == ["new|1|1|183"])
+    let history = try chartArchive(["history", "--song", "183", "--db", path])
+    #expect(
+      history.output.hasSuffix(
+        "Split by hand:  from 2024-05-05 'Echo Chamber' by 'Parallel Lines' (decision 1)\n"))
     let merge = try chartArchive(["songs", "merge", "176", "183", "--db", path])
     #expect(merge.status == 0, "\(merge.error)")
     #expect(

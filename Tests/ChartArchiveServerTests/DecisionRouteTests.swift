@@ -26,6 +26,12 @@ struct DecisionRouteTests {
       try service.get("/api/charts/app-daily/2024-05-05").json() as? [String: Any])
     let entries = try #require(snapshot["entries"] as? [[String: Any]])
     #expect(entries.last?["movement"] as? String == "new")
+    // The other song's page says so.
+    let page = service.get("/songs/183").text
+    #expect(
+      page.contains(
+        "<h3>Decisions</h3>\n<ul class=\"plain\"><li>Split by hand: from 2024-05-05 &#39;Echo"
+          + " Chamber&#39; by &#39;Parallel Lines&#39; (decision 1)</li></ul>"))
     let refused = service.request("POST", "/api/songs/1/merge?with=2", headers: bearer)
     #expect(refused.status == 409)
     #expect(
