@@ -64,8 +64,8 @@ struct ArchiveTests {
       let archive = try Archive(path: file.path, access: .create)
       _ = archive
     }
-    try sqlite(file.path, "PRAGMA user_version = 9")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 9, supported: 8)) {
+    try sqlite(file.path, "PRAGMA user_version = 10")
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 10, supported: 9)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -90,7 +90,7 @@ struct ArchiveTests {
     defer { ReadOnlyFile.undo(file.path) }
     #expect(
       throws: ArchiveError.upgradeNotWritable(
-        path: file.path, version: 1, supported: 8, reason: "attempt to write a readonly database")
+        path: file.path, version: 1, supported: 9, reason: "attempt to write a readonly database")
     ) {
       try Archive(path: file.path, access: .read)
     }
@@ -400,7 +400,7 @@ struct ArchiveCheckTests {
         rest = rest[end...]
       }
     }
-    #expect(constraints.count == 21)
+    #expect(constraints.count == 24)
     for constraint in constraints {
       let quoted = "THEN '" + constraint.replacingOccurrences(of: "'", with: "''") + "'"
       #expect(ArchiveReader.brokenChecks.contains(quoted), "\(constraint)")
