@@ -54,6 +54,18 @@ enum SharedOptions {
     }
   }
 
+  /// Opens the archive for a correction (`songs merge`, `charts rename` …): it must exist.
+  static func openArchiveForWriting(_ arguments: ParsedArguments, console: Console) throws
+    -> Archive
+  {
+    let path = try databasePath(arguments, environment: console.environment)
+    do {
+      return try Archive(path: path, access: .write, upgrade: .decidingFigures)
+    } catch {
+      throw CommandError(error)
+    }
+  }
+
   /// The output format of `--format`: table (the default), json or csv.
   ///
   /// - Parameter picture: the name of the one other format the command takes (`svg`, `html`),

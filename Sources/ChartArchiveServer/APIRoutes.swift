@@ -12,7 +12,7 @@ enum APIRoutes {
   /// The routes, in the order the OpenAPI document lists them.
   static let all: [Route] = [
     health, openAPI, charts, snapshots, upload, diff, report, snapshot, searchSongs, song,
-    feedUpdated, feed,
+    mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed,
   ]
 
   /// `GET /api/health`: whether the service can read its archive.

@@ -271,6 +271,13 @@ enum OpenAPIDocument {
               }
             }
           },
+          "Decisions": {
+            "type": "object",
+            "required": ["decisions"],
+            "properties": {
+              "decisions": {"type": "array", "items": {"type": "object", "required": ["number", "kind", "made_at", "decision"], "properties": {"number": {"type": "integer"}, "kind": {"type": "string", "enum": ["merge", "split", "rename", "delete"]}, "made_at": {"type": "string"}, "decision": {"type": "string"}}}}
+            }
+          },
           "Upload": {
             "type": "object",
             "required": ["outcome", "snapshots", "warnings"],

@@ -218,7 +218,7 @@ enum Parameters {
   /// A chart date (ISO 8601).
   ///
   /// - Throws: ``ServerProblem`` (400) with the text.
-  private static func chartDate(_ text: String) throws(ServerProblem) -> ChartDate {
+  static func chartDate(_ text: String) throws(ServerProblem) -> ChartDate {
     guard let date = try? ChartDate(iso8601: text) else {
       throw ServerProblem(400, "date '\(text)' is not a chart date (YYYY-MM-DD)")
     }

@@ -115,6 +115,7 @@ public final class SnapshotStore {
     finished = true
     try ArchiveError.mappingImport(path: writer.path) {
       try relinkWaitingSnapshots(before: nil)
+      try applyDecisions()
       for (chart, chartDate, note) in try ledger.settle() {
         try addNote(.figures(note), chart: chart, chartDate: chartDate)
       }

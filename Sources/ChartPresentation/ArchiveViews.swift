@@ -176,6 +176,7 @@ public struct ChecksView: Presentation {
     case .song(let id): "song \(id)"
     case .chart(let id): "chart \(id)"
     case .verdict(let snapshot, let position): "verdict of snapshot \(snapshot) entry \(position)"
+    case .decision(let number): "decision \(number)"
     }
   }
 }

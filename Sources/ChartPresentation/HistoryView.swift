@@ -169,7 +169,7 @@ public struct HistoryView: Presentation {
       rows: Self.rows(history)
     )
     .text(style: style)
-    let facts = Self.facts(history, periods: periods)
+    let facts = Self.facts(history, periods: periods) + Self.decisionFacts(item.decisions)
     // The values in one column, after the longest label ("Weeks on chart:" at least).
     let width = max(15, facts.map(\.0.count).max() ?? 0) + 1
     block += "\n"
@@ -217,6 +217,20 @@ public struct HistoryView: Presentation {
         ))
     }
     return facts
+  }
+
+  /// What decisions did to the song's entries on the chart, each a label and its value: `Joined
+  /// by hand:` with the first entry of a song merged into this one, `Split by hand:` with the
+  /// first entry split from the entries before (see `chart-archive songs`).
+  static func decisionFacts(_ notes: [SongDecisionNote]) -> [(String, String)] {
+    notes.map { note in
+      (
+        note.kind == .split ? "Split by hand:" : "Joined by hand:",
+        (note.kind == .split ? "from " : "") + "\(note.chartDate) '\(terminalText(note.title))'"
+          + " by '\(terminalText(note.artist))'"
+          + " (decision \(note.number))"
+      )
+    }
   }
 
   private static func json(_ item: SongHistoryOnChart) -> JSONValue {

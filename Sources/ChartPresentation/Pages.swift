@@ -225,9 +225,23 @@ public struct SongPage: HTMLPage {
           }
           output += "</ul>\n"
         }
+        output += Self.decisions(item.decisions)
       }
     }
     return output
+  }
+}
+
+extension SongPage {
+  /// The decisions that joined or split the song's entries on a chart, as a list: `Joined by
+  /// hand: 2024-01-20 'Paper Moonz' by 'Mara Vey' (decision 1)`; nothing when there are none.
+  static func decisions(_ notes: [SongDecisionNote]) -> String {
+    guard !notes.isEmpty else { return "" }
+    var output = "<h3>Decisions</h3>\n<ul class=\"plain\">"
+    for (label, value) in HistoryView.decisionFacts(notes) {
+      output += "<li>" + Markup.escaped(label + " " + value) + "</li>"
+    }
+    return output + "</ul>\n"
   }
 }
 

@@ -74,4 +74,6 @@ public enum ArchiveRow: Hashable, Sendable {
   case chart(Int64)
   /// The verdicts of the entry at `position` (1-based) of a snapshot (its row ID).
   case verdict(snapshot: Int64, position: Int)
+  /// A decision by its number, or one of its rows (`decision_entries`, `decision_undo`).
+  case decision(Int64)
 }

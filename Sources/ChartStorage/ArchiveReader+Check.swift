@@ -168,6 +168,7 @@ extension ArchiveReader {
         case "snapshot": .snapshot(row.int64(at: 3))
         case "song": .song(row.int64(at: 3))
         case "chart": .chart(row.int64(at: 3))
+        case "decision": .decision(row.int64(at: 3))
         default: .verdict(snapshot: row.int64(at: 3), position: row.int(at: 4))
         }
       return .brokenConstraint(row: place, constraint: row.string(at: 5))
@@ -223,6 +224,20 @@ extension ArchiveReader {
           WHEN cause NOT BETWEEN 0 AND 5 THEN 'cause BETWEEN 0 AND 5'
         END
       FROM verdicts
+      UNION ALL
+      SELECT 'decision', NULL, NULL, number, NULL, CASE
+          WHEN kind NOT IN ('merge', 'split', 'rename', 'delete')
+            THEN 'kind IN (''merge'', ''split'', ''rename'', ''delete'')'
+        END
+      FROM decisions
+      UNION ALL
+      SELECT 'decision', NULL, NULL, decision, NULL, CASE WHEN song < 0 THEN 'song >= 0' END
+      FROM decision_entries
+      UNION ALL
+      SELECT 'decision', NULL, NULL, decision, NULL, CASE
+          WHEN kind NOT BETWEEN 0 AND 3 THEN 'kind BETWEEN 0 AND 3'
+        END
+      FROM decision_undo
     ) WHERE broken IS NOT NULL LIMIT ?1
     """
 }

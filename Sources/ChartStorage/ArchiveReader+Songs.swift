@@ -48,6 +48,9 @@ public struct SongHistoryOnChart: Sendable {
   public var frequency: ChartFrequency?
   /// Every entry of the song on the chart with its figures.
   public var history: SongHistory
+  /// The decisions that joined entries to the song or split them from another, on this chart
+  /// (`songs merge`, `songs split`), in the order made.
+  public var decisions: [SongDecisionNote] = []
 }
 
 /// A song's columns, from the table aliased `g`, read by `readSong`.
@@ -412,6 +415,12 @@ extension ArchiveReader {
           chart: chart, frequency: rows[start].frequency.flatMap(ChartFrequency.init),
           history: SongHistory(placements: rows[start..<end].map(\.placement))))
       start = end
+    }
+    guard try reading({ try database.row("SELECT 1 FROM decisions LIMIT 1") { _ in true } }) != nil
+    else { return histories }
+    let notes = try decisionNotes(of: song)
+    for index in histories.indices {
+      histories[index].decisions = notes.filter { $0.chart == histories[index].chart }
     }
     return histories
   }

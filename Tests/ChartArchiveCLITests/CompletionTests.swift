@@ -60,7 +60,7 @@ struct CompletionTests {
 
   @Test(arguments: [
     (["sh"], "show"),
-    (["s"], "snapshots show serve"),
+    (["s"], "snapshots show songs serve"),
     (["--ver"], "--version --verbose"),
     (["show", "--"], "--limit --format --db --help"),
     (["show", "--format", ""], "table json csv"),
