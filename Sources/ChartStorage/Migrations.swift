@@ -45,6 +45,7 @@ enum Migrations {
     Migration(
       "0009_match_keys", PackageResources._009_match_keys_sql,
       fill: { database, _ in try recomputeMatchKeys(database) }),
+    Migration("0010_isrc", PackageResources._010_isrc_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them

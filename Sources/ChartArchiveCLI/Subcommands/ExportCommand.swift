@@ -62,12 +62,14 @@ enum ExportCommand: Subcommand {
             .sorted { $0.chartDate < $1.chartDate }
         }
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
-        // A CSV has a column for run numbers and one for trends only when the source gave some.
+        // A CSV has a column for ISRCs, one for run numbers and one for trends only when the
+        // source gave some.
+        let isrcs = try csv && reader.hasISRCs(summaries.map(\.id))
         let runs = try csv && reader.publishesRuns(summaries.map(\.id))
         let trends = try csv && reader.publishesTrends(summaries.map(\.id))
         console.write(
           csv
-            ? NativeFormatWriter.csvHeader(runs: runs, trends: trends)
+            ? NativeFormatWriter.csvHeader(isrcs: isrcs, runs: runs, trends: trends)
             : NativeFormatWriter.jsonOpening)
         for (index, summary) in summaries.enumerated() {
           // Nothing more once the output cannot be written (the command then says so).
@@ -77,7 +79,8 @@ enum ExportCommand: Subcommand {
             publishesPreviousRank: summary.publishesPreviousRank,
             entries: try reader.entries(of: summary.id).map(\.entry))
           if csv {
-            console.write(NativeFormatWriter.csv(snapshot, runs: runs, trends: trends))
+            console.write(
+              NativeFormatWriter.csv(snapshot, isrcs: isrcs, runs: runs, trends: trends))
           } else {
             if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
             console.write(NativeFormatWriter.json(snapshot, frequency: frequency))
