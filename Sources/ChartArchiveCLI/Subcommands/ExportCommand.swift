@@ -11,10 +11,10 @@ enum ExportCommand: Subcommand {
     output, oldest first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the
     chart-archive-csv format). Importing an export into an empty archive gives back the same
     snapshots, entry for entry: ranks, published previous ranks, peaks, weeks on chart, run
-    numbers and movements, titles, artists, URLs and streams (the CSV has a column run for a
-    chart whose source numbers runs, and trend for one whose source publishes movements). The
-    JSON also carries the chart's frequency; the CSV has none, so give it again with import
-    --frequency.
+    numbers and movements, titles, artists, URLs, streams and ISRCs (the CSV has a column isrc
+    for a chart whose entries have ISRCs, run for one whose source numbers runs, and trend for
+    one whose source publishes movements). The JSON also carries the chart's frequency; the CSV
+    has none, so give it again with import --frequency.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
