@@ -18,6 +18,8 @@ struct CSVLayout {
     /// A song's key made of its title and artist run together (the "Hot Stuff" dataset's
     /// `song_id`): part of the header, not kept.
     case songKey
+    /// The recording's ISRC (the native CSV's `isrc`).
+    case isrc
   }
 
   /// The format the header is of.
@@ -182,18 +184,19 @@ struct CSVLayout {
   /// The words the format's `trend` column uses, when it has one.
   private var trendVocabulary: TrendVocabulary { format == .kworbCSV ? .kworb : .chartsCSV }
 
-  /// The header `export --format csv` writes: the native CSV's columns in order, then `run` when
-  /// the chart's source numbers its runs and `trend` when it publishes trends.
+  /// The header `export --format csv` writes: the native CSV's columns in order, then `isrc` when
+  /// the chart's entries have ISRCs, `run` when the chart's source numbers its runs and `trend`
+  /// when it publishes trends.
   static let nativeHeader = [
     "chart", "chart_date", "rank", "previous_rank", "peak_position", "weeks_on_chart", "title",
     "artist", "image_url", "song_url", "streams",
   ]
 
   /// The columns a format's header may have besides those it must have, each read when present:
-  /// the native CSV's `run` and `trend`, which an export writes only for a chart whose source
-  /// numbers runs or publishes trends.
+  /// the native CSV's `isrc`, `run` and `trend`, which an export writes only for a chart whose
+  /// entries have ISRCs, or whose source numbers runs or publishes trends.
   static func optionalFields(of format: ChartFormat) -> [Field: String] {
-    format == .nativeCSV ? [.run: "run", .trend: "trend"] : [:]
+    format == .nativeCSV ? [.isrc: "isrc", .run: "run", .trend: "trend"] : [:]
   }
 
   /// Finds the layout of a CSV file from its header, in its first or (after a note line) second
@@ -312,7 +315,7 @@ struct CSVLayout {
       weeksOnChart: names[.weeksOnChart] ?? "wks_on_chart", imageURL: names[.imageURL],
       songURL: names[.songURL], streams: names[.streams], run: names[.run],
       previousRankNone: previousRankNoneMarkers.isEmpty
-        ? "empty" : previousRankNoneMarkers.sorted().joined(separator: " or "))
+        ? "empty" : previousRankNoneMarkers.sorted().joined(separator: " or "), isrc: names[.isrc])
   }
 
   func has(_ field: Field) -> Bool { columnOfField[field.rawValue] >= 0 }
@@ -422,18 +425,27 @@ struct CSVLayout {
     entry.songURL = value(.songURL, in: row).map(text)
     entry.streams = integer(.streams)
     entry.run = integer(.run)
-    if format == .nativeCSV, let text = value(.trend, in: row) {
+    readTrend(in: row, into: &entry)
+    entry.readISRC(value(.isrc, in: row), field: names[.isrc])
+    return entry
+  }
+
+  /// Reads a row's published trend, when the format has a `trend` column: in the native CSV in
+  /// ``PublishedTrend/notation``, in another format in its own words; a problem when it does not
+  /// read.
+  private func readTrend(in row: [String], into entry: inout RawEntry) {
+    guard let text = value(.trend, in: row) else { return }
+    if format == .nativeCSV {
       entry.trend = PublishedTrend(notation: text)
       if entry.trend == nil {
         entry.problems.append(RawEntry.notATrend(text, field: names[.trend]))
       }
-    } else if let text = value(.trend, in: row) {
+    } else {
       entry.trend = trendVocabulary.trend(text)
       if entry.trend == nil {
         entry.problems.append(
           ChartFileProblem(field: names[.trend], message: trendVocabulary.problem(text)))
       }
     }
-    return entry
   }
 }

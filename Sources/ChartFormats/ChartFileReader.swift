@@ -928,7 +928,7 @@ public struct ChartFileReader: Sendable {
             rank: rank, title: title, artist: artist, publishedPreviousRank: previousRank,
             publishedPeakPosition: raw.peakPosition, publishedWeeksOnChart: raw.weeksOnChart,
             imageURL: raw.imageURL, songURL: raw.songURL, streams: raw.streams,
-            publishedRun: raw.run, publishedTrend: raw.trend))
+            publishedRun: raw.run, publishedTrend: raw.trend, isrc: raw.isrc))
       }
       for var problem in entryProblems {
         if raw.row != nil { problem.row = index } else { problem.entry = index }

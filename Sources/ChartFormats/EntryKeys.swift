@@ -19,11 +19,13 @@ struct EntryKeys {
   var tie: String? = nil
   /// The movement the source published, in ``PublishedTrend/notation`` (the native `trend`).
   var trend: String? = nil
+  /// The recording's ISRC (the native `isrc`, Apple Music's `attributes.isrc`).
+  var isrc: String? = nil
 
   static let native = EntryKeys(
     rank: "rank", title: "title", artist: "artist", previousRank: "previous_rank",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: "image_url",
-    songURL: "song_url", streams: "streams", run: "run", tie: "tie", trend: "trend")
+    songURL: "song_url", streams: "streams", run: "run", tie: "tie", trend: "trend", isrc: "isrc")
   static let billboardWeekly = EntryKeys(
     rank: "this_week", title: "song", artist: "artist", previousRank: "last_week",
     peakPosition: "peak_position", weeksOnChart: "weeks_on_chart", imageURL: nil, songURL: nil)

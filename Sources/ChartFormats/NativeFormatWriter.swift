@@ -6,12 +6,14 @@ public import ChartRanking
 ///
 /// JSON: one object `{"snapshots": [{"chart", "chart_date", "frequency"?, "entries": […]}, …]}`;
 /// an entry has `previous_rank` (a rank or `null`) when its snapshot publishes previous ranks and
-/// no `previous_rank` when it does not, `run` when its source numbered the song's run, and `trend`
+/// no `previous_rank` when it does not, `isrc` when its source gave the recording's ISRC
+/// (``ISRC/code``: `USRC17607839`), `run` when its source numbered the song's run, and `trend`
 /// when its source published its movement (``PublishedTrend/notation``: `up 3: +3`). CSV:
-/// ``csvHeader(runs:trends:)``, then a row per entry; `previous_rank` is `-` for "not on the
-/// previous chart" and empty when previous ranks are not published; a column `run` holds the run
-/// numbers of a chart whose source gives them, and a last column `trend` the published trends of
-/// a chart whose source gives them. Entries
+/// ``csvHeader(isrcs:runs:trends:)``, then a row per entry; `previous_rank` is `-` for "not on the
+/// previous chart" and empty when previous ranks are not published; a column `isrc` holds the
+/// ISRCs of a chart whose entries have them, a column `run` the run numbers of a chart whose
+/// source gives them, and a last column `trend` the published trends of a chart whose source
+/// gives them. Entries
 /// that share a rank (a tie) are marked so that the reader takes them back: `"tie": true` in JSON,
 /// the rank written `=8` in CSV. The CSV's text cells (chart, title, artist, image and song URL)
 /// that start like a spreadsheet's formula get an apostrophe before them (see
@@ -20,10 +22,15 @@ public enum NativeFormatWriter {
   /// The first line of the CSV, with its CRLF.
   ///
   /// - Parameters:
-  ///   - runs: whether the rows have a `run` column (see ``csv(_:runs:trends:)``).
+  ///   - isrcs: whether the rows have an `isrc` column (see ``csv(_:isrcs:runs:trends:)``).
+  ///   - runs: whether the rows have a `run` column.
   ///   - trends: whether the rows have a `trend` column, last.
-  public static func csvHeader(runs: Bool = false, trends: Bool = false) -> String {
-    CSVWriter.record(CSVLayout.nativeHeader + (runs ? ["run"] : []) + (trends ? ["trend"] : []))
+  public static func csvHeader(isrcs: Bool = false, runs: Bool = false, trends: Bool = false)
+    -> String
+  {
+    CSVWriter.record(
+      CSVLayout.nativeHeader + (isrcs ? ["isrc"] : []) + (runs ? ["run"] : [])
+        + (trends ? ["trend"] : []))
   }
 
   /// The JSON text that opens an export, before the first snapshot.
@@ -57,6 +64,7 @@ public enum NativeFormatWriter {
       if let value = entry.imageURL { fields.append(("image_url", .string(value))) }
       if let value = entry.songURL { fields.append(("song_url", .string(value))) }
       if let value = entry.streams { fields.append(("streams", .int(value))) }
+      if let value = entry.isrc { fields.append(("isrc", .string(value.code))) }
       if let value = entry.publishedRun { fields.append(("run", .int(value))) }
       if let value = entry.publishedTrend { fields.append(("trend", .string(value.notation))) }
       return .object(fields)
@@ -71,12 +79,17 @@ public enum NativeFormatWriter {
   ///
   /// - Parameters:
   ///   - snapshot: the snapshot.
+  ///   - isrcs: whether to write each entry's ISRC (``ISRC/code``) in a column of its own (empty
+  ///     when the source gave none), under the header ``csvHeader(isrcs:runs:trends:)`` writes
+  ///     with `isrcs`.
   ///   - runs: whether to write each entry's published run number in a column of its own (empty
-  ///     when the source gave none), under the header ``csvHeader(runs:trends:)`` writes with
+  ///     when the source gave none), under the header ``csvHeader(isrcs:runs:trends:)`` writes with
   ///     `runs`.
   ///   - trends: whether to write each entry's published trend (``PublishedTrend/notation``) in
   ///     a last column (empty when the source gave none).
-  public static func csv(_ snapshot: Snapshot, runs: Bool = false, trends: Bool = false) -> String {
+  public static func csv(
+    _ snapshot: Snapshot, isrcs: Bool = false, runs: Bool = false, trends: Bool = false
+  ) -> String {
     let tied = tiedRanks(of: snapshot)
     let chart = CSVWriter.text(snapshot.chart)
     return snapshot.entries.map { entry in
@@ -90,6 +103,7 @@ public enum NativeFormatWriter {
         CSVWriter.text(entry.artist), entry.imageURL.map(CSVWriter.text) ?? "",
         entry.songURL.map(CSVWriter.text) ?? "", entry.streams.map(String.init) ?? "",
       ]
+      if isrcs { fields.append(entry.isrc?.code ?? "") }
       if runs { fields.append(entry.publishedRun.map(String.init) ?? "") }
       if trends { fields.append(entry.publishedTrend.map { CSVWriter.text($0.notation) } ?? "") }
       return CSVWriter.record(fields)

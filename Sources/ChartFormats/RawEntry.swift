@@ -19,6 +19,8 @@ struct RawEntry: Equatable {
   var run: Int?
   /// The movement the source published (a charts CSV's `trend`), when it did.
   var trend: PublishedTrend?
+  /// The recording's ISRC, when the file gives one.
+  var isrc: ISRC?
   /// Whether the source marks the entry tied with another at its rank (`=8` in a CSV, `"tie":
   /// true` in the native JSON): two entries may then share the rank.
   var tied = false
@@ -50,6 +52,22 @@ struct RawEntry: Equatable {
         + escaped(text) + "'")
   }
 
+  /// Reads the ISRC written in `field`, with a problem when it is not one (ISO 3901: two letters,
+  /// three letters or digits, seven digits; hyphens left out, letters upper-cased). Empty text is
+  /// none, as an empty CSV cell is.
+  mutating func readISRC(_ text: String?, field: String?) {
+    guard let text, !text.isEmpty else { return }
+    isrc = ISRC(text)
+    if isrc == nil {
+      problems.append(
+        ChartFileProblem(
+          field: field,
+          message: "expected an ISRC: 12 letters and digits, CC-XXX-YY-NNNNN (two letters, three"
+            + " letters or digits, two digits, five digits; hyphens may be left out), found '"
+            + escaped(text) + "'"))
+    }
+  }
+
   /// An entry of a JSON file: `json` should be an object with the fields named by `keys`.
   init(json: JSONTree, keys: EntryKeys) {
     var reader = FieldReader(json)
@@ -70,6 +88,8 @@ struct RawEntry: Equatable {
       trend = PublishedTrend(notation: text)
       if trend == nil { reader.problems.append(Self.notATrend(text, field: key)) }
     }
+    let isrcText = keys.isrc.flatMap { reader.string($0) }
     problems = reader.problems
+    readISRC(isrcText, field: keys.isrc)
   }
 }

@@ -241,12 +241,13 @@ extension ServiceFile {
   static let appleMusicKeys = EntryKeys(
     rank: "rank", title: "attributes.name", artist: "attributes.artistName", previousRank: "",
     peakPosition: "", weeksOnChart: "", imageURL: "attributes.artwork.url",
-    songURL: "attributes.url", streams: nil)
+    songURL: "attributes.url", streams: nil, isrc: "attributes.isrc")
 
   /// Apple Music's catalog charts (`GET /v1/catalog/{storefront}/charts?types=songs`,
   /// <https://developer.apple.com/documentation/applemusicapi/get-catalog-charts>): `{"results":
   /// {"songs": [{"chart", "name", "orderId", "next"?, "href"?, "data": [{"id", "type", "href",
-  /// "attributes": {"name", "artistName", "url", "artwork": {"url", "width", "height"}}}]}]}}`.
+  /// "attributes": {"name", "artistName", "url", "isrc", "artwork": {"url", "width",
+  /// "height"}}}]}]}}`; `isrc` is the recording's ISRC.
   /// The data are in chart order: the rank is a song's place in the list, after the page's offset.
   /// A page's `next` (`…&offset=20&…`) names the following page: the page's own offset is its
   /// `href`'s (0 when its address has none: the first page), else `next`'s less its songs. The artwork's URL template (`{w}x{h}bb.jpg`) is
@@ -361,6 +362,7 @@ extension ServiceFile {
       entry.title = reader.string(keys.title)
       entry.artist = reader.string(keys.artist)
       entry.songURL = reader.string(keys.songURL!)
+      entry.readISRC(reader.string(keys.isrc!), field: keys.isrc)
       entry.imageURL = reader.string(keys.imageURL!).map { template in
         guard let width = reader.int("attributes.artwork.width"),
           let height = reader.int("attributes.artwork.height")

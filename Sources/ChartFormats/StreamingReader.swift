@@ -179,8 +179,12 @@ private final class EventReader {
     /// The native format's mark of an entry tied with another at its rank: `true`, `false` or
     /// null.
     case tie
+    /// The native format's ISRC.
+    case isrc
 
-    var isText: Bool { self == .title || self == .artist || self == .imageURL || self == .songURL }
+    var isText: Bool {
+      self == .title || self == .artist || self == .imageURL || self == .songURL || self == .isrc
+    }
 
     func name(in keys: EntryKeys) -> String? {
       switch self {
@@ -195,6 +199,7 @@ private final class EventReader {
       case .streams: keys.streams
       case .run: keys.run
       case .tie: keys.tie
+      case .isrc: keys.isrc
       }
     }
   }
@@ -312,6 +317,10 @@ private final class EventReader {
       case .title: entry.title = text
       case .artist: entry.artist = text
       case .imageURL: entry.imageURL = text
+      case .isrc:
+        // One that is not an ISRC is left to the tree, which says what is wrong.
+        entry.readISRC(text, field: "isrc")
+        guard entry.problems.isEmpty else { return 0 }
       default: entry.songURL = text
       }
       place = .entry(level, list, field: nil)

@@ -76,6 +76,10 @@ final class SongLinker {
         try reader.songs(
           withBaseTitle: baseTitle, primaryArtist: primaryArtist, onChart: chart,
           before: chartTime)
+      },
+      songsWithISRC: { isrc in
+        // On any chart: an ISRC names one recording.
+        try reader.songs(withISRC: isrc, atOrBefore: chartTime)
       })
     return try songs(of: links, entries: entries, keys: keys, previous: previousSnapshot)
   }

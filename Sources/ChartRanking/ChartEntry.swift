@@ -41,6 +41,16 @@ public struct ChartEntry: Hashable, Sendable {
   /// ``publishedTrend``, kept out of line: most sources publish none, entries are copied often,
   /// and a reference in the entry takes 8 bytes where the value would take 32.
   @usableFromInline var trend: TrendBox?
+  /// The recording's ISRC (ISO 3901) as the source gave it beside the entry (Apple Music's
+  /// `attributes.isrc`, ChartArchive's own `isrc`); `nil` when not given. Linking joins entries
+  /// with the same one into one song, on any chart (see ``SongLinking``).
+  @inlinable public var isrc: ISRC? {
+    get { isrcCode == 0 ? nil : ISRC(packed: isrcCode) }
+    set { isrcCode = newValue?.packed ?? 0 }
+  }
+  /// ``isrc`` as ``ISRC/packed`` holds it, 0 for none: 8 bytes in the entry and nothing to
+  /// retain when it is copied, where an optional ISRC would take 16 (a flag beside the number).
+  @usableFromInline var isrcCode: UInt64
 
   /// Creates an entry.
   ///
@@ -56,15 +66,17 @@ public struct ChartEntry: Hashable, Sendable {
   ///   - streams: plays in the chart's period, or `nil`.
   ///   - publishedRun: the song's run as the source numbered it (1 for its first), or `nil`.
   ///   - publishedTrend: the movement the source published beside the entry, or `nil`.
+  ///   - isrc: the recording's ISRC, or `nil`.
   public init(
     rank: Int, title: String, artist: String, publishedPreviousRank: Int? = nil,
     publishedPeakPosition: Int? = nil, publishedWeeksOnChart: Int? = nil, imageURL: String? = nil,
     songURL: String? = nil, streams: Int? = nil, publishedRun: Int? = nil,
-    publishedTrend: PublishedTrend? = nil
+    publishedTrend: PublishedTrend? = nil, isrc: ISRC? = nil
   ) {
     self.streams = streams
     self.publishedRun = publishedRun
     trend = publishedTrend.map(TrendBox.init)
+    isrcCode = isrc?.packed ?? 0
     self.rank = rank
     self.title = title
     self.artist = artist

@@ -5,6 +5,9 @@ public enum SongLink: Hashable, Sendable {
   case previousRank(SongID)
   /// The same identity (see ``SongIdentity``) as an earlier entry of the chart.
   case identity(SongID)
+  /// The same recording identifier (``ISRC``) as an entry of the previous snapshot or of any chart
+  /// in the archive, whatever their titles and credits.
+  case isrc(SongID)
   /// A re-entry under a changed artist credit: same title and primary artist, and the source says
   /// the song has been on the chart before.
   case reentry(SongID)
@@ -19,7 +22,8 @@ public enum SongLink: Hashable, Sendable {
   /// The song linked to, or `nil` for a new one.
   public var song: SongID? {
     switch self {
-    case .previousRank(let song), .identity(let song), .reentry(let song), .nextRank(let song):
+    case .previousRank(let song), .identity(let song), .isrc(let song), .reentry(let song),
+      .nextRank(let song):
       song
     case .newSong: nil
     }
@@ -37,8 +41,12 @@ public enum SongLink: Hashable, Sendable {
 ///    punctuation did. Not when that entry has another credit while the entry's own credit is on
 ///    the previous snapshot too (two versions of one title, the previous rank speaking of a chart
 ///    missing between them): the identity decides.
-/// 2. Identity: the most recent song of the chart with the entry's identity that no entry of this
-///    snapshot has taken yet; a song has the identity of every credit it charted under (the
+/// 2. Identity: for an entry with an ISRC, first the song of the most recent entry with that ISRC
+///    (on the previous snapshot, then on any chart of the archive) that no entry of this snapshot
+///    has taken yet: an ISRC names one recording whatever the title, credit, service or chart, and
+///    whatever the source counts (its first week). Then the most recent song of the chart with the
+///    entry's identity that no entry of this snapshot has taken yet (a different ISRC does not keep
+///    apart what the identity joins: a remaster usually gets a new one); a song has the identity of every credit it charted under (the
 ///    archive's `songsWithIdentity` finds it by each). Two entries of one snapshot are never one
 ///    song. When the source says the entry is in its first week on the chart, it is a new
 ///    recording (a reissue or a remake) rather than an earlier song of this chart, but it is the
@@ -147,7 +155,7 @@ public enum SongLinking {
     try link(
       entries, keys: entries.map(SongKeys.init), publishesPreviousRank: publishesPreviousRank,
       previous: PreviousSnapshot(previous), songsWithIdentity: songsWithIdentity,
-      songsElsewhere: songsElsewhere, songsWithTitle: songsWithTitle)
+      songsElsewhere: songsElsewhere, songsWithTitle: songsWithTitle, songsWithISRC: { _ in [] })
   }
 
   /// Links the entries of one snapshot of a chart whose archive holds no other chart, its
@@ -175,13 +183,18 @@ public enum SongLinking {
   ///   - next: of the chart's next snapshot, when it publishes previous ranks, the entries whose
   ///     songs no snapshot of the chart before this one has (rule 5); ``PreviousSnapshot/none``
   ///     for a snapshot stored after the chart's others.
-  ///   - others: as in ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsWithTitle:)``.
+  ///   - songsWithISRC: the archive's songs of the entries with an ISRC, on any chart, the song of
+  ///     the most recent entry first (asked only when the previous snapshot has no free song with
+  ///     that ISRC).
+  ///   - others: as in ``link(_:publishesPreviousRank:previous:songsWithIdentity:songsElsewhere:songsWithTitle:)``;
+  ///     those overloads ask for no song by ISRC beyond the previous snapshot.
   public static func link(
     _ entries: [ChartEntry], keys: [SongKeys], publishesPreviousRank: Bool,
     previous: PreviousSnapshot, next: PreviousSnapshot = .none,
     songsWithIdentity: (SongIdentity) throws -> [SongID],
     songsElsewhere: (SongIdentity) throws -> [SongID],
-    songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID]
+    songsWithTitle: (_ title: String, _ primaryArtist: String) throws -> [SongID],
+    songsWithISRC: (ISRC) throws -> [SongID]
   ) rethrows -> [SongLink] {
     precondition(keys.count == entries.count, "one key per entry")
     // A snapshot that repeats the previous one, every entry as published (the same chart saved
@@ -203,7 +216,7 @@ public enum SongLinking {
           let link = try context.link(
             entryAt: index, of: entries, keys: keys, publishesPreviousRank: publishesPreviousRank,
             songsWithIdentity: songsWithIdentity, songsElsewhere: songsElsewhere,
-            songsWithTitle: songsWithTitle)
+            songsWithTitle: songsWithTitle, songsWithISRC: songsWithISRC)
           if let song = link.song { context.taken.insert(song) }
           links.append(link)
         }
@@ -297,7 +310,8 @@ public enum SongLinking {
       keys: UnsafeBufferPointer<SongKeys>, publishesPreviousRank: Bool,
       songsWithIdentity: (SongIdentity) throws -> [SongID],
       songsElsewhere: (SongIdentity) throws -> [SongID],
-      songsWithTitle: (String, String) throws -> [SongID]
+      songsWithTitle: (String, String) throws -> [SongID],
+      songsWithISRC: (ISRC) throws -> [SongID]
     ) rethrows -> SongLink {
       let previousRank = entries[position].publishedPreviousRank
       // 1. The source's previous rank: the entry there, or one of the entries tied there.
@@ -317,9 +331,13 @@ public enum SongLinking {
           }
         }
       }
-      // 2. The identity: on the previous snapshot first, then anywhere in the archive; for an
-      // entry in its first week (unless a song URL names it), only a song of other charts. An
-      // entry with a song URL is then matched by its title and credit as one without.
+      // 2. The ISRC, on any chart. Then the identity: on the previous snapshot first, then
+      // anywhere in the archive; for an entry in its first week (unless a song URL names it), only
+      // a song of other charts. An entry with a song URL is then matched by its title and credit
+      // as one without.
+      if let isrc = entries[position].isrc, let song = try firstFree(with: isrc, songsWithISRC) {
+        return .isrc(song)
+      }
       let identity = keys[position].identity
       if identity.isSongURL, let song = try firstFree(with: identity, songsWithIdentity) {
         return .identity(song)
@@ -367,6 +385,20 @@ public enum SongLinking {
         return song
       }
       return try songsWithIdentity(identity).first { !taken.contains($0) }
+    }
+
+    /// The song of the most recent entry with `isrc` not taken: on the previous snapshot, then in
+    /// the archive, on any chart.
+    mutating func firstFree(with isrc: ISRC, _ songsWithISRC: (ISRC) throws -> [SongID])
+      rethrows -> SongID?
+    {
+      for index in previous.entries.indices
+      where previous.entries[index].isrcCode == isrc.packed
+        && !taken.contains(previous.songs[index])
+      {
+        return previous.songs[index]
+      }
+      return try songsWithISRC(isrc).first { !taken.contains($0) }
     }
 
     /// Rule 1's test of two entries' keys: the same title (its letters and digits), or the same

@@ -68,10 +68,10 @@ extension ArchiveReader {
   static let entryColumns =
     "e.rank, e.title, e.artist, e.published_previous_rank, e.published_peak_position,"
     + " e.published_weeks_on_chart, e.image_url, e.song_url, e.streams, e.published_run,"
-    + " e.published_trend"
+    + " e.published_trend, e.isrc"
 
   /// How many columns ``entryColumns`` has.
-  static let entryColumnCount: Int32 = 11
+  static let entryColumnCount: Int32 = 12
 
   /// Reads an entry from ``entryColumns`` at column `offset`.
   static func readEntry(_ row: Statement, from offset: Int32) -> ChartEntry {
@@ -82,7 +82,8 @@ extension ArchiveReader {
       publishedWeeksOnChart: row.optionalInt(at: offset + 5),
       imageURL: row.optionalString(at: offset + 6), songURL: row.optionalString(at: offset + 7),
       streams: row.optionalInt(at: offset + 8), publishedRun: row.optionalInt(at: offset + 9),
-      publishedTrend: row.optionalString(at: offset + 10).flatMap(PublishedTrend.init(notation:)))
+      publishedTrend: row.optionalString(at: offset + 10).flatMap(PublishedTrend.init(notation:)),
+      isrc: row.optionalString(at: offset + 11).flatMap(ISRC.init))
   }
 }
 
@@ -307,6 +308,13 @@ extension ArchiveReader {
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func publishesRuns(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
     try anyEntry(of: snapshots, has: "published_run")
+  }
+
+  /// Whether an entry of any of these snapshots has an ISRC: an export then writes them.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func hasISRCs(_ snapshots: [SnapshotID]) throws(ArchiveError) -> Bool {
+    try anyEntry(of: snapshots, has: "isrc")
   }
 
   /// Whether the source of any of these snapshots published the movement of an entry (an entry

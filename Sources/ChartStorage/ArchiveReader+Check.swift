@@ -199,6 +199,8 @@ extension ArchiveReader {
             THEN '\(FigureFlags.checkConstraint)'
           WHEN e.published_run < 1 THEN 'published_run >= 1'
           WHEN NOT instr(e.published_trend, ': ') > 1 THEN 'instr(published_trend, '': '') > 1'
+          WHEN NOT e.isrc GLOB '[A-Z][A-Z][A-Z0-9][A-Z0-9][A-Z0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'
+            THEN 'isrc GLOB ''[A-Z][A-Z][A-Z0-9][A-Z0-9][A-Z0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'''
         END AS broken
       FROM entries e JOIN snapshots s ON s.id = e.snapshot_id JOIN charts c ON c.id = s.chart_id
       UNION ALL

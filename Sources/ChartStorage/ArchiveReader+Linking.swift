@@ -1,9 +1,9 @@
 public import ChartRanking
 
-/// The queries song linking asks of the archive (see ``SongLinking``): songs by identity, by
-/// credit and by title, with the chart time they must have charted before. Each reads the
+/// The queries song linking asks of the archive (see ``SongLinking``): songs by ISRC, by identity,
+/// by credit and by title, with the chart time they must have charted before. Each reads the
 /// `songs` and `song_credits` tables through their indexes, and entries through
-/// `entries_by_song`; joins are written with CROSS JOIN, whose order SQLite's planner keeps
+/// `entries_by_song` (`entries_by_isrc` by ISRC); joins are written with CROSS JOIN, whose order SQLite's planner keeps
 /// (<https://www.sqlite.org/optoverview.html#crossjoin>).
 extension ArchiveReader {
   /// The songs with an identity, and with a credit, in one of two orders.
@@ -128,6 +128,31 @@ extension ArchiveReader {
         GROUP BY g.id ORDER BY max(s.chart_time) DESC
         """, [baseTitle, primaryArtist, chart.rawValue, chartTime]
       ) { SongID($0.int64(at: 0)) }
+    }
+  }
+
+  /// The songs of the entries with an ISRC, on any chart, the song of the most recent entry
+  /// first: by their latest entry at or before an instant, then those whose entries are all after
+  /// it (a chart's later snapshots, stored first) by their earliest. Read through the index of
+  /// entries by ISRC, which holds only the entries that have one.
+  ///
+  /// - Parameters:
+  ///   - isrc: the ISRC.
+  ///   - chartTime: an instant (a chart date's `secondsSince1970`).
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func songs(withISRC isrc: ISRC, atOrBefore chartTime: Int64) throws(ArchiveError)
+    -> [SongID]
+  {
+    try reading {
+      try database.rows(
+        """
+        SELECT e.song_id FROM entries e INDEXED BY entries_by_isrc
+          CROSS JOIN snapshots s ON s.id = e.snapshot_id
+        WHERE e.isrc = ?1
+        GROUP BY e.song_id
+        ORDER BY max(CASE WHEN s.chart_time <= ?2 THEN s.chart_time END) IS NULL,
+          max(CASE WHEN s.chart_time <= ?2 THEN s.chart_time END) DESC, min(s.chart_time)
+        """, [isrc.code, chartTime], { SongID($0.int64(at: 0)) })
     }
   }
 

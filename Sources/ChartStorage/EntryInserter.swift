@@ -16,7 +16,7 @@ final class EntryInserter {
   static let rowsPerInsert = 100
 
   /// The columns of one entry's row.
-  private static let columnCount = 19
+  private static let columnCount = 20
 
   init(database: Database) { self.database = database }
 
@@ -43,6 +43,7 @@ final class EntryInserter {
             entry.title.utf8.count + entry.artist.utf8.count + (entry.imageURL?.utf8.count ?? 0)
             + (entry.songURL?.utf8.count ?? 0)
             + (entry.publishedTrend.map { $0.notation.utf8.count } ?? 0)
+            + (entry.isrc == nil ? 0 : 12)
         }
         texts.clear(reserving: textBytes)
         for row in 0..<count {
@@ -79,6 +80,8 @@ final class EntryInserter {
               texts.append($0.notation)
             },
             at: base + 19)
+          insert.bind(
+            borrowedText: entries[position].isrc.map { texts.append($0.code) }, at: base + 20)
         }
         // Reset even after a failure, before the arena is reused: a statement that ran may hold
         // on to the texts bound in place until it is reset. Every parameter is bound again before
@@ -91,7 +94,8 @@ final class EntryInserter {
   }
 
   /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
-  /// 0004; the published trend's of 0008 holds for every ``PublishedTrend/notation``), which
+  /// 0004; the published trend's of 0008 holds for every ``PublishedTrend/notation``, the ISRC's
+  /// of 0010 for every ``ISRC/code``), which
   /// SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is an index
   /// (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
   ///
@@ -147,7 +151,7 @@ final class EntryInserter {
         "INSERT OR FAIL INTO entries (snapshot_id, position, rank, song_id,"
         + " published_previous_rank, published_peak_position, published_weeks_on_chart, title,"
         + " artist, image_url, song_url, streams, previous_rank, peak_position, weeks_on_chart,"
-        + " run, figure_flags, published_run, published_trend) VALUES "
+        + " run, figure_flags, published_run, published_trend, isrc) VALUES "
         + Array(
           repeating: "(" + Array(repeating: "?", count: Self.columnCount).joined(separator: ", ")
             + ")", count: count

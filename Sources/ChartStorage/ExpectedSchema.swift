@@ -13,6 +13,11 @@ extension Migrations {
         CREATE INDEX decision_undo_by_decision ON decision_undo (decision)
         """#, migration: "0010_decisions"),
     SchemaObject(
+      type: "index", name: "entries_by_isrc",
+      sql: #"""
+        CREATE INDEX entries_by_isrc ON entries (isrc, song_id) WHERE isrc IS NOT NULL
+        """#, migration: "0011_isrc"),
+    SchemaObject(
       type: "index", name: "entries_by_song",
       sql: #"""
         CREATE INDEX entries_by_song ON entries (song_id, snapshot_id)
@@ -137,10 +142,11 @@ extension Migrations {
           song_url TEXT,
           -- Plays in the chart's period, when the source counts them (streaming charts).
           streams INTEGER CHECK (streams >= 0), previous_rank INTEGER CHECK (previous_rank >= 1), peak_position INTEGER CHECK (peak_position >= 1), weeks_on_chart INTEGER CHECK (weeks_on_chart >= 1), run INTEGER CHECK (run >= 1), figure_flags INTEGER NOT NULL DEFAULT 0
-          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1), published_trend TEXT CHECK (instr(published_trend, ': ') > 1),
+          CHECK (figure_flags BETWEEN 0 AND 15 AND figure_flags & 3 != 3), published_run INTEGER CHECK (published_run >= 1), published_trend TEXT CHECK (instr(published_trend, ': ') > 1), isrc TEXT
+          CHECK (isrc GLOB '[A-Z][A-Z][A-Z0-9][A-Z0-9][A-Z0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'),
           PRIMARY KEY (snapshot_id, position)
         ) WITHOUT ROWID
-        """#, migration: "0008_published_trends"),
+        """#, migration: "0011_isrc"),
     SchemaObject(
       type: "table", name: "snapshots",
       sql: #"""

@@ -252,14 +252,15 @@ struct SourceFormatsTests {
     let album = "https://music.apple.com/us/album/"
     let expected: [String] = [
       "apple-music-us,2024-03-21,1,,,,Lanterns Over Lisbon,Mira Solen,\(artwork)00/00/00/cover1.jpg"
-        + "/3000x3000bb.jpg,\(album)lanterns-over-lisbon/1600000000?i=1700000000,",
+        + "/3000x3000bb.jpg,\(album)lanterns-over-lisbon/1600000000?i=1700000000,,QZXYZ2400001",
       "apple-music-us,2024-03-21,20,,,,Open Roads,Dario Mendes,\(artwork)85/f7/27/cover20.jpg"
-        + "/3000x3000bb.jpg,\(album)open-roads/1600000019?i=1700150461,",
+        + "/3000x3000bb.jpg,\(album)open-roads/1600000019?i=1700150461,,QZXYZ2400020",
       "apple-music-us,2024-03-21,21,,,,Small Hours,Wren Adeyemi,\(artwork)8c/04/44/cover21.jpg"
-        + "/3000x3000bb.jpg,\(album)small-hours/1600000020?i=1700158380,",
+        + "/3000x3000bb.jpg,\(album)small-hours/1600000020?i=1700158380,,QZXYZ2400021",
       "apple-music-us,2024-03-21,25,,,,Last Light,Nova Reyes,\(artwork)a8/38/b8/cover25.jpg"
-        + "/3000x3000bb.jpg,\(album)last-light/1600000024?i=1700190056,",
+        + "/3000x3000bb.jpg,\(album)last-light/1600000024?i=1700190056,,QZXYZ2400025",
     ]
+    // Each song's ISRC in the export's `isrc` column.
     #expect([rows[0], rows[19], rows[20], rows[24]] == expected)
     #expect(
       try chartArchive(["snapshots", "apple-music-us", "--db", archive]).output

@@ -92,6 +92,41 @@ struct NativeFormatWriterTests {
     }
   }
 
+  /// An ISRC is written as its 12 characters and read back; written with hyphens or in lowercase
+  /// it is read as the same code, and its column is only in a CSV that asks for it.
+  @Test func isrcsAreWrittenAndReadBack() throws {
+    let snapshot = Snapshot(
+      chart: "c", chartDate: try ChartDate(iso8601: "2024-01-06"), publishesPreviousRank: false,
+      entries: [
+        ChartEntry(rank: 1, title: "A", artist: "X", isrc: ISRC("USRC17607839")),
+        ChartEntry(rank: 2, title: "B", artist: "Y"),
+      ])
+    #expect(
+      NativeFormatWriter.csvHeader(isrcs: true, runs: true)
+        == "chart,chart_date,rank,previous_rank,peak_position,weeks_on_chart,title,artist,"
+        + "image_url,song_url,streams,isrc,run\r\n")
+    #expect(
+      NativeFormatWriter.csv(snapshot, isrcs: true)
+        == "c,2024-01-06,1,,,,A,X,,,,USRC17607839\r\nc,2024-01-06,2,,,,B,Y,,,,\r\n")
+    #expect(
+      NativeFormatWriter.csv(snapshot) == "c,2024-01-06,1,,,,A,X,,,\r\nc,2024-01-06,2,,,,B,Y,,,\r\n"
+    )
+    #expect(
+      NativeFormatWriter.json(snapshot, frequency: nil)
+        == #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "title": "A", "#
+        + #""artist": "X", "isrc": "USRC17607839"}, {"rank": 2, "title": "B", "artist": "Y"}]}"#)
+    for text in [
+      NativeFormatWriter.csvHeader(isrcs: true) + NativeFormatWriter.csv(snapshot, isrcs: true),
+      NativeFormatWriter.jsonOpening + NativeFormatWriter.json(snapshot, frequency: nil)
+        + NativeFormatWriter.jsonClosing,
+      #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "title": "A", "#
+        + #""artist": "X", "isrc": "us-rc1-76-07839"}, {"rank": 2, "title": "B", "artist": "Y", "#
+        + #""isrc": ""}]}"#,
+    ] {
+      #expect(try ChartFileReader().decode(Data(text.utf8), path: "x").snapshots == [snapshot])
+    }
+  }
+
   /// A published trend is written as what it says and the source's marker, and read back so; a
   /// trend not of that form is refused with the form expected.
   @Test func publishedTrendsAreWrittenAndReadBack() throws {

@@ -448,6 +448,9 @@ struct SampleFormatTests {
     #expect(second.pages == [ChartPage(offset: 20, nextOffset: nil)])
     #expect(second.snapshots.first?.entries.map(\.rank) == Array(21...25))
     #expect(second.snapshots.first?.entries.map(\.title).last == "Last Light")
+    // Each song's ISRC (`attributes.isrc`).
+    #expect(snapshot.entries.prefix(2).map(\.isrc?.code) == ["QZXYZ2400001", "QZXYZ2400002"])
+    #expect(snapshot.entries.allSatisfy { $0.isrc != nil })
   }
 
   @Test(arguments: [

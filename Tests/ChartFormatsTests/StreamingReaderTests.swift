@@ -59,6 +59,8 @@ struct StreamingReaderTests {
     // Exports: snapshots of the native format, with billboard's lists too, or none.
     #"{"snapshots":[{"chart":"c","chart_date":"2024-01-06","frequency":"daily","entries":[{"rank":1,"title":"A","artist":"X","streams":5}]},{"chart":null,"date":"2024-01-07","data":[{"this_week":1}]}]}"#,
     #"{"chart":"c","snapshots":[]}"#,
+    // ISRCs, as written and as an export writes them, empty or null.
+    #"{"chart":"c","chart_date":"2024-01-06","entries":[{"rank":1,"title":"A","artist":"X","isrc":"us-rc1-76-07839"},{"rank":2,"title":"B","artist":"Y","isrc":"GBAYE0601498"},{"rank":3,"title":"C","artist":"Z","isrc":""},{"rank":4,"title":"D","artist":"W","isrc":null}]}"#,
   ])
   func takesTheUsualShapes(json: String) {
     let data = Data(json.utf8)
@@ -95,6 +97,9 @@ struct StreamingReaderTests {
     #"{"data":[{"song":true}]}"#,
     #"{"data":[{"song":"\uDC00"}]}"#,  // a lone surrogate escape
     #"{"data":[{"extra":1}]}"#,  // a field the streaming reader does not know
+    #"{"entries":[{"isrc":"USRC1760783"}]}"#,  // not an ISRC
+    #"{"entries":[{"isrc":17607839}]}"#,  // a number for an ISRC
+    #"{"data":[{"isrc":"USRC17607839"}]}"#,  // billboard's entries have none
     #"{"name":"hot-100","entries":[]}"#,  // billboard.py's
     #"{"snapshots":[1]}"#,  // a snapshot that is not an object
     #"{"snapshots":[{"snapshots":[]}]}"#,  // snapshots in a snapshot

@@ -65,7 +65,7 @@ struct SongLinkingTests {
     let links = SongLinking.link(
       entries, keys: entries.map(SongKeys.init), publishesPreviousRank: true, previous: .none,
       next: next, songsWithIdentity: { _ in [] }, songsElsewhere: { _ in [] },
-      songsWithTitle: { _, _ in [] })
+      songsWithTitle: { _, _ in [] }, songsWithISRC: { _ in [] })
     // "Another" at rank 2: the next snapshot's entry with previous rank 2 has another title.
     #expect(links == [.nextRank(SongID(4)), .newSong])
   }

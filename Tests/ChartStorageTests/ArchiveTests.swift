@@ -47,7 +47,7 @@ struct ArchiveTests {
     let file = TemporaryArchive()
     let archive = try Archive(path: file.path, access: .create)
     #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
-    #expect(Archive.schemaVersion == 10)
+    #expect(Archive.schemaVersion == 11)
   }
 
   @Test func queriesDoNotCreateAnArchive() {
@@ -64,8 +64,8 @@ struct ArchiveTests {
       let archive = try Archive(path: file.path, access: .create)
       _ = archive
     }
-    try sqlite(file.path, "PRAGMA user_version = 11")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 11, supported: 10)) {
+    try sqlite(file.path, "PRAGMA user_version = 12")
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 12, supported: 11)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -90,7 +90,7 @@ struct ArchiveTests {
     defer { ReadOnlyFile.undo(file.path) }
     #expect(
       throws: ArchiveError.upgradeNotWritable(
-        path: file.path, version: 1, supported: 10, reason: "attempt to write a readonly database")
+        path: file.path, version: 1, supported: 11, reason: "attempt to write a readonly database")
     ) {
       try Archive(path: file.path, access: .read)
     }
@@ -142,7 +142,7 @@ struct ArchiveTests {
     }
     try sqlite(file.path, "ALTER TABLE charts ADD COLUMN color TEXT")
     let reason =
-      "it says schema version 10, but its table 'charts' was changed (by another program, or by a"
+      "it says schema version 11, but its table 'charts' was changed (by another program, or by a"
       + " development build of ChartArchive): restore the file from a copy"
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .read)
@@ -160,7 +160,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 10, but its view 'song_runs' is missing (by another"
+        reason: "it says schema version 11, but its view 'song_runs' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0007_weeks_at_peak_as_weeks_on_chart.sql of ChartArchive's"
           + " source (dropping the changed one first), or restore the file from a copy")
@@ -171,7 +171,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 10, but its index 'entries_by_song' is missing (by another"
+        reason: "it says schema version 11, but its index 'entries_by_song' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0001_initial_schema.sql of ChartArchive's source (dropping"
           + " the changed one first), or restore the file from a copy")
@@ -400,7 +400,7 @@ struct ArchiveCheckTests {
         rest = rest[end...]
       }
     }
-    #expect(constraints.count == 24)
+    #expect(constraints.count == 25)
     for constraint in constraints {
       let quoted = "THEN '" + constraint.replacingOccurrences(of: "'", with: "''") + "'"
       #expect(ArchiveReader.brokenChecks.contains(quoted), "\(constraint)")
@@ -412,14 +412,15 @@ struct ArchiveCheckTests {
     do {
       let archive = try Archive(path: file.path, access: .create)
       try archive.importing {
-        try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y")]))
+        try $0.store(snapshot("2024-01-06", [(1, "A", "X"), (2, "B", "Y"), (3, "C", "Z")]))
       }
     }
-    // Written by another program with SQLite's checks off.
+    // Written by another program with SQLite's checks off: an ISRC in lowercase among them.
     try sqlite(
       file.path,
       "PRAGMA ignore_check_constraints = ON; UPDATE entries SET streams = -5 WHERE position = 0;"
         + " UPDATE entries SET peak_position = 0 WHERE position = 1;"
+        + " UPDATE entries SET isrc = 'usrc17607839' WHERE position = 2;"
         + " UPDATE songs SET recording = 0 WHERE id = 2")
     let checks = try Archive(path: file.path, access: .read).check()
     #expect(checks.filter { !$0.passed }.map(\.kind) == [.checkConstraints])
@@ -430,6 +431,10 @@ struct ArchiveCheckTests {
         .brokenConstraint(
           row: .entry(chart: "c", chartDate: "2024-01-06", position: 2),
           constraint: "peak_position >= 1"),
+        .brokenConstraint(
+          row: .entry(chart: "c", chartDate: "2024-01-06", position: 3),
+          constraint:
+            "isrc GLOB '[A-Z][A-Z][A-Z0-9][A-Z0-9][A-Z0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]'"),
         .brokenConstraint(row: .song(2), constraint: "recording >= 1"),
       ])
   }

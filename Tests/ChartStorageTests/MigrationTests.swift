@@ -69,7 +69,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 10)
+    #expect(try archive.storedSchemaVersion() == 11)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -120,7 +120,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 10)
+    #expect(try archive.storedSchemaVersion() == 11)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"

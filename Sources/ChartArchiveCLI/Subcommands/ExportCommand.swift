@@ -11,10 +11,10 @@ enum ExportCommand: Subcommand {
     output, oldest first: JSON ({"snapshots": […]}, the chart-archive format) or CSV (the
     chart-archive-csv format). Importing an export into an empty archive gives back the same
     snapshots, entry for entry: ranks, published previous ranks, peaks, weeks on chart, run
-    numbers and movements, titles, artists, URLs and streams (the CSV has a column run for a
-    chart whose source numbers runs, and trend for one whose source publishes movements). The
-    JSON also carries the chart's frequency; the CSV has none, so give it again with import
-    --frequency.
+    numbers and movements, titles, artists, URLs, streams and ISRCs (the CSV has a column isrc
+    for a chart whose entries have ISRCs, run for one whose source numbers runs, and trend for
+    one whose source publishes movements). The JSON also carries the chart's frequency; the CSV
+    has none, so give it again with import --frequency.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
@@ -62,12 +62,14 @@ enum ExportCommand: Subcommand {
             .sorted { $0.chartDate < $1.chartDate }
         }
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
-        // A CSV has a column for run numbers and one for trends only when the source gave some.
+        // A CSV has a column for ISRCs, one for run numbers and one for trends only when the
+        // source gave some.
+        let isrcs = try csv && reader.hasISRCs(summaries.map(\.id))
         let runs = try csv && reader.publishesRuns(summaries.map(\.id))
         let trends = try csv && reader.publishesTrends(summaries.map(\.id))
         console.write(
           csv
-            ? NativeFormatWriter.csvHeader(runs: runs, trends: trends)
+            ? NativeFormatWriter.csvHeader(isrcs: isrcs, runs: runs, trends: trends)
             : NativeFormatWriter.jsonOpening)
         for (index, summary) in summaries.enumerated() {
           // Nothing more once the output cannot be written (the command then says so).
@@ -77,7 +79,8 @@ enum ExportCommand: Subcommand {
             publishesPreviousRank: summary.publishesPreviousRank,
             entries: try reader.entries(of: summary.id).map(\.entry))
           if csv {
-            console.write(NativeFormatWriter.csv(snapshot, runs: runs, trends: trends))
+            console.write(
+              NativeFormatWriter.csv(snapshot, isrcs: isrcs, runs: runs, trends: trends))
           } else {
             if index > 0 { console.write(NativeFormatWriter.jsonSeparator) }
             console.write(NativeFormatWriter.json(snapshot, frequency: frequency))
