@@ -46,6 +46,7 @@ enum Migrations {
       "0009_match_keys", PackageResources._009_match_keys_sql,
       fill: { database, _ in try recomputeMatchKeys(database) }),
     Migration("0010_decisions", PackageResources._010_decisions_sql),
+    Migration("0011_joined_by_hand", PackageResources._011_joined_by_hand_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them
