@@ -78,8 +78,10 @@ extension DecisionKeeper {
     case .merge, .split:
       let undo = try reader.undo(of: number)
       if let songs = try songsLeft(decision, undo: undo) {
-        try restore(undo, songs: songs)
+        // Deleted first: the figures decided again then owe nothing to it (the audit's joined by
+        // hand).
         try writer.deleteDecision(number)
+        try restore(undo, songs: songs)
       } else {
         try relinkWithout(decision)
       }

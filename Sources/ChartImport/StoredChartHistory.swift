@@ -173,6 +173,19 @@ final class StoredChartHistory: ChartHistoryLookup {
     return found
   }
 
+  /// Read once, when a disagreement's cause is first looked for: a chart without decisions costs
+  /// one query per import, and nothing per entry.
+  lazy var handDecidedEntries: [HandDecidedEntry] = answer([]) { () throws(ArchiveError) in
+    try reader.handDecidedEntries(ofChart: chart)
+  }
+
+  func song(holding entry: HandDecidedEntry, before chartDate: ChartDate) -> SongID? {
+    guard entry.chartDate < chartDate else { return nil }
+    return answer(nil) { () throws(ArchiveError) in
+      try reader.song(holding: entry, onChart: chart)
+    }
+  }
+
   func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int> {
     Set(
       answer([]) { () throws(ArchiveError) in

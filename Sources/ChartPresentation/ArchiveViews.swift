@@ -4,8 +4,9 @@ public import ChartStorage
 import Foundation
 
 /// The audit of a chart: agreement per figure, disagreements per cause, and each disagreement.
-/// CSV gives the disagreements only, one a line. A table for people leaves out the run when the
-/// source numbers no runs (few do); JSON has every figure.
+/// CSV gives the disagreements only, one a line. A table for people leaves out the run and the
+/// movement when the source publishes none (few do), and the cause joined by hand when no
+/// disagreement has it (an archive without decisions); JSON has every figure and cause.
 public struct AuditView: Presentation {
   /// The chart's name.
   public var chart: String
@@ -50,7 +51,9 @@ public struct AuditView: Presentation {
         Column(key: "cause", heading: "CAUSE"),
         Column(key: "disagreements", heading: "DISAGREEMENTS", alignRight: true),
       ],
-      rows: DisagreementCause.allCases.map { [.text($0.rawValue), .int(counts[$0] ?? 0)] })
+      rows: DisagreementCause.allCases.filter {
+        format != .table || $0 != .joinedByHand || counts[$0] != nil
+      }.map { [.text($0.rawValue), .int(counts[$0] ?? 0)] })
     var list = Table(columns: [
       Column(key: "chart_date", heading: "CHART DATE"),
       Column(key: "rank", heading: "RANK", alignRight: true),

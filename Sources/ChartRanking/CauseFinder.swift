@@ -32,6 +32,8 @@ struct CauseFinder {
     self.followsMissing = followsMissing
     self.shiftedPeakOffsets = shiftedPeakOffsets
     recentEntries = RecentEntries([previous?.snapshot, snapshot].compactMap(\.self))
+    handDecided = HandDecidedSongs(
+      snapshot: snapshot, previous: previous?.snapshot, lookup: lookup, horizon: horizon)
     var claims: [Int: Int] = [:]
     var offsets: [Int: Int] = [:]
     var ties: Set<Int> = []
@@ -88,6 +90,59 @@ struct CauseFinder {
   /// This snapshot's entries and the previous one's.
   private let recentEntries: RecentEntries
 
+  /// The chart's songs whose entries a person's merges joined, or splits parted from the entries
+  /// before, on the chart at or before this snapshot: found when first asked for, from the
+  /// entries the decisions name (those of this snapshot and the previous one found on them, the
+  /// earlier ones by the lookup).
+  private final class HandDecidedSongs {
+    let snapshot: LinkedSnapshot
+    let previous: LinkedSnapshot?
+    let lookup: any ChartHistoryLookup
+    let horizon: ChartDate
+    /// The songs holding two or more of one merge's entries (the first entries on the chart of
+    /// two of its songs), and those holding a split's entry (the first of the other song).
+    lazy var songs: (joined: Set<SongID>, split: Set<SongID>) = find()
+
+    init(
+      snapshot: LinkedSnapshot, previous: LinkedSnapshot?, lookup: any ChartHistoryLookup,
+      horizon: ChartDate
+    ) {
+      self.snapshot = snapshot
+      self.previous = previous
+      self.lookup = lookup
+      self.horizon = horizon
+    }
+
+    private func find() -> (joined: Set<SongID>, split: Set<SongID>) {
+      var joined: Set<SongID> = []
+      var split: Set<SongID> = []
+      // Per merge, per song, which of the merge's songs' first entries it holds.
+      var groups: [Int: [SongID: Set<Int>]] = [:]
+      for named in lookup.handDecidedEntries where named.chartDate <= snapshot.chartDate {
+        guard let song = song(holding: named) else { continue }
+        switch named.kind {
+        case .split:
+          split.insert(song)
+        case .merge:
+          groups[named.decision, default: [:]][song, default: []].insert(named.group)
+          if (groups[named.decision]?[song]?.count ?? 0) > 1 { joined.insert(song) }
+        }
+      }
+      return (joined, split)
+    }
+
+    /// The song holding an entry a decision names, dated at or before this snapshot.
+    private func song(holding named: HandDecidedEntry) -> SongID? {
+      let known = [snapshot, previous].compactMap(\.self).first {
+        $0.chartDate == named.chartDate
+      }
+      if let known { return known.entries.firstIndex(where: named.names).map { known.songs[$0] } }
+      return lookup.song(holding: named, before: horizon)
+    }
+  }
+
+  private let handDecided: HandDecidedSongs
+
   /// The chart's songs, up to this snapshot, whose entries have this one's identity.
   private func songs(withIdentityOf entry: ChartEntry) -> Set<SongID> {
     let identity = entry.songIdentity
@@ -116,7 +171,8 @@ struct CauseFinder {
   }
 
   /// The cause of a disagreement that appears at this snapshot, looked for in this order: a gap
-  /// in the archive's snapshots around the entry, what explains a peak or a previous rank in
+  /// in the archive's snapshots around the entry, a person's decision that joined or split the
+  /// song (see ``isJoinedByHand(_:song:figure:derived:)``), what explains a peak or a previous rank in
   /// particular, then a tie, a first entry counted from before the archive, two recordings and a
   /// change of credit. ``DisagreementCause/unexplained`` when nothing does.
   ///
@@ -129,9 +185,12 @@ struct CauseFinder {
   ///     (whose source numbers the runs of each title and artist); `nil` otherwise.
   ///   - previousIndex: the index of the song's entry on the previous snapshot, if it is there.
   ///   - figure: the figure that disagrees.
+  ///   - derived: the archive's figure (`nil`: a previous rank, the song not on the previous
+  ///     snapshot).
   func cause(
     of entry: ChartEntry, song: SongID, trueRank: Int, since: ChartDate?,
-    earlierCredit: (title: String, artist: String)?, previousIndex: Int?, figure: AuditFigure
+    earlierCredit: (title: String, artist: String)?, previousIndex: Int?, figure: AuditFigure,
+    derived: Int?
   ) -> DisagreementCause {
     // A previous rank that names an entry of the previous snapshot, which the archive holds:
     // neither this snapshot being short nor weeks the archive lacks before it explain another
@@ -140,6 +199,7 @@ struct CauseFinder {
       figure == .previousRank
       && entry.publishedPreviousRank.map { previous?.trueRanks.contains($0) ?? false } ?? false
     if hasGap(since: since, checksPrevious: checksPrevious) { return .sourceGap }
+    if isJoinedByHand(entry, song: song, figure: figure, derived: derived) { return .joinedByHand }
     if figure == .peakPosition, let peak = entry.publishedPeakPosition,
       let cause = peakCause(of: entry, peak: peak, song: song, trueRank: trueRank, since: since)
     {
@@ -175,6 +235,47 @@ struct CauseFinder {
     // there, so they cannot be checked (a chart app's feed imported from one day on).
     if figure == .previousRank, previous == nil { return .sourceGap }
     return .unexplained
+  }
+
+  /// Whether a person's decision explains the disagreement (docs/rules.md, "Corrections"): the
+  /// song's entries on the chart up to this snapshot were joined by a merge (it holds the first
+  /// entries on the chart of two of the merge's songs), and the archive's figure says more than
+  /// the source's, which counts the songs apart (more weeks on chart, a later run, a better peak,
+  /// a previous rank where the source gives none); or they were parted by a split (the song holds
+  /// the first entry of the split's other song), and the archive's figure says less than the
+  /// source's, which counts them as one (fewer weeks, an earlier run, a worse peak). A published
+  /// previous rank naming another song's entry on the previous snapshot is explained when either
+  /// song was joined or split (the split's first entry, whose previous rank names the entries
+  /// before it). Nothing is asked of a chart no decision names.
+  private func isJoinedByHand(
+    _ entry: ChartEntry, song: SongID, figure: AuditFigure, derived: Int?
+  ) -> Bool {
+    guard !lookup.handDecidedEntries.isEmpty else { return false }
+    let (joined, split) = handDecided.songs
+    switch figure {
+    case .weeksOnChart, .run:
+      guard let derived,
+        let published = figure == .run ? entry.publishedRun : entry.publishedWeeksOnChart
+      else { return false }
+      return joined.contains(song) && derived > published
+        || split.contains(song) && derived < published
+    case .peakPosition:
+      guard let derived, let published = entry.publishedPeakPosition else { return false }
+      return joined.contains(song) && derived < published
+        || split.contains(song) && derived > published
+    case .previousRank:
+      guard let rank = entry.publishedPreviousRank else {
+        return joined.contains(song) && derived != nil
+      }
+      guard let previous else { return false }
+      let others = previous.snapshot.songs.indices.filter {
+        previous.trueRanks[$0] == rank && previous.snapshot.songs[$0] != song
+      }.map { previous.snapshot.songs[$0] }
+      return !others.isEmpty
+        && ([song] + others).contains { joined.contains($0) || split.contains($0) }
+    case .movement:
+      return false
+    }
   }
 
   /// Whether the archive lacks snapshots around the entry: this snapshot is short (unless the

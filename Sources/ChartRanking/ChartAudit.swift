@@ -47,6 +47,14 @@ public enum DisagreementCause: String, CaseIterable, Sendable {
   /// Two entries of the next snapshot claim the same previous rank: two songs tied at one rank,
   /// of which the source kept one.
   case tie
+  /// A person's decision (docs/rules.md, "Corrections") joined the song's entries on the chart
+  /// with another song's, or split them from one, at or before the entry: the source counts the
+  /// songs apart where a merge joined them (more weeks on chart, a better peak, a later run, a
+  /// previous rank where the source gives none), or as one where a split parted them (fewer
+  /// weeks, a worse peak, an earlier run, no previous rank where the source gives the other
+  /// song's). A previous rank naming another song's entry, which a decision joined or split, is
+  /// one too.
+  case joinedByHand = "joined by hand"
   /// None of the above.
   case unexplained
 }

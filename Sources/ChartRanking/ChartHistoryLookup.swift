@@ -46,6 +46,52 @@ public struct FlaggedSnapshot: Hashable, Sendable {
   }
 }
 
+/// An entry of a chart that a person's merge or split names (docs/rules.md, "Corrections"): by
+/// its chart date, title, credit and song URL as published, as the decision names it, so that it
+/// is found again on a snapshot in memory as in the archive.
+public struct HandDecidedEntry: Hashable, Sendable {
+  /// What the decision decided of the entry's song.
+  public enum Kind: Hashable, Sendable {
+    /// The songs whose first entries on the chart the merge names are one song.
+    case merge
+    /// The song holding the entry is, on the chart from its chart date on, another song than the
+    /// one holding the entries before.
+    case split
+  }
+
+  /// The decision's number.
+  public var decision: Int
+  public var kind: Kind
+  /// For a merge, which of its songs the entry is the first of on the chart (0-based, the song
+  /// kept first); 0 for a split.
+  public var group: Int
+  /// The entry's snapshot's chart date.
+  public var chartDate: ChartDate
+  /// The entry's title, credit and song URL as published.
+  public var title: String
+  public var artist: String
+  public var songURL: String?
+
+  /// An entry a decision names.
+  public init(
+    decision: Int, kind: Kind, group: Int, chartDate: ChartDate, title: String, artist: String,
+    songURL: String?
+  ) {
+    self.decision = decision
+    self.kind = kind
+    self.group = group
+    self.chartDate = chartDate
+    self.title = title
+    self.artist = artist
+    self.songURL = songURL
+  }
+
+  /// Whether it is this entry of a snapshot of its chart date.
+  public func names(_ entry: ChartEntry) -> Bool {
+    entry.title == title && entry.artist == artist && entry.songURL == songURL
+  }
+}
+
 /// What deciding a snapshot's figures asks of the chart's earlier snapshots (the archive, or a
 /// list in memory). Every question is about the snapshots before a chart date, which
 /// ``ChartFigures/decide(_:previous:next:lookup:)`` gives as its previous snapshot's (that one
@@ -68,6 +114,15 @@ public protocol ChartHistoryLookup {
   /// The ranks the song had on charts missing from the archive before `chartDate`: its
   /// published previous ranks on the snapshots that follow one.
   func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int>
+  /// The chart's entries that a person's merges and splits name, in the order the decisions were
+  /// made: empty for a chart no decision names (most), and then no other question about them is
+  /// asked. The list does not depend on the chart date: the entries of the snapshot decided and
+  /// of its previous one are found in them.
+  var handDecidedEntries: [HandDecidedEntry] { get }
+  /// The song holding an entry a decision names, when the entry's chart date is before
+  /// `chartDate`; `nil` when the chart has no such entry before it (its snapshot deleted, or
+  /// replaced by one without it).
+  func song(holding entry: HandDecidedEntry, before chartDate: ChartDate) -> SongID?
   /// How often the chart is published, when known: a snapshot two periods or more after its
   /// previous one follows a missing snapshot (see ``ChartFrequency/skipsAPeriod(from:to:)``).
   var frequency: ChartFrequency? { get }

@@ -361,9 +361,11 @@ struct Decider {
 
   /// The previous rank given to the entry at `index`, and where it comes from: the published one
   /// when the source publishes previous ranks, else the archive's. A published one that the
-  /// source gives though it says the song is new, or that nothing explains (a rank where another
-  /// song was, or none where the song was), is corrected to the archive's, with a note (but in a
-  /// repeat of the previous snapshot, whose one note tells why).
+  /// source gives though it says the song is new, that nothing explains (a rank where another
+  /// song was, or none where the song was), or that a person's decision contradicts (the song's
+  /// entries joined with another's, or split from one: the song is as the person decided), is
+  /// corrected to the archive's, with a note (but in a repeat of the previous snapshot, whose one
+  /// note tells why).
   ///
   /// - Parameter verdict: the verdict on the published previous rank.
   @inline(__always)
@@ -375,6 +377,7 @@ struct Decider {
     guard publishes else { return (derivedPreviousRank, .derived) }
     guard let verdict,
       published != nil && snapshot.entries[index].saysFirstWeek || verdict.cause == .unexplained
+        || verdict.cause == .joinedByHand
     else { return (published, .published) }
     if !repeats {
       notes.append(
@@ -407,7 +410,7 @@ struct Decider {
         of: snapshot.entries[index], song: snapshot.songs[index],
         trueRank: derived[index].trueRank, since: derived[index].standingDate,
         earlierCredit: figure == .run ? earlierCredit(at: index) : nil,
-        previousIndex: derived[index].previousIndex, figure: figure))
+        previousIndex: derived[index].previousIndex, figure: figure, derived: value))
   }
 
   /// The cause of the song's previous entry's disagreement on `figure`, when this one goes on

@@ -6,8 +6,8 @@ public enum PreviousRankSource: String, CaseIterable, Hashable, Sendable {
   /// The source publishes none: it is the song's rank on the archive's previous snapshot.
   case derived
   /// The source published one that cannot be right (it says the song is new, or the archive's
-  /// previous snapshot has another song there and no defect explains it): the archive's own is
-  /// used instead.
+  /// previous snapshot has another song there and no defect explains it, or a person's decision
+  /// joined or split the song there): the archive's own is used instead.
   case corrected
 }
 

@@ -1,6 +1,9 @@
-/// A chart's decided snapshots in memory, answering what deciding the next one asks.
+/// A chart's decided snapshots in memory, answering what deciding the next one asks. A chart
+/// decided in memory is decided from its snapshots alone: no decision of a person names its
+/// entries.
 final class InMemoryChartHistory: ChartHistoryLookup {
   let frequency: ChartFrequency?
+  let handDecidedEntries: [HandDecidedEntry] = []
   private var standings: [SongID: SongStanding] = [:]
   private var flagged: [FlaggedSnapshot] = []
   private var sizes: [(chartDate: ChartDate, entryCount: Int)] = []
@@ -62,4 +65,6 @@ final class InMemoryChartHistory: ChartHistoryLookup {
   func ranksOnMissingSnapshots(of song: SongID, before chartDate: ChartDate) -> Set<Int> {
     ranksOnMissing[song] ?? []
   }
+
+  func song(holding entry: HandDecidedEntry, before chartDate: ChartDate) -> SongID? { nil }
 }

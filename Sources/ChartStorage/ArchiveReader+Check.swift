@@ -223,7 +223,7 @@ extension ArchiveReader {
       UNION ALL
       SELECT 'verdict', NULL, NULL, snapshot_id, position + 1, CASE
           WHEN figure NOT IN (0, 1, 2, 3, 4) THEN 'figure IN (0, 1, 2, 3, 4)'
-          WHEN cause NOT BETWEEN 0 AND 5 THEN 'cause BETWEEN 0 AND 5'
+          WHEN cause NOT BETWEEN 0 AND 6 THEN 'cause BETWEEN 0 AND 6'
         END
       FROM verdicts
       UNION ALL

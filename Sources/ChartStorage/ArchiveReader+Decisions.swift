@@ -342,3 +342,52 @@ extension ArchiveReader {
     }
   }
 }
+
+extension ArchiveReader {
+  /// The entries of a chart that merges and splits name (see ``HandDecidedEntry``), in the order
+  /// the decisions were made, a merge's by the order of its songs: what the audit asks to tell a
+  /// disagreement a decision explains. Empty for a chart no decision names.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func handDecidedEntries(ofChart chart: ChartID) throws(ArchiveError)
+    -> [HandDecidedEntry]
+  {
+    try reading {
+      try database.rows(
+        "SELECT d.number, d.kind, de.song, de.chart_date, de.title, de.artist, de.song_url"
+          + " FROM charts c JOIN decision_entries de ON de.chart = c.name"
+          + " JOIN decisions d ON d.number = de.decision"
+          + " WHERE c.id = ? AND d.kind IN ('merge', 'split') ORDER BY d.number, de.song",
+        [chart.rawValue]
+      ) { row in
+        (try? ChartDate(iso8601: row.string(at: 3))).map {
+          HandDecidedEntry(
+            decision: row.int(at: 0), kind: row.string(at: 1) == "split" ? .split : .merge,
+            group: row.int(at: 2), chartDate: $0, title: row.string(at: 4),
+            artist: row.string(at: 5), songURL: row.optionalString(at: 6))
+        }
+      }.compactMap(\.self)
+    }
+  }
+
+  /// The song holding an entry a decision names on a chart (of two such entries in one
+  /// snapshot, the first), or `nil` when the chart has no snapshot at its chart date with such
+  /// an entry.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func song(holding entry: HandDecidedEntry, onChart chart: ChartID) throws(ArchiveError)
+    -> SongID?
+  {
+    try reading {
+      try database.row(
+        "SELECT e.song_id FROM snapshots s JOIN entries e ON e.snapshot_id = s.id"
+          + " AND e.title = ? AND e.artist = ? AND e.song_url IS ?"
+          + " WHERE s.chart_id = ? AND s.chart_time = ? ORDER BY e.position LIMIT 1",
+        [
+          entry.title, entry.artist, entry.songURL, chart.rawValue,
+          entry.chartDate.secondsSince1970,
+        ]
+      ) { SongID($0.int64(at: 0)) }
+    }
+  }
+}

@@ -246,11 +246,12 @@ extension Migrations {
           -- The archive's own figure; NULL for a previous rank: not on the archive's previous snapshot;
           -- NULL for a movement (the entry's own is the archive's).
           derived INTEGER,
-          -- 0 source gap, 1 rank shift, 2 credit change, 3 two recordings, 4 tie, 5 unexplained.
-          cause INTEGER NOT NULL CHECK (cause BETWEEN 0 AND 5),
+          -- 0 source gap, 1 rank shift, 2 credit change, 3 two recordings, 4 tie, 5 unexplained,
+          -- 6 joined by hand.
+          cause INTEGER NOT NULL CHECK (cause BETWEEN 0 AND 6),
           PRIMARY KEY (snapshot_id, position, figure)
         ) WITHOUT ROWID
-        """#, migration: "0008_published_trends"),
+        """#, migration: "0012_joined_by_hand"),
     SchemaObject(
       type: "trigger", name: "song_credits_unsearchable",
       sql: #"""

@@ -1,7 +1,8 @@
 import ChartRanking
 
 /// The numbers the `verdicts` table stores for a figure and a cause
-/// (Migrations/0002_decided_figures.sql, 0004_published_runs.sql, 0008_published_trends.sql), the one place they are written.
+/// (Migrations/0002_decided_figures.sql, 0004_published_runs.sql, 0008_published_trends.sql,
+/// 0012_joined_by_hand.sql), the one place they are written.
 enum VerdictCodes {
   /// The figures by their codes in `verdicts.figure`: 0 previous rank, 1 peak position, 2 weeks on
   /// chart, 3 run, 4 movement.
@@ -20,15 +21,29 @@ enum VerdictCodes {
     }
   }
 
-  /// The code of a cause in `verdicts.cause`: its place in ``DisagreementCause``'s order.
+  /// The causes by their codes in `verdicts.cause`: 0 source gap, 1 rank shift, 2 credit change,
+  /// 3 two recordings, 4 tie, 5 unexplained, 6 joined by hand (added by version 12, after
+  /// unexplained, which ``DisagreementCause`` lists last).
+  static let causes: [DisagreementCause] = [
+    .sourceGap, .rankShift, .creditChange, .twoRecordings, .tie, .unexplained, .joinedByHand,
+  ]
+
+  /// The code of a cause in `verdicts.cause`.
   static func code(_ cause: DisagreementCause) -> Int {
-    DisagreementCause.allCases.firstIndex(of: cause)!
+    switch cause {
+    case .sourceGap: 0
+    case .rankShift: 1
+    case .creditChange: 2
+    case .twoRecordings: 3
+    case .tie: 4
+    case .unexplained: 5
+    case .joinedByHand: 6
+    }
   }
 
   /// The cause of a code in `verdicts.cause`; ``DisagreementCause/unexplained`` for a code this
   /// build does not know.
   static func cause(code: Int) -> DisagreementCause {
-    DisagreementCause.allCases.indices.contains(code)
-      ? DisagreementCause.allCases[code] : .unexplained
+    causes.indices.contains(code) ? causes[code] : .unexplained
   }
 }

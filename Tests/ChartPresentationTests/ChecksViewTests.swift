@@ -64,8 +64,8 @@ struct ChecksViewTests {
       ),
       (
         .brokenConstraint(
-          row: .verdict(snapshot: 4, position: 2), constraint: "cause BETWEEN 0 AND 5"),
-        "verdict of snapshot 4 entry 2: cause BETWEEN 0 AND 5"
+          row: .verdict(snapshot: 4, position: 2), constraint: "cause BETWEEN 0 AND 6"),
+        "verdict of snapshot 4 entry 2: cause BETWEEN 0 AND 6"
       ),
     ]
     for (finding, words) in findings { #expect(ChecksView.words(finding) == words) }

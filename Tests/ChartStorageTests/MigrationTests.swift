@@ -69,7 +69,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 11)
+    #expect(try archive.storedSchemaVersion() == 12)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -120,7 +120,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 11)
+    #expect(try archive.storedSchemaVersion() == 12)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -137,6 +137,41 @@ struct MigrationTests {
         "\($0.int(at: 0)) \($0.string(at: 1))"
       } == ["1 Björk Lind", "2 Bjork Lind", "2 Bjork Lind Featuring Sol"])
     #expect(try archive.check().allSatisfy(\.passed))
+  }
+
+  @Test func anArchiveOfVersionTenKeepsItsVerdictsAndTakesCauseSix() throws {
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: file.path, mode: .create)
+      for migration in Migrations.all.prefix(10) { try database.execute(migration.sql) }
+      try database.execute(
+        """
+        PRAGMA user_version = 10;
+        INSERT INTO charts (id, name) VALUES (1, 'c');
+        INSERT INTO snapshots (id, chart_id, chart_date, chart_time, source, imported_at,
+          publishes_previous_rank, entry_count) VALUES
+          (1, 1, '2024-01-06', 1704499200, 'a.json', '2024-01-07T00:00:00Z', 1, 2);
+        INSERT INTO verdicts (snapshot_id, position, figure, derived, cause) VALUES
+          (1, 0, 1, 3, 3), (1, 1, 0, NULL, 5), (1, 1, 2, 4, 0);
+        """)
+      #expect(throws: DatabaseError.self) {
+        try database.execute("INSERT INTO verdicts VALUES (1, 0, 2, 1, 6)")
+      }
+    }
+    let archive = try Archive(path: file.path, access: .write)
+    #expect(try archive.storedSchemaVersion() == 12)
+    let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
+    let read: (Statement) -> String = { row in
+      (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")
+    }
+    #expect(
+      try archive.database.rows(verdicts, [], read) == ["1 0 1 3 3", "1 1 0 - 5", "1 1 2 4 0"])
+    try archive.database.execute("INSERT INTO verdicts VALUES (1, 0, 2, 1, 6)")
+    #expect(try archive.database.rows(verdicts + " WHERE cause = 6", [], read) == ["1 0 2 1 6"])
+    #expect(throws: DatabaseError.self) {
+      try archive.database.execute("INSERT INTO verdicts VALUES (1, 0, 3, 1, 7)")
+    }
   }
 
   @Test func connectionsEnforceForeignKeysAndUseWriteAheadLogging() throws {

@@ -21,6 +21,8 @@ enum AuditCommand: Subcommand {
                       previous rank names an entry with the same title before any parenthesis
       two recordings  several songs share the title and artist (a reissue and a remake)
       tie             two entries claim the same previous rank
+      joined by hand  a person's merge joined the song's entries with another song's, or a
+                      split parted them from one (songs merge, songs split)
       unexplained     none of the above
 
     A disagreement carried over from an earlier one (weeks on chart one off for the rest of a
