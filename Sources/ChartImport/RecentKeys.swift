@@ -48,6 +48,8 @@ struct RecentKeys {
   /// Entries read so far, and that count when each chart's last snapshot began.
   private var entriesRead = 0
   private var snapshotStarts: [String: Int] = [:]
+  /// The forms of the credits met, for the keys computed.
+  private var credits = CreditForms()
   /// How many entries' keys were computed rather than remembered.
   private(set) var computed = 0
 
@@ -71,7 +73,7 @@ struct RecentKeys {
     if let remembered = older[text] {
       keys = remembered
     } else {
-      keys = SongKeys(entry)
+      keys = SongKeys(entry, credits: &credits)
       computed += 1
     }
     if current.count >= generationSize {

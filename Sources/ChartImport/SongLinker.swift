@@ -17,6 +17,18 @@ final class SongLinker {
 
   init(writer: ArchiveWriter) { self.writer = writer }
 
+  /// Whether the archive has a song whose identity is a song URL's, asked once, then kept true
+  /// when this linker makes one: only such a song has a credit of its own other than its
+  /// identity's, which a lookup by credit must then read too.
+  private var songURLSongs: Bool?
+
+  private func hasSongURLSongs() throws -> Bool {
+    if let songURLSongs { return songURLSongs }
+    let answer = try writer.reader.hasSongWithSongURLIdentity()
+    songURLSongs = answer
+    return answer
+  }
+
   /// The chart's snapshot before a snapshot being linked, as linking reads it.
   enum Previous {
     /// The chart has none before it.
@@ -104,9 +116,9 @@ final class SongLinker {
       withIdentity: identity.key, orCredit: nil, chartTime: chartTime,
       onlyChartedBefore: elsewhere, latestEntryFirst: false)
     if let folded = identity.foldedCredit,
-      try reader.songs(withLaterCredit: folded, identity: identity.key).contains(where: {
-        !songs.contains($0)
-      })
+      try reader.songs(
+        withLaterCredit: folded, identity: identity.key, orSongURLs: try hasSongURLSongs()
+      ).contains(where: { !songs.contains($0) })
     {
       credit = folded
       songs = try reader.songs(
@@ -132,6 +144,7 @@ final class SongLinker {
     for (index, link) in links.enumerated() {
       guard let song = link.song else {
         let song = try writer.insertSong(chartedAs: entries[index], keys: keys[index])
+        if keys[index].hasSongURL { songURLSongs = true }
         songs.append(song)
         newSongs.append(song)
         continue

@@ -16,6 +16,33 @@ import Foundation
 ///
 /// Both are taken from folded text (``SongIdentity/fold(_:)``: case and accents folded).
 public enum MatchKeys {
+  /// The matching forms of an entry's title and credit (``title(folded:original:readsWith:)``,
+  /// ``credit(folded:featured:)``), with its folded credit and whether it has a song URL (blank
+  /// counts as none).
+  static func forms(
+    title: String, artist: String, songURL: String?, credits: inout CreditForms
+  ) -> (title: String, credit: String, foldedArtist: String, hasSongURL: Bool) {
+    let hasSongURL = !(songURL?.allSatisfy(\.isWhitespace) ?? true)
+    let (matchTitle, featured) = Self.title(
+      folded: SongIdentity.fold(title), original: title, readsWith: hasSongURL)
+    guard featured.isEmpty else {
+      let foldedArtist = SongIdentity.fold(artist)
+      return (
+        matchTitle, credit(folded: foldedArtist, featured: featured), foldedArtist, hasSongURL
+      )
+    }
+    let (foldedArtist, credit) = credits.forms(of: artist)
+    return (matchTitle, credit, foldedArtist, hasSongURL)
+  }
+
+  /// ``forms(title:artist:songURL:credits:)`` without remembering credits.
+  static func forms(title: String, artist: String, songURL: String?) -> (
+    title: String, credit: String, foldedArtist: String, hasSongURL: Bool
+  ) {
+    var credits = CreditForms(capacity: 0)
+    return forms(title: title, artist: artist, songURL: songURL, credits: &credits)
+  }
+
   /// The title's form for matching, and the artists it features.
   ///
   /// - Parameters:
@@ -231,5 +258,27 @@ public enum MatchKeys {
       return hasVersion
     }
     return sameRecordingLabels.contains(kept)
+  }
+}
+
+/// The folded forms and matching forms of artist credits met recently (``MatchKeys``): an artist
+/// charts many songs under one credit, and splitting a credit costs more than looking it up.
+/// Holds at most ``capacity`` credits, then starts again.
+public struct CreditForms: Sendable {
+  private var forms: [String: (folded: String, credit: String)] = [:]
+  private let capacity: Int
+
+  /// An empty memory of at most `capacity` credits (0: none remembered).
+  public init(capacity: Int = 16_384) { self.capacity = capacity }
+
+  /// The folded credit and its matching form (``MatchKeys/credit(folded:featured:)``).
+  mutating func forms(of artist: String) -> (folded: String, credit: String) {
+    if let known = forms[artist] { return known }
+    let folded = SongIdentity.fold(artist)
+    let known = (folded, MatchKeys.credit(folded: folded))
+    guard capacity > 0 else { return known }
+    if forms.count >= capacity { forms.removeAll(keepingCapacity: true) }
+    forms[artist] = known
+    return known
   }
 }

@@ -30,7 +30,8 @@ public struct SongIdentity: Hashable, Sendable, CustomStringConvertible {
   ///   - artist: the artist credit as published.
   ///   - songURL: the song's URL at the source, if any; blank counts as none.
   public init(title: String, artist: String, songURL: String?) {
-    self = SongKeys(ChartEntry(rank: 1, title: title, artist: artist, songURL: songURL)).identity
+    let forms = MatchKeys.forms(title: title, artist: artist, songURL: songURL)
+    self.init(foldedTitle: forms.title, foldedArtist: forms.credit, songURL: songURL)
   }
 
   /// The identity from a title and artist already in their matching forms (``MatchKeys``).
@@ -281,20 +282,24 @@ public struct SongKeys: Hashable, Sendable {
 
   /// Computes the keys of an entry, folding its title and artist once.
   public init(_ entry: ChartEntry) {
-    let hasSongURL = !(entry.songURL?.allSatisfy(\.isWhitespace) ?? true)
-    let (title, featured) = MatchKeys.title(
-      folded: SongIdentity.fold(entry.title), original: entry.title, readsWith: hasSongURL)
-    let artist = SongIdentity.fold(entry.artist)
-    foldedTitle = title
-    foldedArtist = MatchKeys.credit(folded: artist, featured: featured)
+    var credits = CreditForms(capacity: 0)
+    self.init(entry, credits: &credits)
+  }
+
+  /// Computes the keys of an entry, its credit's forms looked up in, or added to, `credits`.
+  public init(_ entry: ChartEntry, credits: inout CreditForms) {
+    let forms = MatchKeys.forms(
+      title: entry.title, artist: entry.artist, songURL: entry.songURL, credits: &credits)
+    foldedTitle = forms.title
+    foldedArtist = forms.credit
     let credit = SongIdentity(foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: nil)
-    urlCreditIdentity = hasSongURL ? credit : nil
+    urlCreditIdentity = forms.hasSongURL ? credit : nil
     identity =
-      hasSongURL
+      forms.hasSongURL
       ? SongIdentity(foldedTitle: foldedTitle, foldedArtist: foldedArtist, songURL: entry.songURL)
       : credit
     squashedTitle = SongIdentity.squashedTitle(folded: foldedTitle)
     baseTitle = SongIdentity.baseTitle(folded: foldedTitle)
-    primaryArtist = SongIdentity.primaryArtist(folded: artist)
+    primaryArtist = SongIdentity.primaryArtist(folded: forms.foldedArtist)
   }
 }

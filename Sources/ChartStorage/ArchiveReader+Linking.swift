@@ -62,15 +62,31 @@ extension ArchiveReader {
   /// - Parameters:
   ///   - credit: the title and artist keys.
   ///   - key: the identity of that credit (``SongIdentity/key``): the songs with it are left out.
+  ///   - orSongURLs: whether to read songs whose identity is a song URL's (`false` when the
+  ///     archive has none: only `song_credits` is read).
   /// - Throws: ``ArchiveError/database(path:_:)``.
-  public func songs(withLaterCredit credit: (title: String, artist: String), identity key: String)
-    throws(ArchiveError) -> [SongID]
-  {
+  public func songs(
+    withLaterCredit credit: (title: String, artist: String), identity key: String,
+    orSongURLs: Bool = true
+  ) throws(ArchiveError) -> [SongID] {
+    let sql =
+      "SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2"
+      + (orSongURLs
+        ? " UNION ALL SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2"
+          + " AND identity != ?3" : "")
+    let arguments: [any StatementArgument] =
+      orSongURLs ? [credit.title, credit.artist, key] : [credit.title, credit.artist]
+    return try reading { try database.rows(sql, arguments) { SongID($0.int64(at: 0)) } }
+  }
+
+  /// Whether a song's identity is a song URL's (`url:`), read through the index of identities.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func hasSongWithSongURLIdentity() throws(ArchiveError) -> Bool {
     try reading {
-      try database.rows(
-        "SELECT song_id FROM song_credits WHERE title_key = ?1 AND artist_key = ?2 UNION ALL"
-          + " SELECT id FROM songs WHERE title_key = ?1 AND artist_key = ?2 AND identity != ?3",
-        [credit.title, credit.artist, key], { SongID($0.int64(at: 0)) })
+      try database.row(
+        "SELECT 1 FROM songs WHERE identity >= 'url:' AND identity < 'url;' LIMIT 1", [],
+        { _ in true }) ?? false
     }
   }
 
