@@ -233,6 +233,10 @@ public enum ArtistCredit {
     return nil
   }
 
+  /// Every joining word that is a word of its own, lowercase, as UTF-8 (`Duet` of `Duet With`):
+  /// what a credit without any of them, `&`, a comma or a slash, needs no splitting for.
+  static var joiningWords: [[UInt8]] { featuringWords + andWords + [duet] }
+
   private static let featuringWords = [
     "featuring", "feat.", "feat", "ft.", "ft", "with", "w/", "vs.", "vs",
   ]

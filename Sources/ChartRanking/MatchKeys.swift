@@ -152,10 +152,8 @@ public enum MatchKeys {
     }
   }
 
-  /// ``ArtistCredit``'s joining words, folded, as UTF-8.
-  private static let joiningWords = [
-    "featuring", "feat.", "feat", "ft.", "ft", "with", "w/", "vs.", "vs", "and", "x", "duet",
-  ].map { Array($0.utf8) }
+  /// ``ArtistCredit``'s joining words, as UTF-8.
+  private static let joiningWords = ArtistCredit.joiningWords
 
   /// The words that start a featured artist in a title.
   private static let featuringWords = ["feat. ", "feat ", "ft. ", "ft ", "featuring "]

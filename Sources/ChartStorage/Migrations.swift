@@ -81,6 +81,8 @@ enum Migrations {
     try database.execute("DELETE FROM song_credits")
     for (song, title, artist) in credits {
       let own = ownKeys[song]
+      // A credit's forms depend on a song URL only through its presence (a lowercase "(with B)"
+      // is a featured artist in a streaming service's title): any text stands for the song's.
       let url = own.flatMap { $0.identity.isSongURL ? "url" : nil }
       let keys = SongKeys(ChartEntry(rank: 1, title: title, artist: artist, songURL: url))
       if keys.foldedTitle == own?.foldedTitle, keys.foldedArtist == own?.foldedArtist { continue }
