@@ -280,9 +280,10 @@ enum OpenAPIDocument {
           },
           "Upload": {
             "type": "object",
-            "required": ["outcome", "snapshots", "warnings"],
+            "required": ["outcome", "snapshots", "decisions_kept", "warnings"],
             "properties": {
               "outcome": {"type": "string", "enum": ["imported", "replaced", "unchanged"]},
+              "decisions_kept": {"type": "integer", "minimum": 0},
               "snapshots": {"type": "array", "items": {"type": "object", "required": ["chart", "chart_date", "entries", "outcome"], "properties": {"chart": {"type": "string"}, "chart_date": {"$ref": "#/components/schemas/ChartDate"}, "entries": {"type": "integer"}, "outcome": {"type": "string"}}}},
               "warnings": {"type": "array", "items": {"type": "string"}}
             }

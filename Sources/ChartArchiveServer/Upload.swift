@@ -57,6 +57,7 @@ extension Router {
               ])
             })
         ),
+        ("decisions_kept", .int(report.decisionsKept)),
         (
           "warnings",
           .array(

@@ -236,7 +236,8 @@ public struct ChartFileReader: Sendable {
       problems += snapshotProblems.map { $0.inSnapshot(firstNumber + index) }
     }
     return UncheckedChartFile(
-      format: .native, keys: .native, snapshots: unchecked, problems: problems)
+      format: .native, keys: .native, snapshots: unchecked, problems: problems,
+      decisions: fields.decisions ?? [])
   }
 
   /// A file of one snapshot, of the format given (``format``) or the one its fields say: the
@@ -747,7 +748,7 @@ public struct ChartFileReader: Sendable {
       chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
       chartsNamedInContent: readsChartNamesInContent ? namedInContent : [],
       dateDisagreements: dateDisagreements,
-      pages: pages.contains { $0 != nil } ? pages : [])
+      pages: pages.contains { $0 != nil } ? pages : [], decisions: file.decisions)
   }
 
   /// What is wrong with a snapshot's chart name, said of where the name comes from; `nil` when

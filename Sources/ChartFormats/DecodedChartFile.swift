@@ -28,6 +28,9 @@ public struct DecodedChartFile: Sendable {
   /// publishes charts in pages (Apple Music's); empty otherwise. A page's entries are ranked by
   /// their place in the whole chart when the page tells its offset, from 1 otherwise.
   public var pages: [ChartPage?] = []
+  /// The merges and splits a person made that an export carries (its `decisions`, see
+  /// ``SongDecision``), for the archive it is imported into to apply; empty for other files.
+  public var decisions: [SongDecision] = []
 }
 
 /// Where a snapshot's entries stand in a chart published in pages (Apple Music's charts, 20

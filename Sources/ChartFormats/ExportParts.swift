@@ -32,8 +32,8 @@ extension ChartFileReader {
     reader.keepsEveryProblem = true
     var read = ExportRead(reader: reader, path: path, total: bytes.count)
     let (outcome, count) = withoutActuallyEscaping(deliver) { deliver in
-      StreamingReader.readExport(bytes) { snapshot, fed in
-        read.pending.append(snapshot)
+      StreamingReader.readExport(bytes) { snapshot, fed, decisions in
+        read.take(snapshot, decisions: decisions)
         guard read.pending.count >= weeksPerPart else { return true }
         return read.handOver(fed: fed, to: deliver)
       }
@@ -103,6 +103,8 @@ private struct ExportRead {
   /// The file's size, for the fraction read.
   let total: Int
   var pending: [JSONFileFields] = []
+  /// The export's decisions, handed over with its first part.
+  var decisions: [SongDecision] = []
   /// The snapshots handed over, or checked.
   var done = 0
   /// The frequency as of the last snapshot checked.
@@ -113,14 +115,22 @@ private struct ExportRead {
   var problems: [ChartFileProblem] = []
   var count = 0
 
+  /// Takes a snapshot read, and the export's decisions with its first.
+  mutating func take(_ snapshot: JSONFileFields, decisions: [SongDecision]) {
+    if done == 0, pending.isEmpty { self.decisions = decisions }
+    pending.append(snapshot)
+  }
+
   /// Checks the pending snapshots and hands them over as a part, unless a problem was found
   /// (theirs, or an earlier part's). Returns whether to go on reading.
   mutating func handOver(
     fed: Int, to deliver: (_ part: DecodedChartFile, _ fractionRead: Double) -> Bool
   ) -> Bool {
     guard !pending.isEmpty else { return true }
+    var fields = JSONFileFields()
+    if done == 0 { fields.decisions = decisions }
     let unchecked = reader.exportFile(
-      JSONFileFields(), snapshots: pending, path: path, firstNumber: done + 1)
+      fields, snapshots: pending, path: path, firstNumber: done + 1)
     done += pending.count
     pending = []
     do throws(ChartFileError) {

@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// The top-level fields of a JSON chart file (or of one snapshot of an export), as written and
 /// read before the file's format is known: every field any JSON format has there, its entries
 /// read with the field names of each format that has such a list.
@@ -13,6 +15,8 @@ struct JSONFileFields: Equatable {
   var feedEntries: [RawEntry]?
   /// An export's snapshots: `{"snapshots": [native snapshot, …]}`.
   var snapshots: [JSONFileFields]?
+  /// An export's decisions: `{"decisions": [decision, …], "snapshots": […]}`.
+  var decisions: [SongDecision]?
   /// Whether the file is an array of entries (the app-feed format).
   var isFeed = false
   var hasEntriesKey = false
@@ -65,6 +69,9 @@ struct JSONFileFields: Equatable {
         reader.problems.append(
           ChartFileProblem(field: "snapshots", message: "expected an array of snapshots"))
       }
+    }
+    if let value = reader.object["decisions"] {
+      decisions = SongDecision.read(value, problems: &reader.problems)
     }
     problems = reader.problems
   }

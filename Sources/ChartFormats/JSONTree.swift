@@ -330,7 +330,7 @@ extension JSONTree {
 }
 
 /// Builds a ``JSONTree`` from yajl's events, one open array or object per level.
-private final class TreeBuilder {
+final class TreeBuilder {
   struct Level {
     var isObject: Bool
     var keys: [String] = []

@@ -35,6 +35,39 @@ public enum NativeFormatWriter {
 
   /// The JSON text that opens an export, before the first snapshot.
   public static let jsonOpening = "{\"snapshots\": [\n"
+
+  /// The JSON text that opens an export carrying decisions: `{"decisions": [...],` with each
+  /// merge or split a person made on one line, then ``jsonOpening``'s. Without decisions it is
+  /// ``jsonOpening``.
+  public static func jsonOpening(decisions: [SongDecision]) -> String {
+    guard !decisions.isEmpty else { return jsonOpening }
+    let lines = decisions.map { json($0).encoded(.singleLine) }
+    return "{\"decisions\": [\n" + lines.joined(separator: ",\n") + "\n],\n\"snapshots\": [\n"
+  }
+
+  /// A decision as an export carries it: `{"kind": "merge", "made_at": …, "songs": [[entry,
+  /// …], …]}`, each entry `{"chart", "chart_date", "title", "artist", "song_url"}` (the URL
+  /// only when the entry has one).
+  static func json(_ decision: SongDecision) -> JSONValue {
+    .object([
+      ("kind", .string(decision.kind.rawValue)), ("made_at", .string(decision.madeAt)),
+      (
+        "songs",
+        .array(
+          decision.songs.map { entries in
+            .array(
+              entries.map { entry in
+                var fields: [(String, JSONValue)] = [
+                  ("chart", .string(entry.chart)), ("chart_date", .string(entry.chartDate.iso8601)),
+                  ("title", .string(entry.title)), ("artist", .string(entry.artist)),
+                ]
+                if let url = entry.songURL { fields.append(("song_url", .string(url))) }
+                return .object(fields)
+              })
+          })
+      ),
+    ])
+  }
   /// The JSON text that closes an export.
   public static let jsonClosing = "\n]}\n"
   /// What goes between two snapshots.

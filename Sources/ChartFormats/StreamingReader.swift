@@ -1,4 +1,5 @@
 import CYAJL
+import ChartRanking
 public import Foundation
 
 #if canImport(Glibc)
@@ -38,17 +39,18 @@ enum StreamingReader {
   /// each snapshot over once read: memory holds one snapshot at a time, whatever the file's size.
   /// The pages of a mapped file larger than ``DatasetIndex/pagesKept`` are let go of once read.
   ///
-  /// - Parameter snapshotRead: called with each snapshot, in order, and the bytes read so far;
+  /// - Parameter snapshotRead: called with each snapshot, in order, the bytes read so far and
+  ///   the export's decisions (which come before its snapshots, as `export` writes them);
   ///   returns whether to go on.
   static func readExport(
-    _ bytes: FileBytes, snapshotRead: @escaping (JSONFileFields, Int) -> Bool
+    _ bytes: FileBytes, snapshotRead: @escaping (JSONFileFields, Int, [SongDecision]) -> Bool
   ) -> (ExportOutcome, snapshots: Int) {
     let reader = EventReader()
     var count = 0
     var fed = 0
-    reader.snapshotRead = { snapshot in
+    reader.snapshotRead = { [unowned reader] snapshot in
       count += 1
-      return snapshotRead(snapshot, fed)
+      return snapshotRead(snapshot, fed, reader.file.decisions ?? [])
     }
     let context = Unmanaged.passUnretained(reader).toOpaque()
     let outcome = withUnsafePointer(to: EventReader.callbacks) { callbacks -> ExportOutcome in
@@ -138,6 +140,8 @@ private final class EventReader {
     case snapshots
     /// In a list of entries.
     case list(Level, ObjectField)
+    /// In the file's `decisions`, built as a tree by ``EventReader/decisions``.
+    case decisions
     /// In an entry of a list, after the key of `field` when there is one.
     case entry(Level, ObjectField, field: EntryField?)
     /// After the file's object.
@@ -146,7 +150,7 @@ private final class EventReader {
 
   /// The fields of a file's object or of a snapshot's that the reader reads.
   enum ObjectField: Int, CaseIterable {
-    case chart, chartDate, date, frequency, data, entries, snapshots
+    case chart, chartDate, date, frequency, data, entries, snapshots, decisions
 
     var name: String {
       switch self {
@@ -157,6 +161,7 @@ private final class EventReader {
       case .data: "data"
       case .entries: "entries"
       case .snapshots: "snapshots"
+      case .decisions: "decisions"
       }
     }
 
@@ -164,7 +169,7 @@ private final class EventReader {
     var isText: Bool {
       switch self {
       case .chart, .chartDate, .date, .frequency: true
-      case .data, .entries, .snapshots: false
+      case .data, .entries, .snapshots, .decisions: false
       }
     }
 
@@ -224,6 +229,9 @@ private final class EventReader {
   /// Called with each snapshot of an export once it is read, instead of keeping it (see
   /// ``StreamingReader/readExport(_:snapshotRead:)``): whether to go on.
   var snapshotRead: ((JSONFileFields) -> Bool)?
+  /// The tree of the file's `decisions` while it is read; `nil` elsewhere. Every event in it goes
+  /// to it, and the decisions are read from the tree once it is whole.
+  var decisions: TreeBuilder?
   /// Whether `snapshotRead` asked to stop.
   var stopped = false
   /// Whether the file's list of snapshots began: the file is an export.
@@ -260,15 +268,23 @@ private final class EventReader {
       guard let index = Self.objectNames.firstIndex(where: { Self.matches($0, bytes, count) })
       else { return 0 }
       let field = ObjectField.allCases[index]
-      // A snapshot of an export has no snapshots of its own.
-      if level == .snapshot, field == .snapshots { return 0 }
-      // An export read as it streams by is as `export` writes it: its object holds its snapshots
-      // only.
-      if level == .file, field != .snapshots, snapshotRead != nil { return 0 }
+      // A snapshot of an export has no snapshots or decisions of its own.
+      if level == .snapshot, field == .snapshots || field == .decisions { return 0 }
+      // An export read as it streams by is as `export` writes it: its object holds its decisions,
+      // then its snapshots, and nothing else.
+      if level == .file, snapshotRead != nil, field != .snapshots,
+        field != .decisions || fileFieldsSeen & (1 << ObjectField.snapshots.rawValue) != 0
+      {
+        return 0
+      }
       let seen = level == .file ? fileFieldsSeen : snapshotFieldsSeen
       guard seen & (1 << index) == 0 else { return 0 }
       if level == .file { fileFieldsSeen |= 1 << index } else { snapshotFieldsSeen |= 1 << index }
       place = .object(level, field: field)
+      if field == .decisions {
+        decisions = TreeBuilder(text: UnsafeRawBufferPointer(start: nil, count: 0))
+        place = .decisions
+      }
       return 1
     case .entry(let level, let list, nil):
       let names = Self.entryNames[list == .data ? 0 : 1]
@@ -484,18 +500,67 @@ private final class EventReader {
     Unmanaged<EventReader>.fromOpaque(context!).takeUnretainedValue()
   }
 
+  /// Hands an event inside the file's `decisions` to their tree (`nil` elsewhere: the reader's
+  /// own handler takes it); once the tree is whole, reads the decisions from it, giving up at a
+  /// problem (the tree reader then says what it is).
+  func inDecisions(_ event: (TreeBuilder) -> Int32) -> Int32? {
+    guard let builder = decisions else { return nil }
+    guard event(builder) != 0 else { return 0 }
+    guard builder.levels.isEmpty, let root = builder.root else { return 1 }
+    decisions = nil
+    var problems: [ChartFileProblem] = []
+    file.decisions = SongDecision.read(root, problems: &problems)
+    guard problems.isEmpty else { return 0 }
+    place = .object(.file, field: nil)
+    return 1
+  }
+
   static let callbacks = yajl_callbacks(
-    yajl_null: { from($0).null() },
-    yajl_boolean: { from($0).boolean($1 != 0) },
+    yajl_null: { context in
+      let reader = from(context)
+      return reader.inDecisions { $0.add(.null) } ?? reader.null()
+    },
+    yajl_boolean: { context, flag in
+      let reader = from(context)
+      return reader.inDecisions { $0.add(.bool(flag != 0)) } ?? reader.boolean(flag != 0)
+    },
     yajl_integer: nil,
     yajl_double: nil,
-    yajl_number: { from($0).number($1, $2) },
-    yajl_string: { from($0).string($1, $2) },
-    yajl_start_map: { from($0).startMap() },
-    yajl_map_key: { from($0).key($1, $2) },
-    yajl_end_map: { from($0).endMap() },
-    yajl_start_array: { from($0).startArray() },
-    yajl_end_array: { from($0).endArray() })
+    yajl_number: { context, bytes, count in
+      let reader = from(context)
+      // A decision has no numbers.
+      return reader.decisions == nil ? reader.number(bytes, count) : 0
+    },
+    yajl_string: { context, bytes, count in
+      let reader = from(context)
+      return reader.inDecisions { builder in
+        builder.string(bytes, count).map { builder.add(.string($0)) } ?? 0
+      } ?? reader.string(bytes, count)
+    },
+    yajl_start_map: { context in
+      let reader = from(context)
+      return reader.inDecisions { $0.open(isObject: true) } ?? reader.startMap()
+    },
+    yajl_map_key: { context, bytes, count in
+      let reader = from(context)
+      return reader.inDecisions { builder in
+        guard let key = builder.string(bytes, count), !builder.levels.isEmpty else { return 0 }
+        builder.levels[builder.levels.count - 1].keys.append(key)
+        return 1
+      } ?? reader.key(bytes, count)
+    },
+    yajl_end_map: { context in
+      let reader = from(context)
+      return reader.inDecisions { $0.close() } ?? reader.endMap()
+    },
+    yajl_start_array: { context in
+      let reader = from(context)
+      return reader.inDecisions { $0.open(isObject: false) } ?? reader.startArray()
+    },
+    yajl_end_array: { context in
+      let reader = from(context)
+      return reader.inDecisions { $0.close() } ?? reader.endArray()
+    })
 }
 
 extension ChartFileReader {

@@ -1,3 +1,5 @@
+import ChartRanking
+
 /// A chart file of any format as decoded, before its snapshots are checked: its format, the
 /// names of its entry fields, each snapshot's worth of entries as written, and the problems found
 /// so far. ``ChartFileReader`` checks it into a ``DecodedChartFile``.
@@ -7,6 +9,8 @@ struct UncheckedChartFile {
   /// The file's snapshots, in the file's order.
   var snapshots: [UncheckedSnapshot]
   var problems: [ChartFileProblem]
+  /// An export's merges and splits (its `decisions`), each read and checked.
+  var decisions: [SongDecision] = []
 }
 
 /// One snapshot of a file before it is checked: its chart and date as the file (or the options,

@@ -77,6 +77,25 @@ extension Archive {
 }
 
 extension SnapshotStore {
+  /// Keeps the merges and splits an export carries that the archive has no decision for yet
+  /// (one deciding the same, ``SongDecision/decidesTheSame(as:)``, is kept once), with the time
+  /// each was made; ``finish()`` applies them with the archive's own.
+  ///
+  /// - Returns: how many were kept.
+  /// - Throws: ``ArchiveError``.
+  func keep(_ decisions: [SongDecision]) throws -> Int {
+    var known = try reader.decisions().compactMap(\.songDecision)
+    var kept = 0
+    for decision in decisions where !known.contains(where: { $0.decidesTheSame(as: decision) }) {
+      _ = try writer.insertDecision(
+        decision.kind == .merge ? .merge : .split, songs: decision.songs,
+        madeAt: decision.madeAt.isEmpty ? nil : decision.madeAt)
+      known.append(decision)
+      kept += 1
+    }
+    return kept
+  }
+
   /// Applies the archive's decisions again after this import linked its songs (a re-import, a
   /// replacement or an import out of date order may have tied the entries otherwise), and has
   /// the figures of what they changed decided again when the import settles.

@@ -102,6 +102,10 @@ public struct ImportReport: Sendable {
   public var skipped: [RefusedSource] = []
   /// Charts published in pages whose last pages were not imported, stored as far as they go.
   public var unfinishedCharts: [UnfinishedChart] = []
+  /// How many of the merges and splits the imported exports carry were new to the archive, and
+  /// kept as its decisions (one that decides the same as a decision of the archive is not kept
+  /// twice).
+  public var decisionsKept = 0
   /// Published movements that disagree with the derived ones.
   public var trendDisagreements: [TrendDisagreement] = []
   /// Sources whose own chart date (in the file or in its name) differs from the one given
@@ -119,5 +123,5 @@ public struct ImportReport: Sendable {
   public var setAside: [SetAsideFile] = []
 
   /// Whether the import stored or replaced anything.
-  public var changedTheArchive: Bool { imported + replaced > 0 }
+  public var changedTheArchive: Bool { imported + replaced + decisionsKept > 0 }
 }

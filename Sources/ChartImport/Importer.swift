@@ -362,11 +362,14 @@ public enum Importer {
       if continues { _ = readAhead.skipRest(of: source) }
     }
     var trends: [PublishedTrends] = []
+    var decisionsKept = 0
     func storeFile() throws -> [ImportedSnapshot] {
       var stored: [ImportedSnapshot] = []
       trends = []
+      decisionsKept = 0
       func storePart(_ part: PreparedFile) throws {
         let file = part.file
+        if !file.decisions.isEmpty { decisionsKept += try batch.keep(file.decisions) }
         for (snapshot, keys) in zip(file.snapshots, part.keys) {
           let outcome = try batch.store(
             snapshot, keys: keys, frequency: options.frequency ?? file.frequency,
@@ -417,6 +420,7 @@ public enum Importer {
       }
       throw error
     }
+    report.decisionsKept += decisionsKept
     for item in stored {
       switch item.outcome {
       case .imported: report.imported += 1

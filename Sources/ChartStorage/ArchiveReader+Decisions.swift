@@ -1,28 +1,5 @@
 public import ChartRanking
 
-/// An entry as a decision names it: by its chart, chart date and identity as published, never by
-/// row IDs, so that the decision finds it again after a re-import.
-public struct DecisionEntry: Hashable, Sendable {
-  /// The chart's name.
-  public var chart: String
-  /// The snapshot's chart date.
-  public var chartDate: ChartDate
-  /// The title and credit as published.
-  public var title: String
-  public var artist: String
-  /// The song URL as published, or `nil`.
-  public var songURL: String?
-
-  public init(chart: String, chartDate: ChartDate, title: String, artist: String, songURL: String?)
-  {
-    self.chart = chart
-    self.chartDate = chartDate
-    self.title = title
-    self.artist = artist
-    self.songURL = songURL
-  }
-}
-
 /// A correction a person made, as the archive keeps it (table `decisions`).
 public struct Decision: Hashable, Sendable {
   /// What it decides.
@@ -388,6 +365,18 @@ extension ArchiveReader {
           entry.chartDate.secondsSince1970,
         ]
       ) { SongID($0.int64(at: 0)) }
+    }
+  }
+}
+
+extension Decision {
+  /// The decision as an export carries it: a merge or a split; `nil` for a rename or a delete,
+  /// which concern the archive's own charts and snapshots.
+  public var songDecision: SongDecision? {
+    switch kind {
+    case .merge: SongDecision(kind: .merge, madeAt: madeAt, songs: songs)
+    case .split: SongDecision(kind: .split, madeAt: madeAt, songs: songs)
+    case .rename, .delete: nil
     }
   }
 }

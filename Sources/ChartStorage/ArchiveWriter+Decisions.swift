@@ -12,15 +12,17 @@ extension ArchiveWriter {
   ///   - chart: a rename's old name, a delete's chart.
   ///   - chartDate: a delete's chart date.
   ///   - detail: a rename's new name, a delete's source file.
+  ///   - madeAt: when it was made (ISO 8601, UTC); `nil` for now (a decision an export carries
+  ///     keeps the time it was first made).
   /// - Returns: its number.
   public func insertDecision(
     _ kind: Decision.Kind, songs: [[DecisionEntry]], chart: String? = nil,
-    chartDate: ChartDate? = nil, detail: String? = nil
+    chartDate: ChartDate? = nil, detail: String? = nil, madeAt: String? = nil
   ) throws(ArchiveError) -> Int {
     try writing { () throws(DatabaseError) in
       try database.run(
         "INSERT INTO decisions (kind, made_at, chart, chart_date, detail) VALUES (?, ?, ?, ?, ?)",
-        kind.rawValue, importedAt, chart, chartDate?.iso8601, detail)
+        kind.rawValue, madeAt ?? importedAt, chart, chartDate?.iso8601, detail)
       let number = Int(database.lastInsertedRowID)
       for (song, entries) in songs.enumerated() {
         for entry in entries {

@@ -13,8 +13,10 @@ enum ExportCommand: Subcommand {
     snapshots, entry for entry: ranks, published previous ranks, peaks, weeks on chart, run
     numbers and movements, titles, artists, URLs, streams and ISRCs (the CSV has a column isrc
     for a chart whose entries have ISRCs, run for one whose source numbers runs, and trend for
-    one whose source publishes movements). The JSON also carries the chart's frequency; the CSV
-    has none, so give it again with import --frequency.
+    one whose source publishes movements). The JSON also carries the chart's frequency and the
+    merges and splits made with songs merge and songs split that name an entry of the chart
+    ({"decisions": […]} before the snapshots), which the archive it is imported into keeps and
+    applies; the CSV has neither, so give the frequency again with import --frequency.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
@@ -67,10 +69,18 @@ enum ExportCommand: Subcommand {
         let isrcs = try csv && reader.hasISRCs(summaries.map(\.id))
         let runs = try csv && reader.publishesRuns(summaries.map(\.id))
         let trends = try csv && reader.publishesTrends(summaries.map(\.id))
+        // The JSON carries the merges and splits a person made that name an entry of the chart,
+        // for the archive it is imported into to apply again.
+        let decisions =
+          csv
+          ? []
+          : try reader.decisions().compactMap(\.songDecision).filter { decision in
+            decision.songs.joined().contains { $0.chart == chart }
+          }
         console.write(
           csv
             ? NativeFormatWriter.csvHeader(isrcs: isrcs, runs: runs, trends: trends)
-            : NativeFormatWriter.jsonOpening)
+            : NativeFormatWriter.jsonOpening(decisions: decisions))
         for (index, summary) in summaries.enumerated() {
           // Nothing more once the output cannot be written (the command then says so).
           guard !console.outputFailed else { break }

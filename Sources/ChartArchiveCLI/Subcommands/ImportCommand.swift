@@ -238,11 +238,22 @@ enum ImportCommand: Subcommand {
       }
       console.printError("warning: " + ImportWords.trendSummary(disagreements.count))
     }
+    printSummary(report, into: path, console: console)
+  }
+
+  /// Prints an import's summary: what it stored, the decisions it kept, the files it skipped.
+  private static func printSummary(_ report: ImportReport, into path: String, console: Console) {
     let (new, replaced, unchanged) = (report.imported, report.replaced, report.unchanged)
     let entries = report.entriesStored
     let count = report.sourceCount
     let skipped = report.skipped.count
-    if new == 0, replaced == 0 {
+    let kept = report.decisionsKept
+    if new == 0, replaced == 0, kept > 0 {
+      console.print(
+        (unchanged == 1
+          ? "The snapshot was already" : "All \(unchanged) snapshots were already") + " in \(path)."
+      )
+    } else if new == 0, replaced == 0 {
       console.print(
         (unchanged == 1
           ? "Nothing new: the snapshot was already"
@@ -255,6 +266,11 @@ enum ImportCommand: Subcommand {
           + " into \(path):"
           + " \(new) new snapshot\(new == 1 ? "" : "s"), \(replaced) replaced,"
           + " \(unchanged) unchanged; \(entries) \(entries == 1 ? "entry" : "entries") stored.")
+    }
+    if kept > 0 {
+      console.print(
+        "Kept \(kept) decision\(kept == 1 ? "" : "s") the export carries (songs decisions lists"
+          + " them).")
     }
     if skipped > 0 {
       console.print(
