@@ -500,12 +500,12 @@ private final class EventReader {
     Unmanaged<EventReader>.fromOpaque(context!).takeUnretainedValue()
   }
 
-  /// Hands an event inside the file's `decisions` to their tree (`nil` elsewhere: the reader's
-  /// own handler takes it); once the tree is whole, reads the decisions from it, giving up at a
+  /// Hands an event inside the file's `decisions` to their tree (each callback checks that
+  /// ``decisions`` is set first, so that every other event costs one comparison); once the tree
+  /// is whole, reads the decisions from it, giving up at a
   /// problem (the tree reader then says what it is).
-  func inDecisions(_ event: (TreeBuilder) -> Int32) -> Int32? {
-    guard let builder = decisions else { return nil }
-    guard event(builder) != 0 else { return 0 }
+  func inDecisions(_ event: (TreeBuilder) -> Int32) -> Int32 {
+    guard let builder = decisions, event(builder) != 0 else { return 0 }
     guard builder.levels.isEmpty, let root = builder.root else { return 1 }
     decisions = nil
     var problems: [ChartFileProblem] = []
@@ -518,11 +518,12 @@ private final class EventReader {
   static let callbacks = yajl_callbacks(
     yajl_null: { context in
       let reader = from(context)
-      return reader.inDecisions { $0.add(.null) } ?? reader.null()
+      return reader.decisions == nil ? reader.null() : reader.inDecisions { $0.add(.null) }
     },
     yajl_boolean: { context, flag in
       let reader = from(context)
-      return reader.inDecisions { $0.add(.bool(flag != 0)) } ?? reader.boolean(flag != 0)
+      return reader.decisions == nil
+        ? reader.boolean(flag != 0) : reader.inDecisions { $0.add(.bool(flag != 0)) }
     },
     yajl_integer: nil,
     yajl_double: nil,
@@ -533,33 +534,37 @@ private final class EventReader {
     },
     yajl_string: { context, bytes, count in
       let reader = from(context)
+      guard reader.decisions != nil else { return reader.string(bytes, count) }
       return reader.inDecisions { builder in
         builder.string(bytes, count).map { builder.add(.string($0)) } ?? 0
-      } ?? reader.string(bytes, count)
+      }
     },
     yajl_start_map: { context in
       let reader = from(context)
-      return reader.inDecisions { $0.open(isObject: true) } ?? reader.startMap()
+      return reader.decisions == nil
+        ? reader.startMap() : reader.inDecisions { $0.open(isObject: true) }
     },
     yajl_map_key: { context, bytes, count in
       let reader = from(context)
+      guard reader.decisions != nil else { return reader.key(bytes, count) }
       return reader.inDecisions { builder in
         guard let key = builder.string(bytes, count), !builder.levels.isEmpty else { return 0 }
         builder.levels[builder.levels.count - 1].keys.append(key)
         return 1
-      } ?? reader.key(bytes, count)
+      }
     },
     yajl_end_map: { context in
       let reader = from(context)
-      return reader.inDecisions { $0.close() } ?? reader.endMap()
+      return reader.decisions == nil ? reader.endMap() : reader.inDecisions { $0.close() }
     },
     yajl_start_array: { context in
       let reader = from(context)
-      return reader.inDecisions { $0.open(isObject: false) } ?? reader.startArray()
+      return reader.decisions == nil
+        ? reader.startArray() : reader.inDecisions { $0.open(isObject: false) }
     },
     yajl_end_array: { context in
       let reader = from(context)
-      return reader.inDecisions { $0.close() } ?? reader.endArray()
+      return reader.decisions == nil ? reader.endArray() : reader.inDecisions { $0.close() }
     })
 }
 
