@@ -261,13 +261,17 @@ enum OpenAPIDocument {
             "type": "array",
             "items": {
               "type": "object",
-              "required": ["title", "artist", "image", "url", "last"],
+              "required": ["title", "artist", "image", "url", "last", "rank", "movement", "peak_position", "weeks_on_chart"],
               "properties": {
                 "title": {"type": "string"},
                 "artist": {"type": "string"},
                 "image": {"type": "string", "description": "The image URL; empty when there is none"},
                 "url": {"type": "string", "description": "The song URL; empty when there is none"},
-                "last": {"type": "integer", "minimum": 0, "description": "The previous rank; 0 for a new or re-entering song"}
+                "last": {"type": "integer", "minimum": 0, "description": "The previous rank; 0 for a new or re-entering song"},
+                "rank": {"type": "integer", "minimum": 1},
+                "movement": {"type": "string", "enum": ["up", "down", "unchanged", "new", "re-entry"], "description": "new for a debut, re-entry for a song back after time away"},
+                "peak_position": {"type": "integer", "minimum": 1},
+                "weeks_on_chart": {"type": "integer", "minimum": 1, "description": "In the chart's periods: days for a daily chart, hours for an hourly one"}
               }
             }
           },

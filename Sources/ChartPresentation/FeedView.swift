@@ -2,9 +2,13 @@ import ChartFormats
 public import ChartRanking
 
 /// A chart app's feed: the top entries of a chart's latest snapshot as the app decodes them, a
-/// JSON array in rank order of `{"title", "artist", "image", "url", "last"}`, where `last` is the
-/// previous rank the archive gives (1-based) and 0 for a new or re-entering song, `image` and `url`
-/// empty when the source gave none.
+/// JSON array in rank order of `{"title", "artist", "image", "url", "last", "rank", "movement",
+/// "peak_position", "weeks_on_chart"}`. The first five are the app's and never change: `last` is
+/// the previous rank the archive gives (1-based) and 0 for a new or re-entering song, `image` and
+/// `url` empty when the source gave none. The others were added for apps that want more: the rank
+/// (1-based), the movement's kind (`up`, `down`, `unchanged`, `new`, `re-entry`, which tells a
+/// re-entry from a debut where `last` cannot), the peak position and the weeks on chart (in the
+/// chart's periods: days for a daily chart).
 public struct FeedView: Presentation {
   /// The placements shown, in rank order.
   public var placements: [Placement]
@@ -24,6 +28,10 @@ public struct FeedView: Presentation {
           ("image", .string(placement.entry.imageURL ?? "")),
           ("url", .string(placement.entry.songURL ?? "")),
           ("last", .int(placement.previousRank ?? 0)),
+          ("rank", .int(placement.rank)),
+          ("movement", .string(placement.movement.kind)),
+          ("peak_position", .int(placement.peakPosition)),
+          ("weeks_on_chart", .int(placement.weeksOnChart)),
         ])
       }
     ).encoded(.compact) + "\n"

@@ -120,7 +120,12 @@ struct APITests {
       let feed = try #require(try reply.json() as? [[String: Any]])
       #expect(feed.count == min(20, source.count), "\(category)")
       for (served, given) in zip(feed, source) {
-        #expect(Set(served.keys) == ["title", "artist", "image", "url", "last"])
+        #expect(
+          Set(served.keys)
+            == [
+              "title", "artist", "image", "url", "last", "rank", "movement", "peak_position",
+              "weeks_on_chart",
+            ])
         for key in ["title", "artist", "image", "url"] {
           #expect(served[key] as? String == given[key] as? String, "\(category) \(key)")
         }
@@ -131,6 +136,7 @@ struct APITests {
     let hourly = try #require(try service.get("/api/feed/time").json() as? [[String: Any]])
     #expect(hourly[19]["title"] as? String == "Kaleidoscope Heart")
     #expect(hourly[19]["last"] as? Int == 0)
+    #expect(hourly[19]["movement"] as? String == "re-entry")
     #expect((try service.get("/api/feed/daily?limit=3").json() as? [[String: Any]])?.count == 3)
     let unknown = service.get("/api/feed/yearly")
     #expect(unknown.status == 404)
@@ -340,7 +346,7 @@ struct APITests {
     let feed = try Service(archive) { $0.feeds["daily"] = "app-new" }
     #expect(
       feed.get("/api/feed/daily").text
-        == #"[{"title":"<script>alert(\"1\")</script> & 'quotes' 🎧🔥","artist":"Zoë \"Z\" Ä","image":"https://i.example/1.jpg","url":"https://m.example/1","last":0},{"title":"Two","artist":"B","image":"","url":"","last":0}]"#
+        == #"[{"title":"<script>alert(\"1\")</script> & 'quotes' 🎧🔥","artist":"Zoë \"Z\" Ä","image":"https://i.example/1.jpg","url":"https://m.example/1","last":0,"rank":1,"movement":"new","peak_position":1,"weeks_on_chart":1},{"title":"Two","artist":"B","image":"","url":"","last":0,"rank":2,"movement":"new","peak_position":2,"weeks_on_chart":1}]"#
         + "\n")
 
     let unchanged = service.request("POST", target, headers: bearer, body: file)
