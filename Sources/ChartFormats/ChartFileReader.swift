@@ -883,7 +883,8 @@ public struct ChartFileReader: Sendable {
     /// Every entry's problems, each with its entry (or row) and rank.
     var problems: [ChartFileProblem] = []
     /// Whether the snapshot's source publishes previous ranks: the format does, or its entries
-    /// have the field, even when null.
+    /// have the field, even when null (but for a format whose null is "not available",
+    /// ``ChartFormat/nullPreviousRankIsUnknown``, where an entry must give a number).
     var publishesPreviousRank: Bool
   }
 
@@ -922,7 +923,9 @@ public struct ChartFileReader: Sendable {
       var previousRank = raw.previousRank
       if format.zeroPreviousRankMeansNone, previousRank == 0 { previousRank = nil }
       Self.checkFigures(of: raw, previousRank: previousRank, keys: keys, problems: &entryProblems)
-      if raw.hasPreviousRank { checked.publishesPreviousRank = true }
+      if raw.hasPreviousRank, raw.previousRank != nil || !format.nullPreviousRankIsUnknown {
+        checked.publishesPreviousRank = true
+      }
       if entryProblems.isEmpty, let rank, let title = raw.title, let artist = raw.artist {
         checked.entries.append(
           ChartEntry(

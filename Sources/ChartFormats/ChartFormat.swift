@@ -147,6 +147,12 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// Whether a previous rank of 0 means "not on the previous chart".
   var zeroPreviousRankMeansNone: Bool { self == .appFeed || self == .billboardPy }
 
+  /// Whether a null previous rank means "not available" rather than "not on the previous chart":
+  /// billboard.py writes `lastPos` 0 for a song that was not on last week's chart and `null`
+  /// where the chart has no last-week figures (its year-end charts, a chart page without the
+  /// column). Such an entry does not make its snapshot publish previous ranks.
+  var nullPreviousRankIsUnknown: Bool { self == .billboardPy }
+
   /// Whether the chart's name is in the file's name, before its date
   /// (`regional-global-weekly-2024-03-21.csv` is chart `regional-global-weekly`).
   var namesTheChartInTheFileName: Bool { self == .spotifyChartsCSV }

@@ -74,6 +74,30 @@ struct FormatDetectionTests {
     #expect(file.snapshots.first?.chartDate.iso8601 == "2024-01-06T13:00:00Z")
   }
 
+  /// billboard.py writes `lastPos` null where a chart has no last-week figures: such a snapshot
+  /// publishes no previous ranks and leaves them to the archive. It was read as "not on last
+  /// week's chart", which the archive contradicted with a `2!` mark and a warning per entry. A 0
+  /// is still "not on last week's chart".
+  @Test func billboardPysNullLastPositionIsNotAvailable() throws {
+    let unknown = try decode(
+      #"{"name": "hot-100", "date": "2024-01-13", "entries": [{"title": "B", "artist": "Y","#
+        + #" "rank": 1, "lastPos": null, "peakPos": null, "weeks": null}, {"title": "A","#
+        + #" "artist": "X", "rank": 2, "lastPos": null, "peakPos": null, "weeks": null}]}"#)
+    #expect(unknown.format == .billboardPy)
+    #expect(unknown.snapshots.first?.publishesPreviousRank == false)
+    let published = try decode(
+      #"{"name": "hot-100", "date": "2024-01-13", "entries": [{"title": "B", "artist": "Y","#
+        + #" "rank": 1, "lastPos": 2, "peakPos": 1, "weeks": 2}, {"title": "C", "artist": "Z","#
+        + #" "rank": 2, "lastPos": 0, "peakPos": 2, "weeks": 1}]}"#)
+    #expect(published.snapshots.first?.publishesPreviousRank == true)
+    #expect(published.snapshots.first?.entries.map(\.publishedPreviousRank) == [2, nil])
+    // In the native format null stays "not on the previous chart", as documented.
+    let native = try decode(
+      #"{"chart": "c", "chart_date": "2024-01-13", "entries": [{"rank": 1, "title": "A","#
+        + #" "artist": "X", "previous_rank": null}]}"#)
+    #expect(native.snapshots.first?.publishesPreviousRank == true)
+  }
+
   @Test func readsAnAppFeedWithRankFromPositionAndDateFromTheFileName() throws {
     let file = try decode(
       """
