@@ -49,8 +49,10 @@ struct PictureAndMarkupTests {
     #expect(Markup.pathSegment("밤") == "%EB%B0%A4")
   }
 
+  // Ranks 1 to 4 were drawn on an axis to 10, their lines squeezed into its top third.
   @Test(arguments: [
-    (3, 10, [1, 2, 4, 6, 8, 10]), (100, 100, [1, 20, 40, 60, 80, 100]),
+    (1, 2, [1, 2]), (3, 3, [1, 2, 3]), (4, 4, [1, 2, 3, 4]), (7, 8, [1, 2, 4, 6, 8]),
+    (100, 100, [1, 20, 40, 60, 80, 100]),
     (200, 200, [1, 50, 100, 150, 200]), (37, 40, [1, 10, 20, 30, 40]),
   ])
   func theRankAxisEndsAtARoundRank(largest: Int, bottom: Int, ticks: [Int]) {
