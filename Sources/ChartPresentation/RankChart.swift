@@ -202,7 +202,7 @@ public struct RankChart: Sendable {
     appendHeading(setting, layout: layout, to: &svg)
     for panel in layout.panels {
       if layout.panels.count > 1 {
-        svg += "<text class=\"lt\" x=\"\(number(Self.left))\" y=\"\(number(panel.top - 34))\""
+        svg += "<text class=\"lt\" x=\"\(number(Self.left))\" y=\"\(number(panel.top - 40))\""
         svg += " fill=\"#1f2328\" font-weight=\"bold\">"
         Markup.append(panel.chart, to: &svg)
         svg += "</text>\n"
@@ -252,7 +252,7 @@ public struct RankChart: Sendable {
       for chart in charts.isEmpty ? [""] : charts {
         let indices = lines[chart] ?? []
         let points = indices.flatMap { series[$0].points }
-        let top = cursor + (charts.count > 1 ? 56 : 28)
+        let top = cursor + (charts.count > 1 ? 64 : 28)
         panels.append(
           Panel(
             chart: chart, lines: indices, top: top, bottom: top + plotHeight,

@@ -138,16 +138,16 @@ struct ManyLinesPictureTests {
     let svg = chart.svg(.inline)
     #expect(
       svg.hasPrefix(
-        "<svg class=\"rc\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 498\""))
+        "<svg class=\"rc\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 514\""))
     let paths = svg.matches(of: /<path d="([^"]+)"/).map { String($0.1) }
-    #expect(paths == ["M48,143L700,218", "M48,458L374,308L700,308"])
+    #expect(paths == ["M48,151L700,226", "M48,474L374,324L700,324"])
     // Each panel's heading, its ranks (1 to 3, then 1 to 2) and its dates.
     #expect(
       svg.contains(
-        "<text class=\"lt\" x=\"48\" y=\"34\" fill=\"#1f2328\" font-weight=\"bold\">m</text>"))
+        "<text class=\"lt\" x=\"48\" y=\"36\" fill=\"#1f2328\" font-weight=\"bold\">m</text>"))
     #expect(
       svg.contains(
-        "<text class=\"lt\" x=\"48\" y=\"274\" fill=\"#1f2328\" font-weight=\"bold\">d</text>"))
+        "<text class=\"lt\" x=\"48\" y=\"284\" fill=\"#1f2328\" font-weight=\"bold\">d</text>"))
     let ranks = svg.matches(of: /text-anchor="end">(\d+)<\/text>/).map { Int($0.1)! }
     #expect(ranks == [1, 2, 3, 1, 2])
     // One line a panel: each peak is labelled there, and no legend repeats the charts.
