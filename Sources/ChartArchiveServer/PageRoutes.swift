@@ -141,10 +141,21 @@ extension Router {
       body: Array(page.html(.served).utf8), caching: caching)
   }
 
-  /// An error as a page, with its status: `Not Found`, and the archive's words.
-  func errorPage(_ status: Int, _ detail: String) -> HTTPResponse {
+  /// An error as a page, with its status: `Not Found`, the archive's words, and links to the
+  /// pages meant.
+  func errorPage(
+    _ status: Int, _ detail: String, links: [(path: String, text: String)] = []
+  ) -> HTTPResponse {
     Self.html(
-      ErrorPage(heading: reasonPhrase(status), message: detail), status: status, caching: .none)
+      ErrorPage(heading: reasonPhrase(status), message: detail, links: links), status: status,
+      caching: .none)
+  }
+
+  /// The pages an archive error's request may have meant: a chart's snapshots nearest a date
+  /// without one.
+  static func links(for error: ArchiveError) -> [(path: String, text: String)] {
+    guard case .noSuchSnapshot(let chart, _, let before, let after) = error else { return [] }
+    return ErrorPage.nearest(chart: chart, before: before, after: after)
   }
 
   /// A snapshot's page with the chart dates around it, its climbers and drop-outs.

@@ -197,7 +197,9 @@ public final class Router: Sendable {
     } catch let error as ArchiveError {
       let status = Self.status(of: error)
       if status >= 500 { return failure(status, cause: error.description, of: request) }
-      return isAPI ? problem(for: error) : errorPage(status, Self.words(for: error))
+      return isAPI
+        ? problem(for: error)
+        : errorPage(status, Self.words(for: error), links: Self.links(for: error))
     } catch {
       return failure(500, cause: "\(error)", of: request)
     }

@@ -166,9 +166,14 @@ enum PagePieces {
   }
 
   /// A table (`<table>`) of columns (a heading and whether the column holds numbers) and rows of
-  /// cells already written as markup.
+  /// cells already written as markup, in a box that scrolls sideways if it must.
+  ///
+  /// - Parameter minor: the 0-based indices of the columns a phone does without: their cells get
+  ///   the class `m`, which the style sheet hides below 30rem (480 px) wide, so that the columns
+  ///   that matter (the rank, the title, the artist) keep the screen.
   static func table(
-    caption: String? = nil, _ columns: [(heading: String, numeric: Bool)], _ rows: [[String]]
+    caption: String? = nil, _ columns: [(heading: String, numeric: Bool)], _ rows: [[String]],
+    minor: Set<Int> = []
   ) -> String {
     var output = "<div class=\"scroll\"><table>"
     if let caption {
@@ -176,17 +181,22 @@ enum PagePieces {
       Markup.append(caption, to: &output)
       output += "</caption>"
     }
+    // Each column's class: `n` for numbers, `s` for words, then `m` when a phone drops it.
+    let classes = columns.indices.map { index in
+      (columns[index].numeric ? "n" : "s") + (minor.contains(index) ? " m" : "")
+    }
     output += "<thead><tr>"
-    for column in columns {
-      output += column.numeric ? "<th class=\"n\" scope=\"col\">" : "<th scope=\"col\">"
+    for (column, name) in zip(columns, classes) {
+      // Headings are left-aligned by default: only `n` and `m` matter to them.
+      let heading = name.split(separator: " ").filter { $0 != "s" }.joined(separator: " ")
+      output += heading.isEmpty ? "<th scope=\"col\">" : "<th class=\"\(heading)\" scope=\"col\">"
       output += column.heading + "</th>"
     }
     output += "</tr></thead>\n<tbody>\n"
     for row in rows {
       output += "<tr>"
-      for (column, cell) in zip(columns, row) {
-        output += column.numeric ? "<td class=\"n\">" : "<td class=\"s\">"
-        output += cell + "</td>"
+      for (name, cell) in zip(classes, row) {
+        output += "<td class=\"\(name)\">" + cell + "</td>"
       }
       output += "</tr>\n"
     }

@@ -211,7 +211,7 @@ public struct SongPage: HTMLPage {
               "\(placement.rank)", PagePieces.marker(placement.movement),
               Markup.escaped(cells.previous.display), cells.peak.display, cells.weeks.display,
             ]
-          })
+          }, minor: [3])
         output += PagePieces.notes(history.placements.map(\.figures))
         if !history.creditChanges.isEmpty {
           output += "<h3>Credit changes</h3>\n<ul class=\"plain\">"
@@ -285,19 +285,25 @@ public struct DiffPage: HTMLPage {
     let arrivals = diff.arrivals
     let up = moves.filter { ($0.movement.change ?? 0) > 0 }.count
     let down = moves.filter { ($0.movement.change ?? 0) < 0 }.count
+    // The "Was" column only when a line has a rank there (debuts have none).
     func rows(_ lines: [SnapshotDiff.Line]) -> String {
       guard !lines.isEmpty else { return PagePieces.paragraph("None.", class: "sub") }
+      let was = lines.map {
+        Markup.escaped(
+          ($0.figures.map { figureCells($0).previous } ?? .optional($0.olderRank)).display)
+      }
+      let showsWas = was.contains { !$0.isEmpty }
       return PagePieces.table(
-        [("Rank", true), ("Move", false), ("Was", true), ("Title", false), ("Artist", false)],
-        lines.map { line in
-          [
-            "\(line.entry.entry.rank)", PagePieces.marker(line.movement),
-            Markup.escaped(
-              (line.figures.map { figureCells($0).previous } ?? .optional(line.olderRank)).display),
-            PagePieces.songLink(line.entry.song, line.entry.entry.title, setting)
-              + PagePieces.songURLLink(line.entry.entry.songURL),
-            Markup.isolated(line.entry.entry.artist),
-          ]
+        [("Rank", true), ("Move", false)] + (showsWas ? [("Was", true)] : [])
+          + [("Title", false), ("Artist", false)],
+        zip(lines, was).map { line, was in
+          ["\(line.entry.entry.rank)", PagePieces.marker(line.movement)]
+            + (showsWas ? [was] : [])
+            + [
+              PagePieces.songLink(line.entry.song, line.entry.entry.title, setting)
+                + PagePieces.songURLLink(line.entry.entry.songURL),
+              Markup.isolated(line.entry.entry.artist),
+            ]
         })
     }
     output += PagePieces.heading("Debuts and re-entries (\(arrivals.count))")
@@ -433,7 +439,7 @@ public struct SearchPage: HTMLPage {
           Markup.isolated(song.artist), song.firstChartDate.iso8601, "\(song.bestRank)",
           "\(song.entryCount)",
         ]
-      })
+      }, minor: [2, 4])
     if shown.count > Self.limit {
       output += PagePieces.paragraph(
         "… and \(shown.count - Self.limit) more: add words to narrow the search.", class: "notes")
@@ -442,23 +448,44 @@ public struct SearchPage: HTMLPage {
   }
 }
 
-/// A page saying why a request has no page: the status's words and the archive's.
+/// A page saying why a request has no page: the status's words and the archive's, and links to
+/// the pages meant (the nearest chart dates).
 public struct ErrorPage: HTMLPage {
   /// The heading (`Not found`).
   public var heading: String
   /// What went wrong, with its hint (the nearest chart dates, the chart names).
   public var message: String
+  /// Pages the request may have meant, each a server path and its words, in order.
+  public var links: [(path: String, text: String)]
 
   /// The page of an error.
-  public init(heading: String, message: String) {
+  ///
+  /// - Parameter links: the pages it may have meant (see ``nearest(chart:before:after:)``).
+  public init(heading: String, message: String, links: [(path: String, text: String)] = []) {
     self.heading = heading
     self.message = message
+    self.links = links
+  }
+
+  /// The links to a chart's snapshots nearest a date that has none: `← 2024-01-06` (the one
+  /// before) and `2024-01-13 →` (the one after), whichever there are.
+  public static func nearest(chart: String, before: ChartDate?, after: ChartDate?)
+    -> [(path: String, text: String)]
+  {
+    (before.map { [(PagePath.chart(chart, $0), "← \($0)")] } ?? [])
+      + (after.map { [(PagePath.chart(chart, $0), "\($0) →")] } ?? [])
   }
 
   public var title: String { heading }
 
   public func main(_ setting: PageSetting) -> String {
-    "<h1>" + Markup.escaped(heading) + "</h1>\n" + PagePieces.paragraph(message, class: "sub")
-      + (setting == .served ? "<p><a href=\"/\">All charts</a></p>\n" : "")
+    var output =
+      "<h1>" + Markup.escaped(heading) + "</h1>\n" + PagePieces.paragraph(message, class: "sub")
+    if setting == .served, !links.isEmpty {
+      output += "<nav class=\"bar\" aria-label=\"Nearest pages\">"
+      for link in links { output += PagePieces.link(link.path, link.text, setting) }
+      output += "</nav>\n"
+    }
+    return output + (setting == .served ? "<p><a href=\"/\">All charts</a></p>\n" : "")
   }
 }

@@ -1,7 +1,9 @@
 import ChartRanking
 
-/// The rank axis: from 1 at the top to a round number at or below the lowest rank drawn, with a
-/// tick at 1 and at each multiple of a round step (1, 2, 5, 10, 20, 25, 50, …).
+/// The rank axis: from 1 at the top to the first multiple of a round step (1, 2, 5, 10, 20, 25,
+/// 50, …) at or below the lowest rank drawn, with a tick at 1 and at each multiple of the step:
+/// fitted to the ranks drawn (ranks 1 to 4 get an axis to 4, not to 10), and never shorter than
+/// ranks 1 to 2.
 struct RankScale {
   /// The rank at the bottom of the plot.
   let bottom: Int
@@ -9,7 +11,7 @@ struct RankScale {
   let ticks: [Int]
 
   init(largest: Int) {
-    let largest = max(largest, 10)
+    let largest = max(largest, 2)
     var step = 1
     let steps = [1, 2, 5, 10, 20, 25, 50]
     var magnitude = 1
@@ -26,7 +28,7 @@ struct RankScale {
 }
 
 /// The chart-date axis: ticks at round moments (years, months, days or hours, whichever gives at
-/// most seven between the first and last chart date), labelled in ISO 8601's order (`1990`,
+/// most seven, or the limit given, between the first and last chart date), labelled in ISO 8601's order (`1990`,
 /// `2024-01`, `2024-05-01`, `05-01 20:00`), all in UTC, as chart dates are.
 struct TimeTicks {
   /// A moment with its label.
@@ -39,7 +41,10 @@ struct TimeTicks {
 
   private static let day: Int64 = 86_400
 
-  init(start: Int64, end: Int64) {
+  /// The ticks between two moments.
+  ///
+  /// - Parameter limit: the most ticks (at least 2), so that their labels do not overlap.
+  init(start: Int64, end: Int64, limit: Int = 7) {
     if end <= start {
       ticks = [
         Tick(
@@ -48,7 +53,6 @@ struct TimeTicks {
       ]
       return
     }
-    let limit = 7
     let span = end - start
     // Years, every 1, 2, 5, 10, 20, 25, 50 or 100.
     let firstYear = Self.civil(Self.floorDiv(start, Self.day)).year

@@ -196,6 +196,70 @@ struct PagesTests {
     #expect(service.get("/charts/%ZZ").status == 400)
   }
 
+  @Test func theNotFoundPageOfADateLinksTheNearestChartDates() throws {
+    let (service, _) = try Self.service()
+    // The page named the nearest dates, as text only.
+    let between = service.get("/charts/hot-100/2024-01-01")
+    #expect(between.status == 404)
+    #expect(
+      between.text.contains(
+        "<nav class=\"bar\" aria-label=\"Nearest pages\"><a href=\"/charts/hot-100/2023-12-30\">"
+          + "← 2023-12-30</a><a href=\"/charts/hot-100/2024-01-06\">2024-01-06 →</a></nav>\n"
+          + "<p><a href=\"/\">All charts</a></p>"))
+    let before = service.get("/charts/hot-100/2020-01-01").text
+    #expect(
+      before.contains(
+        "<nav class=\"bar\" aria-label=\"Nearest pages\"><a href=\"/charts/hot-100/2023-12-23\">"
+          + "2023-12-23 →</a></nav>"))
+    let hourly = service.get("/charts/app-hourly/2024-05-05T12:30:00Z").text
+    #expect(
+      hourly.contains(
+        "<a href=\"/charts/app-hourly/2024-05-05T12:00:00Z\">← 2024-05-05T12:00:00Z</a>"
+          + "<a href=\"/charts/app-hourly/2024-05-05T13:00:00Z\">2024-05-05T13:00:00Z →</a>"))
+    // Other pages that are not found link nothing but the charts.
+    #expect(!service.get("/charts/nothing").text.contains("<nav class=\"bar\""))
+  }
+
+  @Test func tablesKeepTheirColumnsThatMatterOnAPhone() throws {
+    let (service, archive) = try Self.service()
+    // The diff's debuts and re-entries have no previous rank: no empty "Was" column.
+    let diff = service.get("/charts/hot-100/diff?from=2023-12-23&to=2024-01-13").text
+    let heads = diff.matches(of: /<thead><tr>(.*?)<\/tr><\/thead>/).map { String($0.1) }
+    #expect(
+      heads == [
+        "<th class=\"n\" scope=\"col\">Rank</th><th scope=\"col\">Move</th>"
+          + "<th scope=\"col\">Title</th><th scope=\"col\">Artist</th>",
+        "<th class=\"n\" scope=\"col\">Was</th><th scope=\"col\">Title</th>"
+          + "<th scope=\"col\">Artist</th>",
+        "<th class=\"n\" scope=\"col\">Rank</th><th scope=\"col\">Move</th>"
+          + "<th class=\"n\" scope=\"col\">Was</th><th scope=\"col\">Title</th>"
+          + "<th scope=\"col\">Artist</th>",
+      ])
+    #expect(
+      diff.contains(
+        "<tr><td class=\"n\">15</td><td class=\"s\"><span class=\"mv re\" role=\"img\""
+          + " aria-label=\"re-entry\">RE</span></td><td class=\"s\"><a href=\"/songs/"))
+    // A song's table: last week's rank gives way on a phone (class m).
+    let snooze = try songID(["Snooze"], in: archive)
+    let song = service.get("/songs/\(snooze)").text
+    #expect(
+      song.contains(
+        "<thead><tr><th scope=\"col\">Chart date</th><th class=\"n\" scope=\"col\">Rank</th>"
+          + "<th scope=\"col\">Move</th><th class=\"n m\" scope=\"col\">Last</th>"
+          + "<th class=\"n\" scope=\"col\">Peak</th><th class=\"n\" scope=\"col\">Weeks</th>"
+          + "</tr></thead>"))
+    #expect(
+      song.matches(of: /<td class="n m">(\d*)<\/td>/).map { String($0.1) } == ["9", "16", ""])
+    // The search's first chart date and entries give way.
+    let search = service.get("/search?q=christmas").text
+    #expect(
+      search.contains(
+        "<th scope=\"col\">Title</th><th scope=\"col\">Artist</th>"
+          + "<th class=\"m\" scope=\"col\">First charted</th>"
+          + "<th class=\"n\" scope=\"col\">Best rank</th>"
+          + "<th class=\"n m\" scope=\"col\">Entries</th>"))
+  }
+
   @Test func aDatedPageIsKeptAndRevalidated() throws {
     let (service, _) = try Self.service()
     let first = service.get("/charts/hot-100/2024-01-06")

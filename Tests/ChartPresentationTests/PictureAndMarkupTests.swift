@@ -49,8 +49,10 @@ struct PictureAndMarkupTests {
     #expect(Markup.pathSegment("밤") == "%EB%B0%A4")
   }
 
+  // Ranks 1 to 4 were drawn on an axis to 10, their lines squeezed into its top third.
   @Test(arguments: [
-    (3, 10, [1, 2, 4, 6, 8, 10]), (100, 100, [1, 20, 40, 60, 80, 100]),
+    (1, 2, [1, 2]), (3, 3, [1, 2, 3]), (4, 4, [1, 2, 3, 4]), (7, 8, [1, 2, 4, 6, 8]),
+    (100, 100, [1, 20, 40, 60, 80, 100]),
     (200, 200, [1, 50, 100, 150, 200]), (37, 40, [1, 10, 20, 30, 40]),
   ])
   func theRankAxisEndsAtARoundRank(largest: Int, bottom: Int, ticks: [Int]) {
@@ -111,5 +113,79 @@ struct PictureAndMarkupTests {
     var partial = chart
     partial.series[0].sourcePeak = 1
     #expect(partial.svg(.inline).contains(">best 3 (peak position 1*)</text>"))
+  }
+}
+
+/// The pictures of many lines: a panel per chart, colours, labels at the lines' ends.
+struct ManyLinesPictureTests {
+  /// A line of a chart, from ISO 8601 dates and ranks, in one run.
+  static func line(_ chart: String, _ points: [(String, Int)]) throws -> RankChart.Series {
+    RankChart.Series(
+      label: chart,
+      points: try points.map { .init(chartDate: try ChartDate(iso8601: $0.0), rank: $0.1, run: 1) },
+      chart: chart)
+  }
+
+  @Test func eachChartHasAPanelWithItsOwnTimeSpanAndRanks() throws {
+    // A song on a monthly chart and a daily one was drawn on one time axis from the month's
+    // start: the daily points piled into the last days, on a rank axis to 10 for ranks 1 to 3.
+    let chart = RankChart(
+      title: "Night Sky",
+      series: [
+        try Self.line("m", [("2024-04-01", 2), ("2024-05-01", 3)]),
+        try Self.line("d", [("2024-05-01", 2), ("2024-05-02", 1), ("2024-05-03", 1)]),
+      ])
+    let svg = chart.svg(.inline)
+    #expect(
+      svg.hasPrefix(
+        "<svg class=\"rc\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 720 514\""))
+    let paths = svg.matches(of: /<path d="([^"]+)"/).map { String($0.1) }
+    #expect(paths == ["M48,151L700,226", "M48,474L374,324L700,324"])
+    // Each panel's heading, its ranks (1 to 3, then 1 to 2) and its dates.
+    #expect(
+      svg.contains(
+        "<text class=\"lt\" x=\"48\" y=\"36\" fill=\"#1f2328\" font-weight=\"bold\">m</text>"))
+    #expect(
+      svg.contains(
+        "<text class=\"lt\" x=\"48\" y=\"284\" fill=\"#1f2328\" font-weight=\"bold\">d</text>"))
+    let ranks = svg.matches(of: /text-anchor="end">(\d+)<\/text>/).map { Int($0.1)! }
+    #expect(ranks == [1, 2, 3, 1, 2])
+    // One line a panel: each peak is labelled there, and no legend repeats the charts.
+    #expect(svg.contains(">peak 2</text>"))
+    #expect(svg.contains(">peak 1</text>"))
+    #expect(!svg.contains("class=\"legend\""))
+    #expect(!svg.contains("class=\"el\""))
+  }
+
+  @Test func twelveLinesHaveTwelveColoursAndTheirNamesAtTheirEnds() throws {
+    // Twelve songs were drawn in six colours, the last six dashed.
+    let series = try (0..<13).map { index in
+      var line = try Self.line("hot-100", [("2024-01-06", index + 1), ("2024-01-13", index + 2)])
+      line.label = "Song \(index) — Artist"
+      line.endLabel = index == 12 ? "A title longer than twenty characters" : "Song \(index)"
+      return line
+    }
+    let svg = RankChart(title: "13 songs", series: series).svg(.file)
+    let strokes = svg.matches(of: /<g class="s s\d+" stroke="(#[0-9a-f]{6})"/).map { String($0.1) }
+    #expect(strokes == RankChart.colors + [RankChart.colors[0]])
+    #expect(Set(RankChart.colors).count == 12)
+    // The 13th line, and only it, is dashed (its path and its legend's line).
+    #expect(svg.matches(of: /stroke-dasharray="6 3"/).count == 2)
+    let ends = svg.matches(
+      of: /<text class="el" x="578" y="([0-9.]+)" fill="(#[0-9a-f]{6})">([^<]+)</
+    )
+    .map { "\($0.1) \($0.2) \($0.3)" }
+    // Ranks 2 to 14 on an axis to 15, 240 high from 58: each label at its rank, 17.1 apart.
+    #expect(ends.count == 13)
+    #expect(ends.first == "79.1 #0072b2 Song 0")
+    #expect(ends.last == "284.9 #0072b2 A title longer than…")
+    #expect(svg.contains(">Song 12 — Artist · peak 13</text>"))
+  }
+
+  @Test func labelsAtTheLinesEndsAreMovedApartAndKeptInThePlot() {
+    #expect(
+      RankChart.spread([10, 12, 50, 300], gap: 13, top: 0, bottom: 100) == [10, 23, 50, 100])
+    #expect(RankChart.spread([90, 95, 99], gap: 13, top: 0, bottom: 100) == [74, 87, 100])
+    #expect(RankChart.spread([-5], gap: 13, top: 0, bottom: 100) == [0])
   }
 }

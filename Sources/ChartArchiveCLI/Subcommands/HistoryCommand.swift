@@ -22,8 +22,9 @@ enum HistoryCommand: Subcommand {
     daily or hourly chart; counted across re-entries), runs and debut, for each chart it was on.
 
     --format svg draws the rank history as a picture (SVG 1.1) instead: rank 1 at the top, one
-    point per chart date, the line broken where the song was off the chart, the peak marked, one
-    line per chart. It draws several songs on one picture, with a legend: each --song given (the
+    point per chart date, the line broken where the song was off the chart, the peak marked, a
+    panel per chart with its own dates and ranks. It draws several songs on one picture, each in
+    a colour of its own and named at the end of its line, with a legend: each --song given (the
     option repeats), or the songs a search finds (at most 12, best matches first).
     """
   static let examples = [
