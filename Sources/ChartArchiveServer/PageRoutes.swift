@@ -24,7 +24,9 @@ import ChartStorage
 /// next import), for a minute the rest.
 enum PageRoutes {
   /// The routes.
-  static let all: [Route] = [home, asset, chartsList, search, chart, diff, report, snapshot, song]
+  static let all: [Route] = [
+    home, asset, chartsList, search, chart, atom, diff, report, snapshot, song,
+  ]
 
   /// `/`: the charts, with the top of each one's latest snapshot.
   static let home = Route(.get, [], media: [.html], caching: .seconds(60)) { router, request in
@@ -75,6 +77,24 @@ enum PageRoutes {
       return try router.pickedDate(date, chart: chart)
     }
     return try router.snapshotPage(Queries.Snapshot(chart: chart, date: .latest), request)
+  }
+
+  /// `/charts/NAME.atom`: the chart's Atom feed, its newest snapshots first (``AtomFeed``).
+  static let atom = Route(
+    .get, ["charts", .chartAtom], media: [.atom], caching: .seconds(60)
+  ) { router, request in
+    let chart = try request.value(Parameters.chart)
+    let feed = try router.archive.read { reader in
+      let snapshots = try reader.snapshots(of: chart).suffix(AtomFeed.itemLimit).reversed()
+      return AtomFeed(
+        chart: chart,
+        items: try snapshots.map {
+          AtomFeed.Item(snapshot: $0, placements: try reader.placements(of: $0))
+        })
+    }
+    return HTTPResponse(
+      status: 200, headers: [("Content-Type", Route.MediaType.atom.rawValue)] + Router.pageHeaders,
+      body: Array(feed.xml.utf8), caching: request.caching())
   }
 
   /// `/charts/NAME/diff?from=&to=`: two snapshots compared.

@@ -6,6 +6,9 @@
 enum PathSegment: Sendable, ExpressibleByStringLiteral {
   case literal(String)
   case parameter(RouteParameter)
+  /// A parameter with a literal ending, in one segment: `{chart}.atom`. The value is the segment
+  /// without the ending, and is not empty.
+  case suffixed(RouteParameter, String)
 
   init(stringLiteral value: String) { self = .literal(value) }
 
@@ -17,6 +20,8 @@ enum PathSegment: Sendable, ExpressibleByStringLiteral {
   static let song = PathSegment.parameter(Parameters.song.declaration)
   /// `{category}`: a feed's category.
   static let category = PathSegment.parameter(Parameters.category.declaration)
+  /// `{chart}.atom`: a chart's Atom feed.
+  static let chartAtom = PathSegment.suffixed(Parameters.chart.declaration, ".atom")
   /// `{name}`: an asset's file name.
   static let asset = PathSegment.parameter(Parameters.asset.declaration)
 }

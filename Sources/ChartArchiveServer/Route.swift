@@ -27,6 +27,7 @@ struct Route: Sendable {
     case html = "text/html; charset=utf-8"
     case css = "text/css; charset=utf-8"
     case svg = "image/svg+xml"
+    case atom = "application/atom+xml"
 
     /// The name the OpenAPI document gives it: the type without its parameters (`text/csv`).
     var name: String { String(rawValue.prefix { $0 != ";" }) }
@@ -91,13 +92,19 @@ struct Route: Sendable {
         switch segment {
         case .literal(let text): text
         case .parameter(let parameter): "{\(parameter.name)}"
+        case .suffixed(let parameter, let suffix): "{\(parameter.name)}\(suffix)"
         }
       }.joined(separator: "/")
   }
 
   /// The parameters of its path, in order.
   var pathParameters: [RouteParameter] {
-    path.compactMap { if case .parameter(let parameter) = $0 { parameter } else { nil } }
+    path.compactMap { segment in
+      switch segment {
+      case .literal: nil
+      case .parameter(let parameter), .suffixed(let parameter, _): parameter
+      }
+    }
   }
 
   /// Whether it is one of the API's (under `/api/`), which answers errors with problem documents,

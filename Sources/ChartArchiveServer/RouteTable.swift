@@ -1,7 +1,8 @@
 /// A table of routes as a trie of path segments, for finding a request's route in one walk of its
-/// path: at each segment a literal (`snapshots`) is tried before a parameter (`{date}`), so that
-/// `/api/charts/hot-100/diff` is the diff and `/api/charts/hot-100/2024-01-06` a snapshot. Each
-/// node holds the routes of its path, one a method.
+/// path: at each segment a literal (`snapshots`) is tried first, then a parameter with an ending
+/// the segment has (`{chart}.atom`), then a parameter (`{date}`), so that
+/// `/api/charts/hot-100/diff` is the diff and `/api/charts/hot-100/2024-01-06` a snapshot, and
+/// `/charts/hot-100.atom` the chart's feed. Each node holds the routes of its path, one a method.
 struct RouteTable: Sendable {
   /// A path's routes, found: those of each method, and the values of its path's parameters by
   /// name.
@@ -14,6 +15,8 @@ struct RouteTable: Sendable {
 
   private struct Node: Sendable {
     var literals: [String: Node] = [:]
+    /// The nodes after a parameter with an ending, by the ending.
+    var suffixed: [String: Node] = [:]
     /// The node after a parameter segment (none, or one).
     var parameter: [Node] = []
     var routes: [Route] = []
@@ -45,6 +48,8 @@ struct RouteTable: Sendable {
     switch segment {
     case .literal(let text):
       insert(route, at: path.dropFirst(), into: &node.literals[text, default: Node()])
+    case .suffixed(_, let suffix):
+      insert(route, at: path.dropFirst(), into: &node.suffixed[suffix, default: Node()])
     case .parameter:
       if node.parameter.isEmpty { node.parameter = [Node()] }
       insert(route, at: path.dropFirst(), into: &node.parameter[0])
@@ -69,6 +74,12 @@ struct RouteTable: Sendable {
       let routes = walk(next, segments.dropFirst(), values: &values)
     {
       return routes
+    }
+    for (suffix, next) in node.suffixed
+    where segment.count > suffix.count && segment.hasSuffix(suffix) {
+      values.append(String(segment.dropLast(suffix.count)))
+      if let routes = walk(next, segments.dropFirst(), values: &values) { return routes }
+      values.removeLast()
     }
     guard let next = node.parameter.first else { return nil }
     values.append(segment)

@@ -17,12 +17,16 @@ public protocol HTMLPage: Sendable {
   var title: String { get }
   /// The search box's words, when the page answers a search.
   var searchText: String { get }
+  /// The Atom feed a feed reader finds in the page's head (`<link rel="alternate">`): its path
+  /// and title; `nil` for none.
+  var feed: (path: String, title: String)? { get }
   /// The contents of `<main>`, markup.
   func main(_ setting: PageSetting) -> String
 }
 
 extension HTMLPage {
   public var searchText: String { "" }
+  public var feed: (path: String, title: String)? { nil }
 
   /// The whole HTML document (the HTML Living Standard's syntax, UTF-8): language, viewport for
   /// phones, light and dark colour schemes, the style sheet, a skip link, the header with the
@@ -39,6 +43,11 @@ extension HTMLPage {
     case .served:
       page += "<link rel=\"stylesheet\" href=\"/assets/style.css\">\n"
       page += "<link rel=\"icon\" href=\"/assets/icon.svg\" type=\"image/svg+xml\">\n"
+      if let feed {
+        page += "<link rel=\"alternate\" type=\"application/atom+xml\" title=\""
+        Markup.append(feed.title, to: &page)
+        page += "\" href=\"" + Markup.escaped(feed.path) + "\">\n"
+      }
     case .file:
       page += "<meta http-equiv=\"Content-Security-Policy\" content=\"\(PageAssets.filePolicy)\">\n"
       page += "<style>\n" + PageAssets.styleSheet + "</style>\n"

@@ -95,6 +95,11 @@ public struct SnapshotPage: HTMLPage {
 
   public var title: String { "\(snapshot.summary.chart) · \(snapshot.summary.chartDate)" }
 
+  /// The chart's Atom feed (``AtomFeed``).
+  public var feed: (path: String, title: String)? {
+    (PagePath.chart(snapshot.summary.chart) + ".atom", "\(snapshot.summary.chart) (Atom)")
+  }
+
   public func main(_ setting: PageSetting) -> String {
     let summary = snapshot.summary
     let chart = summary.chart

@@ -30,6 +30,8 @@ public struct SnapshotSummary: Hashable, Sendable {
   public var source: String?
   /// How often the chart is published, when known.
   public var frequency: ChartFrequency?
+  /// When it was stored, or last replaced (ISO 8601, UTC: `2026-12-02T08:00:00Z`).
+  public var importedAt: String
 }
 
 /// Which snapshot of a chart a query means.
@@ -89,7 +91,7 @@ extension ArchiveReader {
 
 let snapshotColumns = """
   s.id, c.name, s.chart_date, s.chart_time, s.entry_count, s.publishes_previous_rank, s.source,
-  c.frequency
+  c.frequency, s.imported_at
   """
 
 func readSnapshot(_ row: Statement) -> SnapshotSummary {
@@ -98,7 +100,8 @@ func readSnapshot(_ row: Statement) -> SnapshotSummary {
     chartDate: ChartDate(trustedISO8601: row.string(at: 2), secondsSince1970: row.int64(at: 3)),
     entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
     source: row.optionalString(at: 6),
-    frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init))
+    frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init),
+    importedAt: row.string(at: 8))
 }
 
 extension ArchiveReader {

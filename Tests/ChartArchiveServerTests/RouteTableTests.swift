@@ -16,6 +16,7 @@ struct RouteTableTests {
         switch segment {
         case .literal(let text): text
         case .parameter(let parameter): Self.text(of: parameter.example)
+        case .suffixed(let parameter, let suffix): Self.text(of: parameter.example) + suffix
         }
       }.joined(separator: "/")
     let query = route.query.compactMap { parameter in
