@@ -160,13 +160,14 @@ enum APIRoutes {
     return try router.view(request) { try query.read($0) }
   }
 
-  /// `GET /api/feed/updated`: the latest import's time, in seconds since 1970.
+  /// `GET /api/feed/updated`: when the archive last changed, in seconds since 1970, different
+  /// for every version of the archive.
   static let feedUpdated = Route(
     .get, ["api", "feed", "updated"], media: [.json], caching: .seconds(10),
     document: RouteDocument(
       summary: "When the archive last changed",
       description:
-        "The time of the latest import, in seconds since 1970-01-01T00:00:00Z (0 for an empty archive): a chart app compares it before fetching its feeds again.",
+        "When the archive last changed (an import, upload or replacement that stored something, a decision), in seconds since 1970-01-01T00:00:00Z (0 for an empty archive): a chart app compares it before fetching its feeds again. It is different for every state of the archive: a change within the second of the one before takes the next second. The archive's version (one more with each change) is in the X-Archive-Version header and the ETag.",
       operationID: "feedUpdated",
       answers: [
         .ok(
@@ -174,9 +175,10 @@ enum APIRoutes {
           schema: .object([("type", .string("integer")), ("minimum", .int(0))]))
       ])
   ) { router, request in
-    let time = try router.archive.read { try $0.lastImportTime() }
-    return Router.json(
-      Array("\(time?.secondsSince1970 ?? 0)\n".utf8), caching: request.caching())
+    let version = try router.archive.read { try $0.version() }
+    var response = Router.json(Array("\(version.updated)\n".utf8), caching: request.caching())
+    response.headers += Router.versionHeaders(version, body: response.body)
+    return response
   }
 
   /// `GET /api/feed/CATEGORY?limit=`: a chart app's feed, the latest snapshot of the category's
@@ -294,11 +296,30 @@ extension Router {
     guard let chart = configuration.feeds[category] else {
       let known = configuration.feeds.keys.sorted().joined(separator: ", ")
       throw ServerProblem(
-        404, "no feed '\(category)' (the feeds: \(known); and updated, the last import's time)")
+        404,
+        "no feed '\(category)' (the feeds: \(known); and updated, when the archive last changed)")
     }
     let limit = try request.value(Parameters.feedLimit) ?? 20
-    return try view(request) {
-      FeedView(try $0.chartSnapshot(of: chart, at: .latest).placements, limit: limit)
+    let (feed, version) = try archive.read { reader in
+      (
+        FeedView(try reader.chartSnapshot(of: chart, at: .latest).placements, limit: limit),
+        try reader.version()
+      )
     }
+    var response = Self.json(
+      Array(feed.rendered(as: .json, style: Style(colors: false)).utf8),
+      caching: request.caching())
+    response.headers += Self.versionHeaders(version, body: response.body)
+    return response
+  }
+
+  /// The headers that tie a feed's answer to the archive's version: `X-Archive-Version` and an
+  /// ETag that changes with it (`"v12-…"`, the version and the body's hash), so that every feed's
+  /// ETag changes with every change of the archive.
+  static func versionHeaders(_ version: ArchiveVersion, body: ResponseBody) -> [(String, String)] {
+    [
+      ("X-Archive-Version", "\(version.version)"),
+      ("ETag", "\"v\(version.version)-" + EntityTag.of(body).dropFirst()),
+    ]
   }
 }

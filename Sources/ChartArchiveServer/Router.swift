@@ -77,7 +77,10 @@ public final class Router: Sendable {
     }
     var response = answer(routed)
     if canCache, case .seconds = response.caching, response.status == 200 {
-      response.headers.append(("ETag", EntityTag.of(response.body)))
+      // A route may tie its tag to more than its body (a feed's to the archive's version).
+      if response.header("ETag") == nil {
+        response.headers.append(("ETag", EntityTag.of(response.body)))
+      }
       let entry = cache.keep(response, for: key)
       return finish(response, gzipped: entry.gzipped, for: request)
     }

@@ -371,3 +371,27 @@ extension ArchiveReader {
     return id
   }
 }
+
+/// The archive's version (table `archive_version`): it grows with every committed change, so
+/// that a client that polls it never misses one.
+public struct ArchiveVersion: Hashable, Sendable {
+  /// 0 for an archive nothing was written to; one more with each committed change.
+  public var version: Int
+  /// When the archive last changed, in seconds since 1970-01-01T00:00:00Z: 0 for an archive
+  /// nothing was written to, and different for every version (a change within the second of the
+  /// one before takes the next second).
+  public var updated: Int
+}
+
+extension ArchiveReader {
+  /// The archive's version and when it last changed.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  public func version() throws(ArchiveError) -> ArchiveVersion {
+    try reading {
+      try database.row("SELECT version, updated FROM archive_version") {
+        ArchiveVersion(version: $0.int(at: 0), updated: $0.int(at: 1))
+      } ?? ArchiveVersion(version: 0, updated: 0)
+    }
+  }
+}

@@ -23,6 +23,9 @@ public final class ArchiveWriter {
   public let path: String
   /// When the write began (ISO 8601, UTC): each snapshot it stores or replaces records it.
   let importedAt = Date.now.formatted(.iso8601)
+  /// The connection's count of changed rows when the write began: a write that changes none
+  /// leaves the archive's version as it was.
+  let changesBefore: Int
   /// The statements that insert entries, a few at a time.
   let inserter: EntryInserter
   /// The texts of the song being inserted, bound in place.
@@ -56,6 +59,7 @@ public final class ArchiveWriter {
     self.database = database
     self.path = path
     inserter = EntryInserter(database: database)
+    changesBefore = database.totalChanges
   }
 
   /// Queries that see what this write stored so far.
@@ -102,6 +106,17 @@ public final class ArchiveWriter {
   func finish() throws(DatabaseError) {
     try checkReferences()
     try addToSearchIndex()
+    try advanceVersion()
+  }
+
+  /// Moves the archive's version on when the write changed a row (table `archive_version`,
+  /// migration 13): one more, and a time in seconds past the version before's even when the
+  /// change comes within the same second, so that two states never share a time.
+  private func advanceVersion() throws(DatabaseError) {
+    guard database.totalChanges != changesBefore else { return }
+    try database.run(
+      "UPDATE archive_version SET version = version + 1, updated = max(updated + 1, ?)",
+      Int(Date.now.timeIntervalSince1970))
   }
 
   // MARK: - The full-text index

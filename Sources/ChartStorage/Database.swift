@@ -213,6 +213,10 @@ final class Database {
   /// (<https://www.sqlite.org/c3ref/changes.html>).
   var changes: Int { Int(sqlite3_changes64(handle)) }
 
+  /// How many rows every INSERT, UPDATE and DELETE changed since the connection opened
+  /// (<https://www.sqlite.org/c3ref/total_changes.html>).
+  var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
   /// Whether no transaction is open on the connection
   /// (<https://www.sqlite.org/c3ref/get_autocommit.html>).
   var isInAutocommitMode: Bool { sqlite3_get_autocommit(handle) != 0 }

@@ -49,6 +49,19 @@ extension Migrations {
         CREATE INDEX songs_by_title ON songs (title_key)
         """#, migration: "0001_initial_schema"),
     SchemaObject(
+      type: "table", name: "archive_version",
+      sql: #"""
+        CREATE TABLE archive_version (
+          -- One row, 1: the archive's own writer keeps it.
+          only INTEGER PRIMARY KEY,
+          -- 0 for an archive nothing was written to; one more with each committed change.
+          version INTEGER NOT NULL,
+          -- When the archive last changed, in seconds since 1970-01-01T00:00:00Z, and never the same for
+          -- two versions: a change within the second of the one before takes the next second.
+          updated INTEGER NOT NULL
+        )
+        """#, migration: "0013_archive_version"),
+    SchemaObject(
       type: "table", name: "charts",
       sql: #"""
         CREATE TABLE charts (

@@ -60,3 +60,50 @@ struct FeedTests {
     #expect(echo["weeks_on_chart"] as? Int == 2)
   }
 }
+
+/// `/api/feed/updated` and the feeds' ETags follow the archive's version: an app that polls never
+/// misses a change, even two within one second.
+struct FeedVersionTests {
+  @Test func everyChangeMovesUpdatedAndEveryFeedsTagOn() throws {
+    let (folder, archive) = try TestArchive.sample()
+    let token = "s3cret-token-for-uploads"
+    let service = try Service(archive) { $0.uploadToken = token }
+    let updated = service.get("/api/feed/updated")
+    let first = try #require(Int(updated.text.dropLast()))
+    #expect(updated.header("X-Archive-Version") == "1")
+    #expect(updated.header("ETag")?.hasPrefix(#""v1-"#) == true)
+    let daily = service.get("/api/feed/daily")
+    let dailyTag = try #require(daily.header("ETag"))
+    #expect(dailyTag.hasPrefix(#""v1-"#))
+    #expect(daily.header("X-Archive-Version") == "1")
+
+    // A snapshot of another chart, then its correction, within a second or two.
+    let bearer = ["Authorization": "Bearer " + token]
+    let target = "/api/charts/app-weekly/snapshots?date=2024-05-12&format=app-feed"
+    let upload = service.request(
+      "POST", target, headers: bearer, body: Array(#"[{"title": "A", "artist": "B"}]"#.utf8))
+    #expect(upload.status == 201, "\(upload.text)")
+    let second = try #require(Int(service.get("/api/feed/updated").text.dropLast()))
+    let replace = service.request(
+      "POST", target + "&replace=true", headers: bearer,
+      body: Array(#"[{"title": "C", "artist": "D"}]"#.utf8))
+    #expect(replace.status == 200, "\(replace.text)")
+    let third = service.get("/api/feed/updated")
+    #expect(second > first)
+    #expect(try #require(Int(third.text.dropLast())) > second)
+    #expect(third.header("X-Archive-Version") == "3")
+    // The daily feed's body is the same; its tag is not, and the old one is not matched.
+    let again = service.get("/api/feed/daily", headers: ["If-None-Match": dailyTag])
+    #expect(again.status == 200)
+    #expect(again.body.bytes == daily.body.bytes)
+    #expect(again.header("ETag")?.hasPrefix(#""v3-"#) == true)
+    let tag = try #require(again.header("ETag"))
+    #expect(service.get("/api/feed/daily", headers: ["If-None-Match": tag]).status == 304)
+    // An upload that changes nothing leaves the version as it was.
+    let same = service.request(
+      "POST", target, headers: bearer, body: Array(#"[{"title": "C", "artist": "D"}]"#.utf8))
+    #expect(same.status == 200)
+    #expect(service.get("/api/feed/updated").header("X-Archive-Version") == "3")
+    _ = folder
+  }
+}
