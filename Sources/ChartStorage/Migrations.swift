@@ -48,7 +48,7 @@ enum Migrations {
     Migration("0010_decisions", PackageResources._010_decisions_sql),
     Migration("0011_isrc", PackageResources._011_isrc_sql),
     Migration("0012_joined_by_hand", PackageResources._012_joined_by_hand_sql),
-    Migration("0013_archive_version", PackageResources._013_archive_version_sql),
+    Migration("0015_archive_version", PackageResources._015_archive_version_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them
