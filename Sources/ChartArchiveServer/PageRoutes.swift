@@ -24,7 +24,9 @@ import ChartStorage
 /// next import), for a minute the rest.
 enum PageRoutes {
   /// The routes.
-  static let all: [Route] = [home, asset, chartsList, search, chart, diff, report, snapshot, song]
+  static let all: [Route] = [
+    home, asset, chartsList, search, chart, diff, report, records, snapshot, song,
+  ]
 
   /// `/`: the charts, with the top of each one's latest snapshot.
   static let home = Route(.get, [], media: [.html], caching: .seconds(60)) { router, request in
@@ -84,6 +86,16 @@ enum PageRoutes {
   ) { router, request in
     let query = try Queries.Diff(request)
     return try router.page(request, dated: query.isDated) { DiffPage(try query.read($0)) }
+  }
+
+  /// `/charts/NAME/records?from=&to=&limit=`: a chart's leaderboards.
+  static let records = Route(
+    .get, ["charts", .chart, "records"],
+    query: [Parameters.recordsFrom, Parameters.recordsTo, Parameters.recordsLimit],
+    media: [.html], caching: .seconds(60)
+  ) { router, request in
+    let query = try Queries.Records(request)
+    return try router.page(request) { RecordsPage(try query.read($0)) }
   }
 
   /// `/charts/NAME/report?date=`: a snapshot's rank-change report.
