@@ -13,8 +13,10 @@ public enum RecordKind: String, CaseIterable, Hashable, Sendable {
   /// previous rank 1. The figure is its periods (the last week on chart less the first, plus
   /// one), the dates its first and last.
   case longestStayAtNumberOne = "longest-stay-at-number-one"
-  /// Most periods on the chart in all (the stored weeks on chart): the dates the first and last
-  /// entry.
+  /// Most periods on the chart in all (the stored weeks on chart, the source's count where the
+  /// archive lacks the start of a run): the dates the first and last entry. In a span with a
+  /// first date, the periods counted in it: the last weeks on chart in it less the first, plus
+  /// one.
   case weeksOnChart = "weeks-on-chart"
   /// The longest single run (the entries of one `run`, from a debut or re-entry to the last
   /// snapshot before the song left): the dates its first and last entry.

@@ -153,22 +153,29 @@ extension ArchiveReader {
     }
   }
 
-  /// Songs' periods on the chart in the span: the last weeks on chart stored in the span less the
-  /// last before it; with a threshold, only songs with an entry in the span at that many or more.
+  /// Songs' periods on the chart: their stored weeks on chart (the last in the span, for a span
+  /// from the chart's start); in a span with a first date, the periods counted in it (its last
+  /// weeks on chart less its first, plus one: a song the archive first holds in the span, with
+  /// the source's weeks from before, counts its weeks in the span only). With a threshold, only
+  /// songs with an entry in the span at that many weeks or more.
   func weeksOnChart(_ bounds: RecordBounds, atLeast threshold: Int?) throws(ArchiveError)
     -> [RecordCandidate]
   {
     let (index, condition) = RecordBounds.longChartingClause(threshold)
+    let figure =
+      bounds.hasStart
+      ? """
+      k.weeks - (
+          SELECT min(p.weeks_on_chart)
+          FROM entries p INDEXED BY entries_by_song CROSS JOIN snapshots ps
+          WHERE p.song_id = k.song_id AND ps.id = p.snapshot_id AND ps.chart_id = ?1
+            AND ps.chart_time BETWEEN ?2 AND ?3
+        ) + 1
+      """ : "k.weeks"
     return try reading {
       try database.rows(
         """
-        SELECT k.song_id, g.title, g.artist,
-          k.weeks - coalesce((
-            SELECT max(p.weeks_on_chart)
-            FROM entries p INDEXED BY entries_by_song CROSS JOIN snapshots ps
-            WHERE p.song_id = k.song_id AND ps.id = p.snapshot_id AND ps.chart_id = ?1
-              AND ps.chart_time < ?2
-          ), 0),
+        SELECT k.song_id, g.title, g.artist, \(figure),
           ps.chart_date, ps.chart_time, k.last_date, k.last_time
         FROM (
           SELECT e.song_id, max(e.weeks_on_chart) AS weeks, max(s.chart_date) AS last_date,
@@ -315,6 +322,9 @@ struct RecordBounds {
   }
 
   var arguments: [any StatementArgument] { [chartID, from, to] }
+
+  /// Whether the span has a first date (else it starts with the chart).
+  var hasStart: Bool { from != Int64.min }
 
   /// `entries_long_charting` holds entries of 40 weeks on chart or more.
   static let longCharting = 40

@@ -109,6 +109,28 @@ import Testing
       ])
   }
 
+  /// A song the archive first holds mid-run (the source's weeks on chart say 51) counts 51 weeks
+  /// on the chart in all, and, in a span from that date, the one week it spent there.
+  @Test func aSpanCountsTheWeeksInItOfASongWhoseStartTheArchiveLacks() throws {
+    let (folder, archive) = try archiveInFolder()
+    _ = folder
+    _ = try importFiles(
+      [
+        ("hot/2024-01-06.json", billboardWeek("2024-01-06", [("A", "X", nil, 1, 1)])),
+        (
+          "hot/2024-01-13.json",
+          billboardWeek("2024-01-13", [("A", "X", 1, 1, 2), ("Old", "Y", nil, 3, 51)])
+        ),
+      ], into: archive)
+    func board(from: String?) throws -> [String] {
+      let span = RecordSpan(from: try from.map { try ChartDate(iso8601: $0) })
+      return Self.rows(
+        try archive.read { try $0.leaderboard(.weeksOnChart, of: "hot", span: span) })
+    }
+    #expect(try board(from: nil) == ["1 Old 51 2024-01-13", "2 A 2 2024-01-06 2024-01-13"])
+    #expect(try board(from: "2024-01-13") == ["1 A 1 2024-01-13", "1 Old 1 2024-01-13"])
+  }
+
   @Test func debutsAreNewEntriesAfterTheFirstSnapshot() throws {
     let (folder, archive) = try Self.archive()
     _ = folder
