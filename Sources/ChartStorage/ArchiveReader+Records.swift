@@ -81,7 +81,7 @@ extension ArchiveReader {
       candidates = try thresholded(limit) { (threshold) throws(ArchiveError) in
         kind == .weeksOnChart
           ? try weeksOnChart(bounds, atLeast: threshold)
-          : try longestRuns(bounds, atLeast: threshold)
+          : try longestRuns(bounds, atLeast: threshold, limit: limit)
       }
     case .highestDebut:
       candidates = try debuts(bounds, limit: limit)
@@ -197,28 +197,49 @@ extension ArchiveReader {
   }
 
   /// Songs' runs in the span, cut at its ends: the run's last weeks on chart less its first, plus
-  /// one; with a threshold, only runs with an entry in the span at that many weeks or more.
-  func longestRuns(_ bounds: RecordBounds, atLeast threshold: Int?) throws(ArchiveError)
-    -> [RecordCandidate]
+  /// one; with a threshold, only runs with an entry in the span at that many weeks or more. A
+  /// run is no longer than its last weeks on chart in the span, which the candidates query gives:
+  /// runs are measured longest bound first, until `limit` are measured and no bound left can
+  /// reach the shortest of them.
+  func longestRuns(_ bounds: RecordBounds, atLeast threshold: Int?, limit: Int)
+    throws(ArchiveError) -> [RecordCandidate]
   {
     let (index, condition) = RecordBounds.longChartingClause(threshold)
-    return try reading {
+    let candidates = try reading {
       try database.rows(
+        """
+        SELECT e.song_id, e.run, max(e.weeks_on_chart) AS bound
+        FROM entries e \(index) CROSS JOIN snapshots s
+        WHERE \(condition) AND s.id = e.snapshot_id AND s.chart_id = ?1
+          AND s.chart_time BETWEEN ?2 AND ?3
+        GROUP BY e.song_id, e.run ORDER BY bound DESC
+        """, bounds.arguments
+      ) { (song: $0.int64(at: 0), run: $0.int(at: 1), bound: $0.int(at: 2)) }
+    }
+    var runs: [RecordCandidate] = []
+    for candidate in candidates {
+      let shortest = runs.map(\.figure).sorted(by: >).dropFirst(max(0, limit - 1)).first
+      if let shortest, runs.count >= limit, candidate.bound < shortest { break }
+      if let run = try run(candidate.song, candidate.run, bounds) { runs.append(run) }
+    }
+    return runs
+  }
+
+  /// One run of a song in the span, measured from its entries in it.
+  func run(_ song: Int64, _ run: Int, _ bounds: RecordBounds) throws(ArchiveError)
+    -> RecordCandidate?
+  {
+    try reading {
+      try database.row(
         """
         SELECT p.song_id, g.title, g.artist, max(p.weeks_on_chart) - min(p.weeks_on_chart) + 1,
           min(ps.chart_date), min(ps.chart_time), max(ps.chart_date), max(ps.chart_time)
-        FROM (
-          SELECT DISTINCT e.song_id, e.run
-          FROM entries e \(index) CROSS JOIN snapshots s
-          WHERE \(condition) AND s.id = e.snapshot_id AND s.chart_id = ?1
-            AND s.chart_time BETWEEN ?2 AND ?3
-        ) k
-        CROSS JOIN entries p INDEXED BY entries_by_song CROSS JOIN snapshots ps
+        FROM entries p INDEXED BY entries_by_song CROSS JOIN snapshots ps
         JOIN songs g ON g.id = p.song_id
-        WHERE p.song_id = k.song_id AND p.run = k.run AND ps.id = p.snapshot_id
+        WHERE p.song_id = ?4 AND p.run = ?5 AND ps.id = p.snapshot_id
           AND ps.chart_id = ?1 AND ps.chart_time BETWEEN ?2 AND ?3
-        GROUP BY p.song_id, p.run
-        """, bounds.arguments, RecordBounds.readSpanning)
+        GROUP BY p.song_id
+        """, bounds.arguments + [song, run], RecordBounds.readSpanning)
     }
   }
 
@@ -286,20 +307,20 @@ extension ArchiveReader {
   /// first snapshot (where the archive cannot tell it was the first): its weeks on chart that
   /// week, and that week's date as both first and last date (the first entry's date, which
   /// migration 13's `rises_to_number_one` gives, is read for the rows kept, ``firstDate(of:_:)``).
+  /// The grouped query's date and weeks on chart are those of the row holding the `min`
+  /// (<https://www.sqlite.org/lang_select.html#bareagg>).
   func risesToNumberOne(_ bounds: RecordBounds) throws(ArchiveError) -> [RecordCandidate] {
     try reading {
       try database.rows(
         """
-        SELECT f.song_id, g.title, g.artist, e.weeks_on_chart, s.chart_date, s.chart_time,
-          s.chart_date, s.chart_time
+        SELECT f.song_id, g.title, g.artist, f.weeks_on_chart, f.chart_date, f.chart_time,
+          f.chart_date, f.chart_time
         FROM (
-          SELECT e.song_id, min(s.chart_time) AS chart_time
+          SELECT e.song_id, min(s.chart_time) AS chart_time, s.chart_date, e.weeks_on_chart
           FROM entries e INDEXED BY entries_at_number_one CROSS JOIN snapshots s
           WHERE e.rank = 1 AND s.id = e.snapshot_id AND s.chart_id = ?1
           GROUP BY e.song_id
         ) f
-        JOIN snapshots s ON s.chart_id = ?1 AND s.chart_time = f.chart_time
-        JOIN entries e ON e.snapshot_id = s.id AND e.song_id = f.song_id AND e.rank = 1
         JOIN songs g ON g.id = f.song_id
         WHERE f.chart_time BETWEEN ?2 AND ?3
           AND f.chart_time > (SELECT min(chart_time) FROM snapshots WHERE chart_id = ?1)

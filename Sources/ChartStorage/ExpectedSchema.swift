@@ -15,7 +15,8 @@ extension Migrations {
     SchemaObject(
       type: "index", name: "entries_at_number_one",
       sql: #"""
-        CREATE INDEX entries_at_number_one ON entries (song_id, snapshot_id, weeks_on_chart, previous_rank)
+        CREATE INDEX entries_at_number_one
+          ON entries (song_id, snapshot_id, weeks_on_chart, previous_rank, rank)
           WHERE rank = 1
         """#, migration: "0013_records"),
     SchemaObject(
@@ -37,7 +38,7 @@ extension Migrations {
     SchemaObject(
       type: "index", name: "entries_long_charting",
       sql: #"""
-        CREATE INDEX entries_long_charting ON entries (weeks_on_chart, song_id)
+        CREATE INDEX entries_long_charting ON entries (weeks_on_chart, song_id, run)
           WHERE weeks_on_chart >= 40
         """#, migration: "0013_records"),
     SchemaObject(
