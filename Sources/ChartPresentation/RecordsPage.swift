@@ -1,5 +1,5 @@
-public import ChartRanking
-public import ChartStorage
+import ChartRanking
+import ChartStorage
 
 /// A chart's records (`/charts/NAME/records?from=&to=&limit=`): a form for the span, then each
 /// leaderboard as ``RecordsView`` gives it, a table of rank, figure, song (linking to its page,
