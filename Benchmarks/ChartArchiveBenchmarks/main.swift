@@ -10,6 +10,11 @@
 //     chart, each rendered once (none answered from the server's cache); prints one JSON object
 //     with p50 and p99 in microseconds and the pages' weight in bytes (largest and p99, without
 //     images, uncompressed and gzipped).
+//   chart-archive-bench records --db PATH --chart NAME [--count N]
+//     In-library timings of each of the chart's leaderboards (`records`, 10 rows, the whole
+//     chart), N times each in a read of its own, and of all of them in one read; prints one JSON
+//     object with each kind's p50 and p99 in microseconds and its rows as "song_id|figure", to
+//     compare with the same answers from the SQL views.
 //   chart-archive-bench generate --out FOLDER --days D --regions R --size N [--seed S]
 //     Writes a deterministic synthetic daily chart series in ChartArchive's format: R regions,
 //     D days each, N entries a day, songs rising, peaking and falling like real ones.
@@ -214,12 +219,37 @@ func generate(_ arguments: [String]) throws {
   }
 }
 
+func records(_ arguments: [String]) throws {
+  guard let path = option("--db", in: arguments), let chart = option("--chart", in: arguments)
+  else { fatalError("usage: records --db PATH --chart NAME [--count N]") }
+  let count = Int(option("--count", in: arguments) ?? "") ?? 200
+  let archive = try Archive(path: path, access: .read, upgrade: .decidingFigures)
+  var result: [String: Any] = [:]
+  for kind in RecordKind.allCases {
+    var board: Leaderboard?
+    let timing = try measure(count) { _ in
+      board = try archive.read { try $0.leaderboard(kind, of: chart) }
+    }
+    let rows = board?.rows.map { row -> String in
+      guard case .song(let song) = row.record.holder else { return "" }
+      return "\(song.id.rawValue)|\(row.record.figure)"
+    }
+    result[kind.rawValue] = ["p50_us": timing.p50, "p99_us": timing.p99, "rows": rows ?? []]
+  }
+  let all = try measure(count) { _ in _ = try archive.read { try $0.records(of: chart) } }
+  result["all"] = ["p50_us": all.p50, "p99_us": all.p99]
+  let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+  FileHandle.standardOutput.write(data)
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "queries": try queries(arguments)
 case "pages": try pages(arguments)
+case "records": try records(arguments)
 case "generate": try generate(arguments)
 default:
-  FileHandle.standardError.write(Data("usage: chart-archive-bench queries|pages|generate …\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: chart-archive-bench queries|pages|records|generate …\n".utf8))
   exit(64)
 }

@@ -138,6 +138,20 @@ enum SharedOptions {
     return .on(try chartDate(text, argument: argument)!)
   }
 
+  /// The span of `--from` and `--to`, each `nil` when not given.
+  ///
+  /// - Throws: ``UsageError`` for a date that is not one, or `--from` after `--to`.
+  static func dateSpan(_ arguments: ParsedArguments) throws(UsageError) -> (
+    from: ChartDate?, to: ChartDate?
+  ) {
+    let from = try chartDate(arguments.option("--from"), argument: "--from")
+    let to = try chartDate(arguments.option("--to"), argument: "--to")
+    if let from, let to, from > to {
+      throw UsageError("--from \(from) is after --to \(to): give the earlier chart date first")
+    }
+    return (from, to)
+  }
+
   static func positiveInteger(_ arguments: ParsedArguments, _ name: String, default value: Int)
     throws(UsageError) -> Int
   {

@@ -11,7 +11,7 @@ import Foundation
 enum APIRoutes {
   /// The routes, in the order the OpenAPI document lists them.
   static let all: [Route] = [
-    health, openAPI, charts, snapshots, upload, diff, report, snapshot, searchSongs, song,
+    health, openAPI, charts, snapshots, upload, diff, report, records, snapshot, searchSongs, song,
     mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed,
   ]
 
@@ -107,6 +107,25 @@ enum APIRoutes {
   ) { router, request in
     let query = try Queries.Report(request, limit: Parameters.reportLimit)
     return try router.view(request, dated: query.isDated) { try query.read($0) }
+  }
+
+  /// `GET /api/charts/NAME/records?from=&to=&limit=`: a chart's leaderboards (`records`).
+  static let records = Route(
+    .get, ["api", "charts", .chart, "records"],
+    query: [Parameters.recordsFrom, Parameters.recordsTo, Parameters.recordsLimit],
+    media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "A chart's records",
+      description:
+        "Leaderboards read from the figures stored for each entry: weeks at number one, the"
+        + " longest stay there, weeks on chart, the longest run, highest debuts, biggest climbs"
+        + " and falls, fastest and longest rises to number one. Equal figures share a rank.",
+      operationID: "records",
+      answers: [.ok("The chart's leaderboards, best first", schema: "Records")],
+      problems: [404])
+  ) { router, request in
+    let query = try Queries.Records(request)
+    return try router.view(request) { try query.read($0) }
   }
 
   /// `GET /api/charts/NAME/DATE?limit=`: a snapshot with its entries' figures (`show`).

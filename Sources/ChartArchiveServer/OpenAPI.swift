@@ -194,6 +194,47 @@ enum OpenAPIDocument {
               "drop_outs": {"type": "array", "items": {"type": "object", "required": ["previous_rank", "title", "artist"], "properties": {"previous_rank": {"type": "integer"}, "title": {"type": "string"}, "artist": {"type": "string"}}}}
             }
           },
+          "Records": {
+            "type": "object",
+            "required": ["chart", "frequency", "unit", "from", "to", "limit", "leaderboards"],
+            "properties": {
+              "chart": {"type": "string"},
+              "frequency": {"type": ["string", "null"]},
+              "unit": {"type": "string", "description": "The chart's periods: weeks, days, hours, months or snapshots"},
+              "from": {"type": ["string", "null"]},
+              "to": {"type": ["string", "null"]},
+              "limit": {"type": "integer", "minimum": 0},
+              "leaderboards": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["kind", "title", "holder", "figure", "rows"],
+                  "properties": {
+                    "kind": {"type": "string", "description": "weeks-at-number-one, longest-stay-at-number-one, weeks-on-chart, longest-run, highest-debut, biggest-climb, biggest-fall, fastest-rise-to-number-one or longest-road-to-number-one"},
+                    "title": {"type": "string"},
+                    "holder": {"type": "string", "description": "What the rows hold: song (or artist)"},
+                    "figure": {"type": "string", "description": "What the figure counts: the chart's periods (weeks …), rank or places"},
+                    "rows": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": ["rank", "holder", "figure", "first_chart_date", "last_chart_date", "from_rank", "to_rank"],
+                        "properties": {
+                          "rank": {"type": "integer", "minimum": 1, "description": "Equal figures share a rank (1, 1, 3)"},
+                          "holder": {"type": "object", "required": ["type", "id"], "properties": {"type": {"type": "string"}, "id": {"type": "integer"}, "title": {"type": "string"}, "artist": {"type": "string"}, "name": {"type": "string"}}},
+                          "figure": {"type": "integer"},
+                          "first_chart_date": {"$ref": "#/components/schemas/ChartDate"},
+                          "last_chart_date": {"$ref": "#/components/schemas/ChartDate"},
+                          "from_rank": {"type": ["integer", "null"]},
+                          "to_rank": {"type": ["integer", "null"]}
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
           "SongMatches": {
             "type": "object",
             "required": ["matches"],

@@ -25,7 +25,7 @@ import ChartStorage
 enum PageRoutes {
   /// The routes.
   static let all: [Route] = [
-    home, asset, chartsList, search, chart, atom, diff, report, snapshot, song,
+    home, asset, chartsList, search, chart, atom, diff, report, records, snapshot, song,
   ]
 
   /// `/`: the charts, with the top of each one's latest snapshot.
@@ -104,6 +104,16 @@ enum PageRoutes {
   ) { router, request in
     let query = try Queries.Diff(request)
     return try router.page(request, dated: query.isDated) { DiffPage(try query.read($0)) }
+  }
+
+  /// `/charts/NAME/records?from=&to=&limit=`: a chart's leaderboards.
+  static let records = Route(
+    .get, ["charts", .chart, "records"],
+    query: [Parameters.recordsFrom, Parameters.recordsTo, Parameters.recordsLimit],
+    media: [.html], caching: .seconds(60)
+  ) { router, request in
+    let query = try Queries.Records(request)
+    return try router.page(request) { RecordsPage(try query.read($0)) }
   }
 
   /// `/charts/NAME/report?date=`: a snapshot's rank-change report.

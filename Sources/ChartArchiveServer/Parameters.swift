@@ -102,6 +102,21 @@ enum Parameters {
     schema: textSchema
   ) { text throws(ServerProblem) in try Self.snapshotDate(text, name: "date") }
 
+  /// `from`: the first chart date a chart's records count.
+  static let recordsFrom = Parameter<ChartDate?>(
+    "from", in: .query, "The first chart date counted (YYYY-MM-DD); by default the chart's first",
+    schema: textSchema
+  ) { text throws(ServerProblem) in try Self.spanDate(text, name: "from") }
+
+  /// `to`: the last chart date a chart's records count.
+  static let recordsTo = Parameter<ChartDate?>(
+    "to", in: .query, "The last chart date counted (YYYY-MM-DD); by default the chart's last",
+    schema: textSchema
+  ) { text throws(ServerProblem) in try Self.spanDate(text, name: "to") }
+
+  /// `limit`: the most rows each of a chart's leaderboards lists (10 when not given).
+  static let recordsLimit = limit("The most rows each leaderboard lists", default: 10)
+
   /// `limit`: the most entries of a snapshot given, from rank 1 (all when not given).
   static let snapshotLimit = limit("The most entries given, from rank 1", default: nil)
 
@@ -213,6 +228,17 @@ enum Parameters {
         400, "\(name) '\(text)' is not a chart date (YYYY-MM-DD, latest or previous)")
     }
     return .on(date)
+  }
+
+  /// A chart date of a span (ISO 8601), `nil` when not given.
+  ///
+  /// - Throws: ``ServerProblem`` (400) naming the parameter.
+  static func spanDate(_ text: String?, name: String) throws(ServerProblem) -> ChartDate? {
+    guard let text, !text.isEmpty else { return nil }
+    guard let date = try? ChartDate(iso8601: text) else {
+      throw ServerProblem(400, "\(name) '\(text)' is not a chart date (YYYY-MM-DD)")
+    }
+    return date
   }
 
   /// A chart date (ISO 8601).

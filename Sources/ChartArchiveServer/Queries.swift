@@ -66,6 +66,32 @@ enum Queries {
     }
   }
 
+  /// A chart's records (`records`): `/api/charts/NAME/records`, `/charts/NAME/records`.
+  struct Records: Sendable {
+    var chart: String
+    var span: RecordSpan
+    var limit: Int
+
+    /// The records a request asks for: `{chart}`, `from`, `to` and `limit`.
+    ///
+    /// - Throws: ``ServerProblem`` (400) for a parameter it does not take, or `from` after `to`.
+    init(_ request: RouteRequest) throws(ServerProblem) {
+      chart = try request.value(Parameters.chart)
+      let from = try request.value(Parameters.recordsFrom)
+      let to = try request.value(Parameters.recordsTo)
+      if let from, let to, from > to {
+        throw ServerProblem(
+          400, "from \(from) is after to \(to): give the earlier chart date first")
+      }
+      span = RecordSpan(from: from, to: to)
+      limit = try request.value(Parameters.recordsLimit) ?? 10
+    }
+
+    func read(_ reader: ArchiveReader) throws -> RecordsView {
+      RecordsView(try reader.records(of: chart, span: span, limit: limit))
+    }
+  }
+
   /// A snapshot's rank-change report (`report`): `/api/charts/NAME/report`,
   /// `/charts/NAME/report`.
   struct Report: Sendable {

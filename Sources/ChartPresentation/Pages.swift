@@ -124,6 +124,7 @@ public struct SnapshotPage: HTMLPage {
       output += "><button type=\"submit\">Show</button></form>"
       let date = Markup.queryValue(summary.chartDate.iso8601)
       output += "<a href=\"\(PagePath.chart(chart))/report?date=\(date)\">Report</a>"
+      output += "<a href=\"\(PagePath.records(chart))\">Records</a>"
       if let previous = snapshot.previous {
         output += "<a href=\"\(PagePath.chart(chart))/diff?from="
         output += "\(Markup.queryValue(previous.chartDate.iso8601))&amp;to=\(date)\">Changes</a>"
@@ -201,6 +202,11 @@ public struct SongPage: HTMLPage {
             : "<dt>Debut</dt><dd>\(link) at \(rank)</dd>"
         }
         output += "</dl>\n"
+        if setting == .served {
+          output += "<p class=\"sub\"><a href=\"\(PagePath.records(item.chart))\">Records of "
+          Markup.append(item.chart, to: &output)
+          output += "</a></p>\n"
+        }
         output += PagePieces.table(
           caption: "\(item.chart): every chart date",
           [

@@ -13,6 +13,13 @@ extension Migrations {
         CREATE INDEX decision_undo_by_decision ON decision_undo (decision)
         """#, migration: "0010_decisions"),
     SchemaObject(
+      type: "index", name: "entries_at_number_one",
+      sql: #"""
+        CREATE INDEX entries_at_number_one
+          ON entries (song_id, snapshot_id, weeks_on_chart, previous_rank, rank)
+          WHERE rank = 1
+        """#, migration: "0013_records"),
+    SchemaObject(
       type: "index", name: "entries_by_isrc",
       sql: #"""
         CREATE INDEX entries_by_isrc ON entries (isrc, song_id) WHERE isrc IS NOT NULL
@@ -22,6 +29,24 @@ extension Migrations {
       sql: #"""
         CREATE INDEX entries_by_song ON entries (song_id, snapshot_id)
         """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "index", name: "entries_debuting",
+      sql: #"""
+        CREATE INDEX entries_debuting ON entries (rank, snapshot_id)
+          WHERE previous_rank IS NULL AND figure_flags & 8 = 0 AND rank <= 20
+        """#, migration: "0013_records"),
+    SchemaObject(
+      type: "index", name: "entries_long_charting",
+      sql: #"""
+        CREATE INDEX entries_long_charting ON entries (weeks_on_chart, song_id, run)
+          WHERE weeks_on_chart >= 40
+        """#, migration: "0013_records"),
+    SchemaObject(
+      type: "index", name: "entries_moving",
+      sql: #"""
+        CREATE INDEX entries_moving ON entries (previous_rank - rank)
+          WHERE previous_rank - rank >= 30 OR rank - previous_rank >= 30
+        """#, migration: "0013_records"),
     SchemaObject(
       type: "index", name: "snapshots_following_missing",
       sql: #"""
@@ -60,7 +85,7 @@ extension Migrations {
           -- two versions: a change within the second of the one before takes the next second.
           updated INTEGER NOT NULL
         )
-        """#, migration: "0013_archive_version"),
+        """#, migration: "0014_archive_version"),
     SchemaObject(
       type: "table", name: "charts",
       sql: #"""
@@ -281,6 +306,25 @@ extension Migrations {
         END
         """#, migration: "0003_views_and_search"),
     SchemaObject(
+      type: "view", name: "chart_debuts",
+      sql: #"""
+        CREATE VIEW chart_debuts AS
+        SELECT
+          c.name AS chart,
+          s.chart_date,
+          e.rank,
+          e.song_id,
+          e.title,
+          e.artist
+        FROM entries e
+        JOIN snapshots s ON s.id = e.snapshot_id
+        JOIN charts c ON c.id = s.chart_id
+        WHERE e.previous_rank IS NULL AND e.figure_flags & 8 = 0
+          AND EXISTS (
+            SELECT 1 FROM snapshots p WHERE p.chart_id = s.chart_id AND p.chart_time < s.chart_time
+          )
+        """#, migration: "0013_records"),
+    SchemaObject(
       type: "view", name: "chart_entries",
       sql: #"""
         CREATE VIEW chart_entries AS
@@ -324,6 +368,25 @@ extension Migrations {
         JOIN charts c ON c.id = s.chart_id
         """#, migration: "0004_published_runs"),
     SchemaObject(
+      type: "view", name: "chart_runs",
+      sql: #"""
+        CREATE VIEW chart_runs AS
+        SELECT
+          c.name AS chart,
+          e.song_id,
+          g.title,
+          g.artist,
+          e.run,
+          min(s.chart_date) AS first_chart_date,
+          max(s.chart_date) AS last_chart_date,
+          max(e.weeks_on_chart) - min(e.weeks_on_chart) + 1 AS weeks
+        FROM entries e
+        JOIN snapshots s ON s.id = e.snapshot_id
+        JOIN charts c ON c.id = s.chart_id
+        JOIN songs g ON g.id = e.song_id
+        GROUP BY s.chart_id, e.song_id, e.run
+        """#, migration: "0013_records"),
+    SchemaObject(
       type: "view", name: "latest_snapshots",
       sql: #"""
         CREATE VIEW latest_snapshots AS
@@ -340,6 +403,64 @@ extension Migrations {
           SELECT id FROM snapshots WHERE chart_id = c.id ORDER BY chart_time DESC LIMIT 1
         )
         """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "view", name: "number_one_stays",
+      sql: #"""
+        CREATE VIEW number_one_stays AS
+        SELECT
+          c.name AS chart,
+          w.song_id,
+          g.title,
+          g.artist,
+          w.stay,
+          min(w.chart_date) AS first_chart_date,
+          max(w.chart_date) AS last_chart_date,
+          max(w.weeks_on_chart) - min(w.weeks_on_chart) + 1 AS weeks
+        FROM (
+          SELECT
+            s.chart_id,
+            s.chart_date,
+            e.song_id,
+            e.weeks_on_chart,
+            sum(e.previous_rank IS NOT 1) OVER (
+              PARTITION BY s.chart_id, e.song_id ORDER BY s.chart_time ROWS UNBOUNDED PRECEDING
+            ) AS stay
+          FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.rank = 1
+        ) w
+        JOIN charts c ON c.id = w.chart_id
+        JOIN songs g ON g.id = w.song_id
+        GROUP BY w.chart_id, w.song_id, w.stay
+        """#, migration: "0013_records"),
+    SchemaObject(
+      type: "view", name: "rises_to_number_one",
+      sql: #"""
+        CREATE VIEW rises_to_number_one AS
+        SELECT
+          c.name AS chart,
+          f.song_id,
+          g.title,
+          g.artist,
+          (
+            SELECT ps.chart_date
+            FROM entries p JOIN snapshots ps ON ps.id = p.snapshot_id
+            WHERE p.song_id = f.song_id AND ps.chart_id = f.chart_id
+            ORDER BY ps.chart_time LIMIT 1
+          ) AS first_chart_date,
+          s.chart_date AS number_one_chart_date,
+          e.weeks_on_chart AS charts
+        FROM (
+          SELECT e.song_id, s.chart_id, min(s.chart_time) AS chart_time
+          FROM entries e JOIN snapshots s ON s.id = e.snapshot_id
+          WHERE e.rank = 1
+          GROUP BY e.song_id, s.chart_id
+        ) f
+        JOIN snapshots s ON s.chart_id = f.chart_id AND s.chart_time = f.chart_time
+        JOIN entries e ON e.snapshot_id = s.id AND e.song_id = f.song_id AND e.rank = 1
+        JOIN charts c ON c.id = f.chart_id
+        JOIN songs g ON g.id = f.song_id
+        WHERE f.chart_time > (SELECT min(chart_time) FROM snapshots WHERE chart_id = f.chart_id)
+        """#, migration: "0013_records"),
     SchemaObject(
       type: "view", name: "song_runs",
       sql: #"""

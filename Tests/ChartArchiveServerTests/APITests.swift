@@ -31,6 +31,11 @@ struct APITests {
       ("/api/charts/app-daily/diff", ["diff", "app-daily"]),
       ("/api/charts/hot-100/report?date=2024-01-06", ["report", "hot-100", "2024-01-06"]),
       ("/api/charts/app-weekly/report", ["report", "app-weekly"]),
+      ("/api/charts/hot-100/records", ["records", "hot-100"]),
+      (
+        "/api/charts/app-daily/records?from=2024-05-02&to=2024-05-04&limit=3",
+        ["records", "app-daily", "--from", "2024-05-02", "--to", "2024-05-04", "--limit", "3"]
+      ),
       ("/api/songs/\(nightSky)", ["history", "--song", "\(nightSky)"]),
     ]
     for (target, command) in pairs {

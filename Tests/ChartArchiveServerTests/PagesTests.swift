@@ -37,7 +37,8 @@ struct PagesTests {
     let pages = [
       "/", "/charts/hot-100", "/charts/app-daily/2024-05-03", "/songs/\(night)",
       "/charts/hot-100/diff?from=2023-12-23&to=2024-01-13",
-      "/charts/hot-100/report?date=2024-01-13",
+      "/charts/hot-100/report?date=2024-01-13", "/charts/hot-100/records",
+      "/charts/\(TestArchive.hostileSegment)/records?from=2024-03-09",
       "/search?q=christmas", "/charts/\(TestArchive.hostileSegment)/2024-03-16",
       "/charts/\(TestArchive.hostileSegment)/report?date=latest",
       "/charts/\(TestArchive.hostileSegment)/diff?from=2024-03-02&to=2024-03-16",
@@ -110,6 +111,50 @@ struct PagesTests {
     #expect(early.header("Location") == "/charts/hot-100/2023-12-23")
     // A chart page weighs under 50 KB without its images.
     #expect(page.utf8.count < 50 * 1024)
+  }
+
+  /// The records page lists each leaderboard as `records` does, links each song and date, and is
+  /// linked from the chart's page and each song's.
+  @Test func theRecordsPageListsEveryLeaderboardAndIsLinked() throws {
+    let (service, archive) = try Self.service()
+    let page = service.get("/charts/hot-100/records?from=2023-12-30").text
+    #expect(page.contains("<h1>hot-100: records</h1>"))
+    #expect(page.contains("Leaderboards of from 2023-12-30, read from the figures"))
+    #expect(
+      page.contains(
+        "<input id=\"rf\" type=\"date\" name=\"from\" value=\"2023-12-30\"><label for=\"rt\">"))
+    let headings = page.matches(of: /<h2 id="([a-z-]+)">([^<]+)<\/h2>/).map { "\($0.1): \($0.2)" }
+    #expect(
+      headings == [
+        "weeks-at-number-one: Most weeks at number one",
+        "longest-stay-at-number-one: Longest stay at number one (weeks in a row)",
+        "weeks-on-chart: Most weeks on the chart",
+        "longest-run: Longest single run (weeks in a row on the chart)",
+        "highest-debut: Highest debuts (rank)",
+        "biggest-climb: Biggest climbs (places up from one chart to the next)",
+        "biggest-fall: Biggest falls (places down from one chart to the next)",
+        "fastest-rise-to-number-one: Fastest rise to number one (weeks on the chart from debut"
+          + " to number one, both counted)",
+        "longest-road-to-number-one: Longest road to number one (weeks on the chart from debut"
+          + " to number one, both counted)",
+      ])
+    let lovin = try songID(["lovin on me"], in: archive)
+    // Lovin On Me reached number one on 2024-01-13, in its eighth week (the source's count).
+    #expect(
+      page.contains(
+        "<tr><td class=\"n\">1</td><td class=\"n\">8</td><td class=\"s\"><a href=\"/songs/\(lovin)\">"
+          + "<bdi>Lovin On Me</bdi></a><br><small class=\"sub\"><bdi>Jack Harlow</bdi></small></td>"
+          + "<td class=\"n\"><time datetime=\"2023-12-23\"><a href=\"/charts/hot-100/2023-12-23\">"
+          + "2023-12-23</a></time><br><time datetime=\"2024-01-13\"><a"
+          + " href=\"/charts/hot-100/2024-01-13\">2024-01-13</a></time></td></tr>"))
+    #expect(
+      service.get("/charts/hot-100").text.contains(
+        "<a href=\"/charts/hot-100/records\">Records</a>"))
+    #expect(
+      service.get("/songs/\(lovin)").text.contains(
+        "<p class=\"sub\"><a href=\"/charts/hot-100/records\">Records of hot-100</a></p>"))
+    #expect(service.get("/charts/hot-100/records?from=2024-01-13&to=2024-01-06").status == 400)
+    #expect(service.get("/charts/nothing/records").status == 404)
   }
 
   @Test func aSongPageDrawsOnePointPerChartDateWithAGapOffTheChart() throws {

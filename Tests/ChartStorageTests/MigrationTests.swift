@@ -70,7 +70,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 13)
+    #expect(try archive.storedSchemaVersion() == 14)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -121,7 +121,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 13)
+    #expect(try archive.storedSchemaVersion() == 14)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -161,7 +161,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 13)
+    #expect(try archive.storedSchemaVersion() == 14)
     let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
     let read: (Statement) -> String = { row in
       (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")

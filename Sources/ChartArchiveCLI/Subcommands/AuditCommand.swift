@@ -44,11 +44,7 @@ enum AuditCommand: Subcommand {
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
     let format = try SharedOptions.outputFormat(arguments)
-    let from = try SharedOptions.chartDate(arguments.option("--from"), argument: "--from")
-    let to = try SharedOptions.chartDate(arguments.option("--to"), argument: "--to")
-    if let from, let to, from > to {
-      throw UsageError("--from \(from) is after --to \(to): give the earlier chart date first")
-    }
+    let (from, to) = try SharedOptions.dateSpan(arguments)
     let archive = try SharedOptions.openArchive(arguments, console: console)
     let chart = arguments.argument("chart")!
     let audit = try query { try archive.read { try $0.audit(of: chart, from: from, to: to) } }

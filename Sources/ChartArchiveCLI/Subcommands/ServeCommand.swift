@@ -15,11 +15,12 @@ enum ServeCommand: Subcommand {
     (SIGINT) or SIGTERM ends it once the requests in flight are answered.
 
     Web pages: / (the charts), /charts/NAME and /charts/NAME/DATE (a snapshot as a chart app
-    shows it), /songs/ID (a song's run as a picture), /charts/NAME/diff, /charts/NAME/report and
-    /search?q=; no script, light and dark.
+    shows it), /songs/ID (a song's run as a picture), /charts/NAME/diff, /charts/NAME/report,
+    /charts/NAME/records and /search?q=; no script, light and dark.
 
     The API: /api/charts, /api/charts/NAME/snapshots, /api/charts/NAME/DATE (or latest),
-    /api/charts/NAME/diff?from=&to=, /api/charts/NAME/report?date=, /api/songs?q=,
+    /api/charts/NAME/diff?from=&to=, /api/charts/NAME/report?date=,
+    /api/charts/NAME/records?from=&to=&limit=, /api/songs?q=,
     /api/songs/ID, /api/feed/CATEGORY, /api/feed/updated, /api/health; /api/openapi.json
     describes them all.
 
