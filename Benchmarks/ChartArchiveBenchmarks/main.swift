@@ -15,6 +15,11 @@
 //     chart), N times each in a read of its own, and of all of them in one read; prints one JSON
 //     object with each kind's p50 and p99 in microseconds and its rows as "song_id|figure", to
 //     compare with the same answers from the SQL views.
+//   chart-archive-bench periods --db PATH --chart NAME --from Y1 --to Y2 [--rounds N]
+//     In-library timings of the year chart (`period --year`, top 100) of each year from Y1 to Y2,
+//     N rounds, each in a read of its own; prints one JSON object with p50 and p99 in
+//     microseconds and each year's top 100 (song ID, rank, previous rank) for Benchmarks/run to
+//     compare with the same answer from SQL.
 //   chart-archive-bench generate --out FOLDER --days D --regions R --size N [--seed S]
 //     Writes a deterministic synthetic daily chart series in ChartArchive's format: R regions,
 //     D days each, N entries a day, songs rising, peaking and falling like real ones.
@@ -154,6 +159,36 @@ func pages(_ arguments: [String]) throws {
   FileHandle.standardOutput.write(data)
 }
 
+func periods(_ arguments: [String]) throws {
+  guard let path = option("--db", in: arguments), let chart = option("--chart", in: arguments),
+    let first = Int(option("--from", in: arguments) ?? ""),
+    let last = Int(option("--to", in: arguments) ?? "")
+  else { fatalError("usage: periods --db PATH --chart NAME --from Y1 --to Y2 [--rounds N]") }
+  let rounds = Int(option("--rounds", in: arguments) ?? "") ?? 5
+  let archive = try Archive(path: path, access: .read, upgrade: .decidingFigures)
+  let years = Array(first...last)
+  var answers: [String: [[Int64?]]] = [:]
+  let timing = try measure(years.count * rounds) { index in
+    let year = years[index % years.count]
+    let period = try archive.read { reader in
+      try reader.periodChart(
+        of: chart, span: try reader.periodSpan(ofYear: year, chart: chart), limit: 100)
+    }
+    answers[String(year)] = period.songs.map {
+      [
+        $0.standing.song.rawValue, Int64($0.standing.rank),
+        $0.standing.previousRank.map(Int64.init),
+      ]
+    }
+  }
+  let result: [String: Any] = [
+    "year_p50_us": timing.p50, "year_p99_us": timing.p99, "years": years.count,
+    "answers": answers.mapValues { $0.map { $0.map { $0.map { $0 as Any } ?? NSNull() } } },
+  ]
+  let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+  FileHandle.standardOutput.write(data)
+}
+
 func generate(_ arguments: [String]) throws {
   guard let folder = option("--out", in: arguments) else {
     fatalError("usage: generate --out FOLDER --days D --regions R --size N [--seed S]")
@@ -247,9 +282,10 @@ switch arguments.first {
 case "queries": try queries(arguments)
 case "pages": try pages(arguments)
 case "records": try records(arguments)
+case "periods": try periods(arguments)
 case "generate": try generate(arguments)
 default:
   FileHandle.standardError.write(
-    Data("usage: chart-archive-bench queries|pages|records|generate …\n".utf8))
+    Data("usage: chart-archive-bench queries|pages|records|periods|generate …\n".utf8))
   exit(64)
 }

@@ -23,7 +23,7 @@ public enum ChartArchiveTool {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
       HistoryCommand.self, SongsCommand.self, DiffCommand.self, ReportCommand.self,
-      RecordsCommand.self, AuditCommand.self,
+      RecordsCommand.self, AuditCommand.self, PeriodCommand.self,
       ExportCommand.self, CheckCommand.self, BackupCommand.self, FormatsCommand.self,
       ServeCommand.self,
       CompletionCommand.self, ManualCommand.self,

@@ -11,7 +11,8 @@ import Foundation
 enum APIRoutes {
   /// The routes, in the order the OpenAPI document lists them.
   static let all: [Route] = [
-    health, openAPI, charts, snapshots, upload, diff, report, records, snapshot, searchSongs, song,
+    health, openAPI, charts, snapshots, upload, diff, report, records, periods, snapshot,
+    searchSongs, song,
     mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed,
   ]
 
@@ -126,6 +127,27 @@ enum APIRoutes {
   ) { router, request in
     let query = try Queries.Records(request)
     return try router.view(request) { try query.read($0) }
+  }
+
+  /// `GET /api/charts/NAME/periods?year=` (or `from=&to=`), `&scoring=&limit=`: a chart of a
+  /// year or span made from its snapshots (`period`).
+  static let periods = Route(
+    .get, ["api", "charts", .chart, "periods"],
+    query: [
+      Parameters.year, Parameters.periodFrom, Parameters.periodTo, Parameters.scoring,
+      Parameters.periodLimit,
+    ],
+    media: [.json, .csv], caching: .dated(3_600, otherwise: 60),
+    document: RouteDocument(
+      summary: "A chart of a year or span made from the chart's snapshots",
+      description:
+        "The archive's own ranking from the charts it holds, not a publisher's year-end chart: each song's points summed over the span's snapshots (scoring), ties broken by peak, weeks at peak and weeks in the span, with its rank in the period of the same length before. Cached for an hour when the span is past, a minute otherwise.",
+      operationID: "periods",
+      answers: [.ok("Every song of the span, best first", schema: "Period")],
+      problems: [400, 404])
+  ) { router, request in
+    let query = try Queries.Period(request)
+    return try router.view(request, dated: query.isDated) { PeriodView(try query.read($0)) }
   }
 
   /// `GET /api/charts/NAME/DATE?limit=`: a snapshot with its entries' figures (`show`).

@@ -235,6 +235,43 @@ enum OpenAPIDocument {
               }
             }
           },
+          "Period": {
+            "type": "object",
+            "required": ["chart", "year", "from", "to", "previous_from", "previous_to", "scoring", "snapshots", "previous_snapshots", "first_chart_date", "last_chart_date", "songs", "notice", "entries"],
+            "properties": {
+              "chart": {"type": "string"},
+              "year": {"type": ["integer", "null"], "description": "The year asked for; null for a span of two dates"},
+              "from": {"$ref": "#/components/schemas/ChartDate"},
+              "to": {"$ref": "#/components/schemas/ChartDate"},
+              "previous_from": {"$ref": "#/components/schemas/ChartDate"},
+              "previous_to": {"$ref": "#/components/schemas/ChartDate"},
+              "scoring": {"type": "string", "enum": ["root", "linear", "billboard", "streams"]},
+              "snapshots": {"type": "integer", "minimum": 0},
+              "previous_snapshots": {"type": "integer", "minimum": 0},
+              "first_chart_date": {"type": ["string", "null"]},
+              "last_chart_date": {"type": ["string", "null"]},
+              "songs": {"type": "integer", "minimum": 0, "description": "Songs in the span; entries holds the top limit of them"},
+              "notice": {"type": "string"},
+              "entries": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["rank", "movement", "previous_rank", "title", "artist", "points", "peak", "at_peak", "periods"],
+                  "properties": {
+                    "rank": {"type": "integer", "minimum": 1},
+                    "movement": {"$ref": "#/components/schemas/Movement"},
+                    "previous_rank": {"type": ["integer", "null"], "minimum": 1, "description": "The rank in the period before; null when the song was not in it (movement new)"},
+                    "title": {"type": "string"},
+                    "artist": {"type": "string"},
+                    "points": {"type": "integer", "minimum": 0, "description": "Points summed over the span's snapshots, rounded"},
+                    "peak": {"type": "integer", "minimum": 1},
+                    "at_peak": {"type": "integer", "minimum": 1, "description": "Snapshots of the span at that peak"},
+                    "periods": {"type": "integer", "minimum": 1, "description": "Snapshots of the span the song was on: weeks, or days, hours or months by the chart's frequency"}
+                  }
+                }
+              }
+            }
+          },
           "SongMatches": {
             "type": "object",
             "required": ["matches"],

@@ -11,6 +11,7 @@ import ChartStorage
 ///   redirects to the snapshot of that date, else the one before it (the chart in force that day),
 ///   else the first after it (for charts with a time of day, the first after its midnight).
 /// - `/charts/NAME/diff?from=&to=` and `/charts/NAME/report?date=`: as the API's, as pages.
+/// - `/charts/NAME/years/YYYY`: the chart's year chart (as `period --year`), its top 100.
 /// - `/songs/ID`: a song's rank history as a picture, and its table.
 /// - `/search?q=`: the songs a search finds; one song found redirects to its page.
 /// - `/assets/style.css`, `/assets/icon.svg`: carried in the binary (``PageAssets``).
@@ -25,7 +26,7 @@ import ChartStorage
 enum PageRoutes {
   /// The routes.
   static let all: [Route] = [
-    home, asset, chartsList, search, chart, atom, diff, report, records, snapshot, song,
+    home, asset, chartsList, search, chart, atom, diff, report, records, year, snapshot, song,
   ]
 
   /// `/`: the charts, with the top of each one's latest snapshot.
@@ -123,6 +124,15 @@ enum PageRoutes {
   ) { router, request in
     let query = try Queries.Report(request)
     return try router.page(request, dated: query.isDated) { ReportPage(try query.read($0)) }
+  }
+
+  /// `/charts/NAME/years/YYYY`: the chart's year chart, its top 100.
+  static let year = Route(
+    .get, ["charts", .chart, "years", .year], media: [.html],
+    caching: .dated(3_600, otherwise: 60)
+  ) { router, request in
+    let query = try Queries.Period(page: request)
+    return try router.page(request, dated: query.isDated) { PeriodPage(try query.read($0)) }
   }
 
   /// `/charts/NAME/DATE`: a snapshot.

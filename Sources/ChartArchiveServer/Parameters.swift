@@ -62,6 +62,16 @@ enum Parameters {
     schema: textSchema, example: .string("daily")
   ) { $0 ?? "" }
 
+  /// `{year}`: a year chart's year (YYYY); another is no page (404).
+  static let pathYear = Parameter<Int>(
+    "year", in: .path, "The year (YYYY)", schema: textSchema, example: .string("1985")
+  ) { text throws(ServerProblem) in
+    guard let text, text.utf8.count == 4, let year = Int(text), year >= 1000 else {
+      throw ServerProblem(404, "no year '\(text ?? "")': a year is YYYY")
+    }
+    return year
+  }
+
   /// `{name}`: a page asset's file name (`style.css`).
   static let asset = Parameter<String>(
     "name", in: .path, "An asset's file name: style.css or icon.svg", schema: textSchema,
@@ -155,6 +165,49 @@ enum Parameters {
     "chart", in: .query, "Only songs that were on this chart", schema: textSchema
   ) { $0.flatMap { $0.isEmpty ? nil : $0 } }
 
+  /// `year`: a period chart's year (YYYY).
+  static let year = Parameter<Int?>(
+    "year", in: .query,
+    "The year (YYYY): a weekly chart's charts dated December 1 of the year before to November 30,"
+      + " another chart's calendar year. Give year, or from and to",
+    schema: .object([
+      ("type", .string("integer")), ("minimum", .int(1000)), ("maximum", .int(9999)),
+    ]),
+    example: .int(2024)
+  ) { text throws(ServerProblem) in try Self.year(text, name: "year") }
+
+  /// `from`: a period chart's first day.
+  static let periodFrom = Parameter<ChartDate?>(
+    "from", in: .query, "The span's first day (YYYY-MM-DD), with to", schema: textSchema
+  ) { text throws(ServerProblem) in
+    try text.map { text throws(ServerProblem) in try chartDate(text, name: "from") }
+  }
+
+  /// `to`: a period chart's last day.
+  static let periodTo = Parameter<ChartDate?>(
+    "to", in: .query, "The span's last day (YYYY-MM-DD), with from", schema: textSchema
+  ) { text throws(ServerProblem) in
+    try text.map { text throws(ServerProblem) in try chartDate(text, name: "to") }
+  }
+
+  /// `scoring`: how a period chart scores a place; `nil` for the chart's default.
+  static let scoring = Parameter<PeriodScoring?>(
+    "scoring", in: .query,
+    "root (100 ÷ √rank), linear (places + 1 − rank), billboard (linear, and places more for number"
+      + " one) or streams; by default streams where every entry has them, else root",
+    schema: oneOf(PeriodScoring.allCases.map(\.rawValue))
+  ) { text throws(ServerProblem) in
+    guard let text else { return nil }
+    guard let scoring = PeriodScoring(rawValue: text) else {
+      throw ServerProblem(
+        400, "unknown scoring '\(text)' (expected root, linear, billboard, streams)")
+    }
+    return scoring
+  }
+
+  /// `limit`: the most songs of a period chart given, from rank 1 (all when not given).
+  static let periodLimit = limit("The most songs given, from rank 1", default: nil)
+
   // MARK: - An upload's
 
   /// `date`: an uploaded file's chart date, when it gives none.
@@ -243,12 +296,24 @@ enum Parameters {
 
   /// A chart date (ISO 8601).
   ///
+  /// - Parameter name: the parameter that gave it, for the problem's words.
   /// - Throws: ``ServerProblem`` (400) with the text.
-  static func chartDate(_ text: String) throws(ServerProblem) -> ChartDate {
+  static func chartDate(_ text: String, name: String = "date") throws(ServerProblem) -> ChartDate {
     guard let date = try? ChartDate(iso8601: text) else {
-      throw ServerProblem(400, "date '\(text)' is not a chart date (YYYY-MM-DD)")
+      throw ServerProblem(400, "\(name) '\(text)' is not a chart date (YYYY-MM-DD)")
     }
     return date
+  }
+
+  /// A year (YYYY); `nil` for no text.
+  ///
+  /// - Throws: ``ServerProblem`` (400) naming the parameter and the text.
+  static func year(_ text: String?, name: String) throws(ServerProblem) -> Int? {
+    guard let text else { return nil }
+    guard text.utf8.count == 4, let year = Int(text), year >= 1000 else {
+      throw ServerProblem(400, "\(name) '\(text)' is not a year (YYYY)")
+    }
+    return year
   }
 
   /// The schema of a text.

@@ -16,6 +16,8 @@ enum PathSegment: Sendable, ExpressibleByStringLiteral {
   static let chart = PathSegment.parameter(Parameters.chart.declaration)
   /// `{date}`: a chart date, `latest` or `previous`.
   static let date = PathSegment.parameter(Parameters.snapshotDate.declaration)
+  /// `{year}`: a year chart's year.
+  static let year = PathSegment.parameter(Parameters.pathYear.declaration)
   /// `{id}`: a song's ID.
   static let song = PathSegment.parameter(Parameters.song.declaration)
   /// `{category}`: a feed's category.

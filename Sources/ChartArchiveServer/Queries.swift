@@ -1,6 +1,7 @@
 import ChartPresentation
 import ChartRanking
 import ChartStorage
+import Foundation
 
 /// The questions an API route and a page both ask of one resource, each written once: its
 /// parameters read from the request (in the order their problems are given), whether it names
@@ -142,6 +143,70 @@ enum Queries {
         throw ServerProblem(404, "no song with ID \(id.rawValue)")
       }
       return HistoryView(try reader.recordings(of: [song]))
+    }
+  }
+
+  /// A chart of a year or span of a chart (`period`): `/api/charts/NAME/periods?year=` (or
+  /// `from` and `to`), `/charts/NAME/years/YYYY`.
+  struct Period: Sendable {
+    /// The chart's name.
+    let chart: String
+    /// The year, or the span's first and last days.
+    let year: Int?
+    let from, to: ChartDate?
+    /// How places score, when asked.
+    let scoring: PeriodScoring?
+    /// How many songs to give.
+    let limit: Int?
+
+    /// The period chart an API request asks for: `{chart}`, `year`, `from`, `to`, `scoring`,
+    /// `limit`.
+    ///
+    /// - Throws: ``ServerProblem`` (400) when neither a year nor both dates are given, or both.
+    init(_ request: RouteRequest) throws(ServerProblem) {
+      chart = try request.value(Parameters.chart)
+      year = try request.value(Parameters.year)
+      from = try request.value(Parameters.periodFrom)
+      to = try request.value(Parameters.periodTo)
+      scoring = try request.value(Parameters.scoring)
+      limit = try request.value(Parameters.periodLimit)
+      if year != nil, from != nil || to != nil {
+        throw ServerProblem(400, "give year, or from and to, not both")
+      }
+      if year == nil, from == nil || to == nil {
+        throw ServerProblem(400, "give year=YYYY, or from=DATE and to=DATE")
+      }
+      if let from, let to, from > to {
+        throw ServerProblem(400, "from \(from) is after to \(to): give the earlier date first")
+      }
+    }
+
+    /// The year chart a page's path names: `{chart}`, `{year}`, its top 100.
+    init(page request: RouteRequest) throws(ServerProblem) {
+      chart = try request.value(Parameters.chart)
+      year = try request.value(Parameters.pathYear)
+      (from, to, scoring, limit) = (nil, nil, nil, 100)
+    }
+
+    /// Whether the span ended before today (UTC): its snapshots are all published, and only an
+    /// import into the past changes the answer.
+    var isDated: Bool {
+      let today = Int64(Date().timeIntervalSince1970) / 86_400 * 86_400
+      if let to { return to.secondsSince1970 < today }
+      guard let year else { return false }
+      // The calendar year ends last of any chart's year.
+      return PeriodSpan.year(year, frequency: nil).to.secondsSince1970 < today
+    }
+
+    /// The period chart.
+    func read(_ reader: ArchiveReader) throws -> PeriodChart {
+      let span =
+        if let year {
+          try reader.periodSpan(ofYear: year, chart: chart)
+        } else {
+          PeriodSpan(from: from!, to: to!)
+        }
+      return try reader.periodChart(of: chart, span: span, scoring: scoring, limit: limit)
     }
   }
 }

@@ -85,6 +85,11 @@ public enum PagePath {
 
   /// `/songs/ID`.
   public static func song(_ song: SongID) -> String { "/songs/\(song.rawValue)" }
+
+  /// `/charts/NAME/years/YYYY`: a chart's year chart.
+  public static func year(_ chart: String, _ year: Int) -> String {
+    Self.chart(chart) + "/years/\(year)"
+  }
 }
 
 /// The pieces pages are made of.

@@ -125,6 +125,8 @@ public struct SnapshotPage: HTMLPage {
       let date = Markup.queryValue(summary.chartDate.iso8601)
       output += "<a href=\"\(PagePath.chart(chart))/report?date=\(date)\">Report</a>"
       output += "<a href=\"\(PagePath.records(chart))\">Records</a>"
+      let year = PeriodSpan.year(holding: summary.chartDate, frequency: summary.frequency)
+      output += "<a href=\"\(PagePath.year(chart, year))\">Year \(year)</a>"
       if let previous = snapshot.previous {
         output += "<a href=\"\(PagePath.chart(chart))/diff?from="
         output += "\(Markup.queryValue(previous.chartDate.iso8601))&amp;to=\(date)\">Changes</a>"
@@ -201,6 +203,7 @@ public struct SongPage: HTMLPage {
             ? "<dt>Debut</dt><dd>before \(debut) (archived from \(link) at \(rank))</dd>"
             : "<dt>Debut</dt><dd>\(link) at \(rank)</dd>"
         }
+        output += PagePieces.yearLinks(item, setting)
         output += "</dl>\n"
         if setting == .served {
           output += "<p class=\"sub\"><a href=\"\(PagePath.records(item.chart))\">Records of "

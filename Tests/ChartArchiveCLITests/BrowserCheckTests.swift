@@ -102,8 +102,7 @@ struct BrowserCheckTests {
       "/charts/\(PageFixture.chartSegment)/2024-03-16", "/songs/\(snooze)", "/songs/\(hostileSong)",
       "/charts/hot-100/diff?from=2023-12-23&to=2024-01-13",
       "/charts/\(PageFixture.chartSegment)/report?date=2024-03-16", "/search?q=christmas",
-      "/charts/hot-100/records",
-      "/charts/nothing",
+      "/charts/hot-100/records", "/charts/hot-100/years/2024", "/charts/nothing",
     ]
     for (index, page) in pages.enumerated() {
       for (name, size) in [("phone", "390,844"), ("desktop", "1280,900")] {

@@ -37,6 +37,14 @@ struct APITests {
         ["records", "app-daily", "--from", "2024-05-02", "--to", "2024-05-04", "--limit", "3"]
       ),
       ("/api/songs/\(nightSky)", ["history", "--song", "\(nightSky)"]),
+      ("/api/charts/hot-100/periods?year=2024", ["period", "hot-100", "--year", "2024"]),
+      (
+        "/api/charts/app-daily/periods?from=2024-05-02&to=2024-05-04&scoring=linear&limit=3",
+        [
+          "period", "app-daily", "--from", "2024-05-02", "--to", "2024-05-04", "--scoring",
+          "linear", "--limit", "3",
+        ]
+      ),
     ]
     for (target, command) in pairs {
       for format in ["json", "csv"] {
@@ -285,6 +293,25 @@ struct APITests {
       ("/api/songs?q=%20%20", "give q (words of a title or credit) or artist"),
       ("/api/songs?q=%00", "give q (words of a title or credit) or artist"),
       ("/api/charts/%ZZ/latest", "the path is not valid percent-encoded UTF-8"),
+      ("/api/charts/hot-100/periods", "give year=YYYY, or from=DATE and to=DATE"),
+      ("/api/charts/hot-100/periods?year=85", "year '85' is not a year (YYYY)"),
+      ("/api/charts/hot-100/periods?from=2024-01-01", "give year=YYYY, or from=DATE and to=DATE"),
+      (
+        "/api/charts/hot-100/periods?year=2024&to=2024-01-01",
+        "give year, or from and to, not both"
+      ),
+      (
+        "/api/charts/hot-100/periods?from=2024-02-01&to=2024-01-01",
+        "from 2024-02-01 is after to 2024-01-01: give the earlier date first"
+      ),
+      (
+        "/api/charts/hot-100/periods?from=soon&to=2024-01-01",
+        "from 'soon' is not a chart date (YYYY-MM-DD)"
+      ),
+      (
+        "/api/charts/hot-100/periods?year=2024&scoring=best",
+        "unknown scoring 'best' (expected root, linear, billboard, streams)"
+      ),
     ]
     for (target, detail) in refusals {
       let reply = service.get(target)

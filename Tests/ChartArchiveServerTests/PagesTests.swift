@@ -38,7 +38,7 @@ struct PagesTests {
       "/", "/charts/hot-100", "/charts/app-daily/2024-05-03", "/songs/\(night)",
       "/charts/hot-100/diff?from=2023-12-23&to=2024-01-13",
       "/charts/hot-100/report?date=2024-01-13", "/charts/hot-100/records",
-      "/charts/\(TestArchive.hostileSegment)/records?from=2024-03-09",
+      "/charts/\(TestArchive.hostileSegment)/records?from=2024-03-09", "/charts/hot-100/years/2024",
       "/search?q=christmas", "/charts/\(TestArchive.hostileSegment)/2024-03-16",
       "/charts/\(TestArchive.hostileSegment)/report?date=latest",
       "/charts/\(TestArchive.hostileSegment)/diff?from=2024-03-02&to=2024-03-16",
@@ -331,5 +331,45 @@ struct PagesTests {
       #expect(
         service.get(target).header("Cache-Control") == "public, max-age=\(seconds)", "\(target)")
     }
+  }
+
+  /// The year page lists the year chart `period --year` gives (its top 100), says it is the
+  /// archive's ranking, links the years around it; the snapshot page links its year, and a song's
+  /// page the years it charted in; a year that is not one is no page.
+  @Test func theYearPageListsTheYearChartAndIsLinked() throws {
+    let (service, archive) = try Self.service()
+    let page = service.get("/charts/hot-100/years/2024")
+    #expect(page.status == 200)
+    #expect(page.text.contains("<title>hot-100 · 2024 · ChartArchive</title>"))
+    #expect(
+      page.text.contains(
+        "Year chart of 2024 (charts dated 2023-12-01 to 2024-11-30): 4 weeks, 154 songs, scored by"
+          + " root."))
+    #expect(
+      page.text.contains(
+        "<p class=\"notes\">The archive&#39;s own ranking from the charts it holds, not a"
+          + " publisher&#39;s year-end chart.</p>"))
+    #expect(page.text.contains("<a rel=\"prev\" href=\"/charts/hot-100/years/2023\">← 2023</a>"))
+    #expect(page.text.contains("<a rel=\"next\" href=\"/charts/hot-100/years/2025\">2025 →</a>"))
+    #expect(Self.entryCount(page.text) == 100)
+    #expect(Self.markers(page.text).allSatisfy { $0 == "NEW" })
+    let mariah = try songID(["all i want for christmas"], in: archive)
+    #expect(
+      page.text.contains(
+        "<li><i></i><b>1</b><span class=\"mv new\" role=\"img\" aria-label=\"new\">NEW</span><p>"
+          + "<a href=\"/songs/\(mariah)\"><bdi>All I Want For Christmas Is You</bdi></a><span>"
+          + "<bdi>Mariah Carey</bdi></span></p><small>Last\u{A0}<b>–</b> Peak\u{A0}<b>1</b> At\u{A0}peak\u{A0}<b>2</b>"
+          + " Weeks\u{A0}<b>3</b> Points\u{A0}<b>271</b></small></li>"))
+    let snapshot = service.get("/charts/hot-100/2023-12-23")
+    #expect(snapshot.text.contains("<a href=\"/charts/hot-100/years/2024\">Year 2024</a>"))
+    let song = service.get("/songs/\(mariah)")
+    #expect(
+      song.text.contains(
+        "<dt>Year charts</dt><dd><a href=\"/charts/hot-100/years/2024\">2024</a></dd>"))
+    #expect(service.get("/charts/hot-100/years/85").status == 404)
+    #expect(service.get("/charts/nope/years/2024").status == 404)
+    let empty = service.get("/charts/hot-100/years/2023")
+    #expect(empty.status == 200)
+    #expect(empty.text.contains("No snapshot of the chart is dated in this year."))
   }
 }
