@@ -110,7 +110,7 @@ public final class ArchiveWriter {
   }
 
   /// Moves the archive's version on when the write changed a row (table `archive_version`,
-  /// migration 14): one more, and a time in seconds past the version before's even when the
+  /// migration 15): one more, and a time in seconds past the version before's even when the
   /// change comes within the same second, so that two states never share a time.
   private func advanceVersion() throws(DatabaseError) {
     guard database.totalChanges != changesBefore else { return }

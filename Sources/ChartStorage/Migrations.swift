@@ -49,7 +49,7 @@ enum Migrations {
     Migration("0011_isrc", PackageResources._011_isrc_sql),
     Migration("0012_joined_by_hand", PackageResources._012_joined_by_hand_sql),
     Migration("0013_records", PackageResources._013_records_sql),
-    Migration("0014_archive_version", PackageResources._014_archive_version_sql),
+    Migration("0015_archive_version", PackageResources._015_archive_version_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them

@@ -1,4 +1,4 @@
--- ChartArchive schema, version 14: the archive's version, which grows with every committed change
+-- ChartArchive schema, version 15: the archive's version, which grows with every committed change
 -- (an import or upload that stored or replaced something, a decision, a rename, a deletion), so
 -- that a client polling the service never misses a change, whatever the clock does
 -- (docs/http-api.md, "Keeping in sync").
