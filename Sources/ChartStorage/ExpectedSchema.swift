@@ -29,6 +29,11 @@ extension Migrations {
           WHERE follows_missing_snapshot = 1
         """#, migration: "0002_decided_figures"),
     SchemaObject(
+      type: "index", name: "song_artists_by_artist",
+      sql: #"""
+        CREATE INDEX song_artists_by_artist ON song_artists (artist_id, song_id)
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "index", name: "song_credits_by_base_title",
       sql: #"""
         CREATE INDEX song_credits_by_base_title ON song_credits (base_title_key, primary_artist_key)
@@ -48,6 +53,19 @@ extension Migrations {
       sql: #"""
         CREATE INDEX songs_by_title ON songs (title_key)
         """#, migration: "0001_initial_schema"),
+    SchemaObject(
+      type: "table", name: "artists",
+      sql: #"""
+        CREATE TABLE artists (
+          id INTEGER PRIMARY KEY,
+          -- The name as the first song crediting the artist spelled it (the lowest song ID), kept when
+          -- later songs spell it otherwise.
+          name TEXT NOT NULL,
+          -- The name folded (case and accents, runs of white space one space) with ` and ` written ` & `:
+          -- one artist per key (`Beyoncé` and `BEYONCE` are one; `Hall and Oates` is `hall & oates`).
+          name_key TEXT NOT NULL UNIQUE
+        )
+        """#, migration: "0014_artists"),
     SchemaObject(
       type: "table", name: "charts",
       sql: #"""
@@ -168,6 +186,18 @@ extension Migrations {
         )
         """#, migration: "0002_decided_figures"),
     SchemaObject(
+      type: "table", name: "song_artists",
+      sql: #"""
+        CREATE TABLE song_artists (
+          song_id INTEGER NOT NULL REFERENCES songs (id) ON DELETE CASCADE,
+          artist_id INTEGER NOT NULL REFERENCES artists (id),
+          -- 0 lead: the first artist of one of the song's credits; 1 featured: only ever named after the
+          -- first (joined by Featuring, With, &, and, x, a comma, or in the title's "(feat. B)").
+          role INTEGER NOT NULL CHECK (role IN (0, 1)),
+          PRIMARY KEY (song_id, artist_id)
+        ) WITHOUT ROWID
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "table", name: "song_credits",
       sql: #"""
         CREATE TABLE song_credits (
@@ -253,6 +283,13 @@ extension Migrations {
         ) WITHOUT ROWID
         """#, migration: "0012_joined_by_hand"),
     SchemaObject(
+      type: "table", name: "whole_credits",
+      sql: #"""
+        CREATE TABLE whole_credits (
+          name_key TEXT PRIMARY KEY
+        ) WITHOUT ROWID
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "trigger", name: "song_credits_unsearchable",
       sql: #"""
         CREATE TRIGGER song_credits_unsearchable AFTER DELETE ON song_credits BEGIN
@@ -267,6 +304,52 @@ extension Migrations {
           DELETE FROM song_search WHERE song_id = old.id;
         END
         """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "trigger", name: "songs_without_artists",
+      sql: #"""
+        CREATE TRIGGER songs_without_artists AFTER DELETE ON songs BEGIN
+          DELETE FROM song_artists WHERE song_id = old.id;
+        END
+        """#, migration: "0014_artists"),
+    SchemaObject(
+      type: "view", name: "artist_credits",
+      sql: #"""
+        CREATE VIEW artist_credits AS
+        SELECT
+          a.id AS artist_id,
+          a.name AS artist,
+          CASE r.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
+          r.song_id,
+          g.title,
+          g.artist AS credit
+        FROM song_artists r
+        JOIN artists a ON a.id = r.artist_id
+        JOIN songs g ON g.id = r.song_id
+        """#, migration: "0014_artists"),
+    SchemaObject(
+      type: "view", name: "artist_runs",
+      sql: #"""
+        CREATE VIEW artist_runs AS
+        SELECT
+          a.id AS artist_id,
+          a.name AS artist,
+          CASE r.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
+          u.song_id,
+          u.chart,
+          u.title,
+          u.artist AS credit,
+          u.first_chart_date,
+          u.last_chart_date,
+          u.debut_rank,
+          u.peak_position,
+          u.weeks_at_peak,
+          u.weeks_on_chart,
+          u.runs,
+          u.partial_run
+        FROM song_artists r
+        JOIN artists a ON a.id = r.artist_id
+        JOIN song_runs u ON u.song_id = r.song_id
+        """#, migration: "0014_artists"),
     SchemaObject(
       type: "view", name: "chart_entries",
       sql: #"""

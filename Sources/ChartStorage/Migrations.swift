@@ -48,6 +48,12 @@ enum Migrations {
     Migration("0010_decisions", PackageResources._010_decisions_sql),
     Migration("0011_isrc", PackageResources._011_isrc_sql),
     Migration("0012_joined_by_hand", PackageResources._012_joined_by_hand_sql),
+    Migration(
+      "0014_artists", PackageResources._014_artists_sql,
+      fill: { database, _ in
+        let index = ArtistIndex(database: database)
+        try index.rebuild()
+      }),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them
