@@ -22,7 +22,8 @@ public enum ChartArchiveTool {
   static var subcommands: [any Subcommand.Type] {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
-      HistoryCommand.self, SongsCommand.self, DiffCommand.self, ReportCommand.self,
+      HistoryCommand.self, ArtistCommand.self, SongsCommand.self, DiffCommand.self,
+      ReportCommand.self,
       AuditCommand.self,
       ExportCommand.self, CheckCommand.self, BackupCommand.self, FormatsCommand.self,
       ServeCommand.self,
