@@ -18,6 +18,9 @@ final class ArtistIndex {
   private var ids: [String: Int64] = [:]
   /// Whether a name key is a whole credit's, as asked of `whole_credits` or known from a rebuild.
   private var alone: [String: Bool] = [:]
+  /// The artists of each credit split so far (their keys and names), by the credit as published:
+  /// valid while ``alone`` does not change.
+  private var credits: [String: [(key: String, name: String)]] = [:]
   /// Whether `alone` holds every whole credit (a rebuild), so that a key not in it charts with
   /// others only.
   private var aloneIsComplete = false
@@ -37,25 +40,37 @@ final class ArtistIndex {
     folded.contains(" and ") ? folded.replacingOccurrences(of: " and ", with: " & ") : folded
   }
 
-  /// The artists one credit names, in order, the lead first: the credit's artists, then those its
-  /// title features, each as written.
+  /// The artists a title features (`(feat. B)`, `ft. B`; a lowercase `(with B)` when the song has
+  /// a song URL), each as written, in order; none for most titles, told by a scan of their bytes.
   ///
   /// - Parameters:
   ///   - title: the title as published.
-  ///   - artist: the credit as published.
-  ///   - hasSongURL: whether the song has a song URL (a lowercase `(with B)` then features B).
+  ///   - hasSongURL: whether the song has a song URL.
   ///   - chartsAlone: whether a folded name charts on its own as a whole credit.
-  static func artists(
-    title: String, artist: String, hasSongURL: Bool, chartsAlone: @escaping (String) -> Bool
+  static func featured(
+    in title: String, hasSongURL: Bool, chartsAlone: @escaping (String) -> Bool
   ) -> [String] {
-    var artists = ArtistCredit.artists(in: artist, chartsAlone: chartsAlone)
+    guard mayFeature(title) else { return [] }
     let folded = SongIdentity.fold(title)
     let featured = MatchKeys.title(folded: folded, original: title, readsWith: hasSongURL).featured
-    for name in featured {
-      artists += ArtistCredit.artists(
+    return featured.flatMap { name in
+      ArtistCredit.artists(
         in: spelling(of: name, in: title, folded: folded), chartsAlone: chartsAlone)
     }
-    return artists
+  }
+
+  /// Whether a title may name a featured artist as ``MatchKeys/title(folded:original:readsWith:)``
+  /// finds them: it ends with `)` or `]`, or holds a word starting `fe` or `ft` (any case).
+  static func mayFeature(_ title: String) -> Bool {
+    let bytes = title.utf8
+    if let last = bytes.last, last == 0x29 || last == 0x5D { return true }  // ) ]
+    var previous: (UInt8, UInt8) = (0, 0)
+    for byte in bytes {
+      let lower = byte | 0x20
+      if previous.0 == 0x20, previous.1 == 0x66, lower == 0x65 || lower == 0x74 { return true }
+      previous = (previous.1, lower)
+    }
+    return false
   }
 
   /// A folded name's spelling in the text it was folded from: the same characters where folding
@@ -107,26 +122,23 @@ final class ArtistIndex {
   {
     guard !created.isEmpty || !credited.isEmpty else { return }
     let hadArtists = try database.row("SELECT 1 FROM song_artists LIMIT 1", []) { _ in true } != nil
+    // Each credit once: an artist charts many songs under one.
+    var texts = Set(credited.map(\.artist))
+    for run in References.runs(of: created) {
+      texts.formUnion(
+        try database.rows(
+          "SELECT artist FROM songs WHERE id BETWEEN ? AND ?", [run.lowerBound, run.upperBound],
+          { $0.string(at: 0) }))
+    }
     var newlyWhole: [String] = []
     let insert = try database.statement("INSERT OR IGNORE INTO whole_credits (name_key) VALUES (?)")
-    func addWhole(_ artist: String) throws(DatabaseError) {
-      let key = Self.key(artist)
-      guard alone[key] != true else { return }
+    for key in Set(texts.map(Self.key)) {
       alone[key] = true
       insert.bind(key, at: 1)
       defer { insert.reset() }
       try insert.run()
       if database.changes > 0 { newlyWhole.append(key) }
     }
-    for run in References.runs(of: created) {
-      for artist in try database.rows(
-        "SELECT artist FROM songs WHERE id BETWEEN ? AND ?", [run.lowerBound, run.upperBound],
-        { $0.string(at: 0) })
-      {
-        try addWhole(artist)
-      }
-    }
-    for credit in credited { try addWhole(credit.artist) }
     var again = Set(credited.map(\.song)).subtracting(created)
     // Songs charted before this write were decided without the names that chart whole now.
     if hadArtists {
@@ -204,7 +216,7 @@ final class ArtistIndex {
     to roles: inout [(key: String, name: String, role: Int)]
   ) throws(DatabaseError) {
     var failure: DatabaseError?
-    let names = Self.artists(title: title, artist: artist, hasSongURL: hasSongURL) { folded in
+    let chartsAlone = { (folded: String) -> Bool in
       do throws(DatabaseError) {
         return try self.chartsAlone(Self.keyOfFolded(folded))
       } catch {
@@ -212,10 +224,19 @@ final class ArtistIndex {
         return false
       }
     }
+    // An artist charts many songs under one credit: its artists are split once.
+    var names: [(key: String, name: String)]
+    if let known = credits[artist] {
+      names = known
+    } else {
+      names = ArtistCredit.artists(in: artist, chartsAlone: chartsAlone).map { (Self.key($0), $0) }
+      credits[artist] = names
+    }
+    names += Self.featured(in: title, hasSongURL: hasSongURL, chartsAlone: chartsAlone).map {
+      (Self.key($0), $0)
+    }
     if let failure { throw failure }
-    for (offset, name) in names.enumerated() {
-      let key = Self.key(name)
-      guard !key.isEmpty else { continue }
+    for (offset, (key, name)) in names.enumerated() where !key.isEmpty {
       let role = offset == 0 ? 0 : 1
       if let at = roles.firstIndex(where: { $0.key == key }) {
         roles[at].role = min(roles[at].role, role)

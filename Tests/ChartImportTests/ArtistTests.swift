@@ -199,3 +199,85 @@ struct ArtistTests {
     #expect(expected.count == 8)
   }
 }
+
+/// The by-artist leaderboards: ranks shared by ties (1, 1, 3), the dates that make each figure,
+/// a span, and the songs of a featured artist counted for them.
+struct ArtistLeaderboardTests {
+  /// Four weeks of a chart of three: Ana's two number ones, Bo's one (featuring Ana) that holds
+  /// number one two weeks, and Cy in the top 10 with two songs at once.
+  static let weeks: [(String, [(Int, String, String)])] = [
+    ("2024-01-06", [(1, "One", "Ana"), (2, "Two", "Cy"), (3, "Three", "Cy")]),
+    ("2024-01-13", [(1, "Four", "Bo Featuring Ana"), (2, "One", "Ana"), (3, "Two", "Cy")]),
+    ("2024-01-20", [(1, "Four", "Bo Featuring Ana"), (2, "Five", "Ana"), (3, "Three", "Cy")]),
+    ("2024-01-27", [(1, "Five", "Ana"), (2, "Six", "Dee"), (3, "Two", "Cy")]),
+  ]
+
+  /// Each row as `rank name figure first…last`.
+  static func board(
+    _ archive: Archive, _ figure: ArtistLeaderboard.Figure, from: String? = nil,
+    to: String? = nil, limit: Int = 10
+  ) throws -> [String] {
+    try archive.read {
+      try $0.artistLeaderboard(
+        figure, chart: "c", from: from.map { try ChartDate(iso8601: $0) },
+        to: to.map { try ChartDate(iso8601: $0) }, limit: limit)
+    }.rows.map { "\($0.rank) \($0.artist.name) \($0.figure) \($0.firstDate)…\($0.lastDate)" }
+  }
+
+  @Test func eachLeaderboardRanksArtistsWithTiesSharingARank() throws {
+    let archive = try ArtistTests.archive(Self.weeks)
+    #expect(
+      try Self.board(archive, .numberOnes) == [
+        "1 Ana 3 2024-01-06…2024-01-27", "2 Bo 1 2024-01-13…2024-01-20",
+      ])
+    #expect(
+      try Self.board(archive, .weeksAtNumberOne) == [
+        "1 Ana 4 2024-01-06…2024-01-27", "2 Bo 2 2024-01-13…2024-01-20",
+      ])
+    #expect(
+      try Self.board(archive, .topTens) == [
+        "1 Ana 3 2024-01-06…2024-01-27", "2 Cy 2 2024-01-06…2024-01-27",
+        "3 Bo 1 2024-01-13…2024-01-20", "3 Dee 1 2024-01-27…2024-01-27",
+      ])
+    #expect(try Self.board(archive, .entries) == Self.board(archive, .topTens))
+    // Two artists tied: both first, the next third.
+    #expect(
+      try Self.board(archive, .entriesAtOnce) == [
+        "1 Ana 2 2024-01-13…2024-01-20", "1 Cy 2 2024-01-06…2024-01-06",
+        "3 Bo 1 2024-01-13…2024-01-20", "3 Dee 1 2024-01-27…2024-01-27",
+      ])
+    // A limit keeps the artists tied at its last rank.
+    #expect(try Self.board(archive, .entriesAtOnce, limit: 1).count == 2)
+    #expect(try Self.board(archive, .numberOnes, limit: 1) == ["1 Ana 3 2024-01-06…2024-01-27"])
+  }
+
+  @Test func aSpanCountsWhatHappenedInIt() throws {
+    let archive = try ArtistTests.archive(Self.weeks)
+    #expect(
+      try Self.board(archive, .numberOnes, from: "2024-01-20", to: "2024-01-27") == [
+        "1 Ana 2 2024-01-20…2024-01-27", "2 Bo 1 2024-01-20…2024-01-20",
+      ])
+    #expect(
+      try Self.board(archive, .entries, to: "2024-01-06") == [
+        "1 Cy 2 2024-01-06…2024-01-06", "2 Ana 1 2024-01-06…2024-01-06",
+      ])
+    #expect(try Self.board(archive, .weeksAtNumberOne, from: "2025-01-01").isEmpty)
+    #expect(throws: ArchiveError.self) {
+      try archive.read { try $0.artistLeaderboard(.entries, chart: "none") }
+    }
+  }
+
+  @Test func ranksAreSharedByTiesAndCutAtTheLimit() throws {
+    func artist(_ id: Int64, _ name: String) -> ArtistSummary {
+      ArtistSummary(id: ArtistID(id), name: name, songCount: 1)
+    }
+    let date = try ChartDate(iso8601: "2024-01-06")
+    let rows = ArtistLeaderboard.ranked(
+      [
+        (artist(1, "b"), 5, date, date), (artist(2, "A"), 5, date, date),
+        (artist(3, "c"), 4, date, date), (artist(4, "d"), 0, date, date),
+        (artist(5, "e"), 3, date, date),
+      ], limit: 3)
+    #expect(rows.map { "\($0.rank) \($0.artist.name)" } == ["1 A", "1 b", "3 c"])
+  }
+}
