@@ -15,6 +15,8 @@ enum PathSegment: Sendable, ExpressibleByStringLiteral {
   static let date = PathSegment.parameter(Parameters.snapshotDate.declaration)
   /// `{id}`: a song's ID.
   static let song = PathSegment.parameter(Parameters.song.declaration)
+  /// `{id}`: an artist's ID.
+  static let artist = PathSegment.parameter(Parameters.artistID.declaration)
   /// `{category}`: a feed's category.
   static let category = PathSegment.parameter(Parameters.category.declaration)
   /// `{name}`: an asset's file name.

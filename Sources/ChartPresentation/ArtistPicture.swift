@@ -16,12 +16,15 @@ public struct ArtistPicture: Sendable {
   /// The picture of an artist's careers.
   public init(_ view: ArtistView) { self.view = view }
 
-  /// The picture's width, margins and row height, in SVG user units (pixels at 100 %).
-  static let width = 720.0
+  /// The picture's width, margins and row height, in SVG user units (pixels at 100 %): a file is
+  /// 720 wide; on a page, 380, so that a phone 390 pixels wide shows its words at their size.
+  static let fileWidth = 720.0
+  static let pageWidth = 380.0
   static let margin = 12.0
   static let rowHeight = 28.0
   static let stripHeight = 9.0
-  /// The most characters of a song's label (a longer one is cut, ending in `…`).
+  /// The most characters of a song's label in a file (a longer one is cut, ending in `…`); fewer
+  /// in proportion on a page.
   static let labelCharacters = 70
 
   /// A song's colour: hues a golden angle apart, so that neighbouring rows differ, dark enough to
@@ -39,6 +42,7 @@ public struct ArtistPicture: Sendable {
 
   /// The SVG text.
   public func svg(_ setting: RankChart.Setting) -> String {
+    let width = setting == .file ? Self.fileWidth : Self.pageWidth
     let careers = view.careers.filter { !$0.songs.isEmpty }
     let rows = careers.reduce(0) { $0 + $1.songs.count } + (careers.count > 1 ? careers.count : 0)
     let top = (setting == .file ? 52.0 : 8.0) + 22
@@ -46,7 +50,7 @@ public struct ArtistPicture: Sendable {
     let dates = careers.flatMap { $0.songs.flatMap { $0.spans.flatMap { [$0.from, $0.to] } } }
     let axis = TimeAxis(
       start: dates.min()?.secondsSince1970 ?? 0, end: dates.max()?.secondsSince1970 ?? 0,
-      left: Self.margin, right: Self.width - Self.margin)
+      left: Self.margin, right: width - Self.margin)
     var svg = ""
     svg.reserveCapacity(2_000 + rows * 400)
     let name = Markup.escaped(view.artist.name)
@@ -54,8 +58,8 @@ public struct ArtistPicture: Sendable {
     if setting == .file {
       svg += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       svg +=
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(Int(Self.width))\""
-        + " height=\"\(Int(height))\" viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\""
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(Int(width))\""
+        + " height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\""
         + " font-family=\"sans-serif\">\n"
       svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
       svg +=
@@ -65,7 +69,7 @@ public struct ArtistPicture: Sendable {
         + Markup.escaped(summary) + "</text>\n"
     } else {
       svg +=
-        "<svg class=\"artist-runs\" viewBox=\"0 0 \(Int(Self.width)) \(Int(height))\""
+        "<svg class=\"artist-runs\" viewBox=\"0 0 \(Int(width)) \(Int(height))\""
         + " width=\"100%\" role=\"img\" aria-labelledby=\"artist-runs-title\""
         + " font-family=\"sans-serif\">\n"
       svg +=
@@ -83,7 +87,7 @@ public struct ArtistPicture: Sendable {
         y += Self.rowHeight
       }
       for song in career.songs {
-        appendRow(song, color: Self.color(index), axis: axis, y: y, to: &svg)
+        appendRow(song, color: Self.color(index), axis: axis, y: y, width: width, to: &svg)
         y += Self.rowHeight
         index += 1
       }
@@ -94,19 +98,19 @@ public struct ArtistPicture: Sendable {
 
   /// One song's row: its label, then a strip per run.
   private func appendRow(
-    _ song: ArtistSong, color: String, axis: TimeAxis, y: Double, to svg: inout String
+    _ song: ArtistSong, color: String, axis: TimeAxis, y: Double, width: Double,
+    to svg: inout String
   ) {
     var label = song.title
-    if label.count > Self.labelCharacters {
-      label = String(label.prefix(Self.labelCharacters - 1)) + "…"
-    }
+    let most = Int(Double(Self.labelCharacters) * width / Self.fileWidth)
+    if label.count > most { label = String(label.prefix(most - 1)) + "…" }
     label += song.role == .featured ? " (featured)" : ""
     let words = " · peak \(song.peakPosition)"
     // About 6 units a character at 11 units: the label starts at its first run, or earlier so
     // that it ends inside the picture.
     let textWidth = Double(label.count + words.count) * 6.0
     let start = axis.x(song.spans.first?.from.secondsSince1970 ?? 0)
-    let x = max(Self.margin, min(start, Self.width - Self.margin - textWidth))
+    let x = max(Self.margin, min(start, width - Self.margin - textWidth))
     svg +=
       "<g fill=\"\(color)\"><text x=\"\(Self.format(x))\" y=\"\(Self.format(y + 11))\""
       + " font-size=\"11\">" + Markup.escaped(label)
@@ -114,9 +118,9 @@ public struct ArtistPicture: Sendable {
     for span in song.spans {
       let from = axis.x(span.from.secondsSince1970)
       // A run of one chart date is a short strip still.
-      let width = max(3, axis.x(span.to.secondsSince1970) - from)
+      let length = max(3, axis.x(span.to.secondsSince1970) - from)
       svg +=
-        "<rect x=\"\(Self.format(from))\" y=\"\(Self.format(y + 15))\" width=\"\(Self.format(width))\""
+        "<rect x=\"\(Self.format(from))\" y=\"\(Self.format(y + 15))\" width=\"\(Self.format(length))\""
         + " height=\"\(Self.stripHeight)\" rx=\"2\"><title>" + Markup.escaped(song.title) + ": "
         + span.from.iso8601 + " to " + span.to.iso8601 + ", best rank \(span.bestRank)"
         + "</title></rect>\n"

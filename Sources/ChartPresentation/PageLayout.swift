@@ -76,6 +76,9 @@ public enum PagePath {
 
   /// `/songs/ID`.
   public static func song(_ song: SongID) -> String { "/songs/\(song.rawValue)" }
+
+  /// `/artists/ID`.
+  public static func artist(_ artist: ArtistID) -> String { "/artists/\(artist.rawValue)" }
 }
 
 /// The pieces pages are made of.
