@@ -61,6 +61,7 @@ public struct ArtistPicture: Sendable {
         "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(Int(width))\""
         + " height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\""
         + " font-family=\"sans-serif\">\n"
+      svg += "<title>\(name)</title>\n<desc>" + Markup.escaped(summary) + "</desc>\n"
       svg += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
       svg +=
         "<text x=\"\(Self.margin)\" y=\"24\" font-size=\"16\" font-weight=\"bold\">\(name)</text>\n"

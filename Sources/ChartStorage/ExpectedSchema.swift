@@ -331,24 +331,58 @@ extension Migrations {
       sql: #"""
         CREATE VIEW artist_runs AS
         SELECT
-          a.id AS artist_id,
+          k.artist_id,
           a.name AS artist,
-          CASE r.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
-          u.song_id,
-          u.chart,
-          u.title,
-          u.artist AS credit,
-          u.first_chart_date,
-          u.last_chart_date,
-          u.debut_rank,
-          u.peak_position,
-          u.weeks_at_peak,
-          u.weeks_on_chart,
-          u.runs,
-          u.partial_run
-        FROM song_artists r
-        JOIN artists a ON a.id = r.artist_id
-        JOIN song_runs u ON u.song_id = r.song_id
+          CASE k.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
+          k.song_id,
+          c.name AS chart,
+          g.title,
+          g.artist AS credit,
+          first_snapshot.chart_date AS first_chart_date,
+          last_snapshot.chart_date AS last_chart_date,
+          first_entry.rank AS debut_rank,
+          last_entry.peak_position,
+          (
+            SELECT count(DISTINCT p.weeks_on_chart)
+            FROM entries p JOIN snapshots ps ON ps.id = p.snapshot_id
+            WHERE p.song_id = k.song_id AND ps.chart_id = k.chart_id AND p.rank = last_entry.peak_position
+          ) AS weeks_at_peak,
+          last_entry.weeks_on_chart,
+          last_entry.run AS runs,
+          k.partial_run
+        FROM (
+          SELECT
+            r.artist_id,
+            r.role,
+            e.song_id,
+            s.chart_id,
+            max(e.figure_flags & 4 != 0) AS partial_run,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time, e1.rank LIMIT 1
+            ) AS first_key,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time DESC, e1.rank DESC LIMIT 1
+            ) AS last_key
+          FROM song_artists r
+          JOIN entries e ON e.song_id = r.song_id
+          JOIN snapshots s ON s.id = e.snapshot_id
+          GROUP BY r.artist_id, e.song_id, s.chart_id
+        ) k
+        JOIN entries first_entry
+          ON first_entry.snapshot_id = k.first_key / 1000000 AND first_entry.position = k.first_key % 1000000
+        JOIN snapshots first_snapshot ON first_snapshot.id = first_entry.snapshot_id
+        JOIN entries last_entry
+          ON last_entry.snapshot_id = k.last_key / 1000000 AND last_entry.position = k.last_key % 1000000
+        JOIN snapshots last_snapshot ON last_snapshot.id = last_entry.snapshot_id
+        JOIN artists a ON a.id = k.artist_id
+        JOIN songs g ON g.id = k.song_id
+        JOIN charts c ON c.id = k.chart_id
         """#, migration: "0014_artists"),
     SchemaObject(
       type: "view", name: "chart_entries",
