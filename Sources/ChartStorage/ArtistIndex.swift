@@ -21,6 +21,8 @@ final class ArtistIndex {
   /// The artists of each credit split so far (their keys and names), by the credit as published:
   /// valid while ``alone`` does not change.
   private var credits: [String: [(key: String, name: String)]] = [:]
+  /// Names' keys (``key(_:)``), by the name as written.
+  private var keys: [String: String] = [:]
   /// Whether `alone` holds every whole credit (a rebuild), so that a key not in it charts with
   /// others only.
   private var aloneIsComplete = false
@@ -132,7 +134,7 @@ final class ArtistIndex {
     }
     var newlyWhole: [String] = []
     let insert = try database.statement("INSERT OR IGNORE INTO whole_credits (name_key) VALUES (?)")
-    for key in Set(texts.map(Self.key)) {
+    for key in Set(texts.map(cachedKey)) {
       alone[key] = true
       insert.bind(key, at: 1)
       defer { insert.reset() }
@@ -229,7 +231,9 @@ final class ArtistIndex {
     if let known = credits[artist] {
       names = known
     } else {
-      names = ArtistCredit.artists(in: artist, chartsAlone: chartsAlone).map { (Self.key($0), $0) }
+      names = ArtistCredit.artists(in: artist, chartsAlone: chartsAlone).map {
+        (cachedKey($0), $0)
+      }
       credits[artist] = names
     }
     names += Self.featured(in: title, hasSongURL: hasSongURL, chartsAlone: chartsAlone).map {
@@ -244,6 +248,15 @@ final class ArtistIndex {
         roles.append((key, name, role))
       }
     }
+  }
+
+  /// ``key(_:)`` of a name, folded once however often it is asked: a credit naming one artist is
+  /// that artist's name.
+  private func cachedKey(_ name: String) -> String {
+    if let key = keys[name] { return key }
+    let key = Self.key(name)
+    keys[name] = key
+    return key
   }
 
   /// Whether a name key is a whole credit's.
