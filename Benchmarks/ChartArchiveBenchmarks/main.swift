@@ -20,6 +20,12 @@
 //     N rounds, each in a read of its own; prints one JSON object with p50 and p99 in
 //     microseconds and each year's top 100 (song ID, rank, previous rank) for Benchmarks/run to
 //     compare with the same answer from SQL.
+//   chart-archive-bench artists --db PATH --chart NAME --artist NAME [--count N]
+//     In-library timings of an artist's career on the chart (`artist NAME --chart NAME`, the
+//     search excluded) N times, of the search for the name N times, and of each by-artist
+//     leaderboard over the chart's whole history N / 10 times; prints one JSON object with p50 and
+//     p99 in microseconds, and the answers (the artist's ID, songs, weeks and number ones; each
+//     leaderboard's first row) for comparing with SQL on the views.
 //   chart-archive-bench generate --out FOLDER --days D --regions R --size N [--seed S]
 //     Writes a deterministic synthetic daily chart series in ChartArchive's format: R regions,
 //     D days each, N entries a day, songs rising, peaking and falling like real ones.
@@ -102,6 +108,42 @@ func queries(_ arguments: [String]) throws {
       [snapshots[$0 - 1].chartDate.iso8601, snapshots[$0].chartDate.iso8601]
     },
   ]
+  let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+  FileHandle.standardOutput.write(data)
+}
+
+func artists(_ arguments: [String]) throws {
+  guard let path = option("--db", in: arguments), let chart = option("--chart", in: arguments),
+    let name = option("--artist", in: arguments)
+  else { fatalError("usage: artists --db PATH --chart NAME --artist NAME [--count N]") }
+  let count = Int(option("--count", in: arguments) ?? "") ?? 200
+  let archive = try Archive(path: path, access: .read, upgrade: .decidingFigures)
+  guard let artist = try archive.read({ try $0.artists(matching: name) }).first else {
+    fatalError("no artist matches \(name)")
+  }
+  let search = try measure(count) { _ in _ = try archive.read { try $0.artists(matching: name) } }
+  var career: ArtistCareer?
+  let careers = try measure(count) { _ in
+    career = try archive.read { try $0.careers(of: artist.id, onChart: chart) }.first
+  }
+  var result: [String: Any] = [
+    "artist_id": artist.id.rawValue, "artist": artist.name,
+    "songs": career?.entryCount ?? 0, "weeks": career?.weeksOnChart ?? 0,
+    "number_ones": career?.numberOneCount ?? 0,
+    "career_p50_us": careers.p50, "career_p99_us": careers.p99,
+    "search_p50_us": search.p50, "search_p99_us": search.p99,
+  ]
+  for figure in ArtistLeaderboard.Figure.allCases {
+    var first: ArtistLeaderboard.Row?
+    let times = try measure(max(1, count / 10)) { _ in
+      first = try archive.read { try $0.artistLeaderboard(figure, chart: chart, limit: 10) }.rows
+        .first
+    }
+    result[figure.rawValue] = [
+      "p50_us": times.p50, "p99_us": times.p99, "first": first?.artist.name ?? "",
+      "figure": first?.figure ?? 0,
+    ]
+  }
   let data = try JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
   FileHandle.standardOutput.write(data)
 }
@@ -283,9 +325,10 @@ case "queries": try queries(arguments)
 case "pages": try pages(arguments)
 case "records": try records(arguments)
 case "periods": try periods(arguments)
+case "artists": try artists(arguments)
 case "generate": try generate(arguments)
 default:
   FileHandle.standardError.write(
-    Data("usage: chart-archive-bench queries|pages|records|periods|generate …\n".utf8))
+    Data("usage: chart-archive-bench queries|pages|records|periods|artists|generate …\n".utf8))
   exit(64)
 }

@@ -22,8 +22,8 @@ public enum ChartArchiveTool {
   static var subcommands: [any Subcommand.Type] {
     [
       ImportCommand.self, ChartsCommand.self, SnapshotsCommand.self, ShowCommand.self,
-      HistoryCommand.self, SongsCommand.self, DiffCommand.self, ReportCommand.self,
-      RecordsCommand.self, AuditCommand.self, PeriodCommand.self,
+      HistoryCommand.self, ArtistCommand.self, SongsCommand.self, DiffCommand.self,
+      ReportCommand.self, RecordsCommand.self, AuditCommand.self, PeriodCommand.self,
       ExportCommand.self, CheckCommand.self, BackupCommand.self, FormatsCommand.self,
       ServeCommand.self,
       CompletionCommand.self, ManualCommand.self,

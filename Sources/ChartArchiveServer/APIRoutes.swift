@@ -12,7 +12,7 @@ enum APIRoutes {
   /// The routes, in the order the OpenAPI document lists them.
   static let all: [Route] = [
     health, openAPI, charts, snapshots, upload, diff, report, records, periods, snapshot,
-    searchSongs, song,
+    searchSongs, song, searchArtists, artist,
     mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed,
   ]
 
@@ -198,6 +198,47 @@ enum APIRoutes {
       ], problems: [404])
   ) { router, request in
     let query = try Queries.Song(request)
+    return try router.view(request) { try query.read($0) }
+  }
+
+  /// `GET /api/artists?q=`: the artists a search finds (`artist NAME`).
+  static let searchArtists = Route(
+    .get, ["api", "artists"], query: [Parameters.artistWords],
+    media: [.json, .csv], caching: .seconds(60),
+    document: RouteDocument(
+      summary: "Search artists by name or credit",
+      description:
+        "Case and accents do not matter, nor 'and' for '&'. An artist whose whole name is q is the"
+        + " one match; otherwise the artists each word of q begins a word of the name of; failing"
+        + " that, the artists a credit names (q split by the credit splitter).",
+      operationID: "searchArtists",
+      answers: [
+        .ok(
+          "The artists that match, best first: by songs (most first), then name",
+          schema: "ArtistMatches")
+      ],
+      problems: [400])
+  ) { router, request in
+    let text = (try request.value(Parameters.artistWords) ?? "").trimmingCharacters(
+      in: .whitespacesAndNewlines.union(.controlCharacters))
+    guard !text.isEmpty else { throw ServerProblem(400, "give q (an artist's name or a credit)") }
+    return try router.view(request) { ArtistMatchesView(try $0.artists(matching: text)) }
+  }
+
+  /// `GET /api/artists/ID`: an artist's career on every chart (`artist --id ID`).
+  static let artist = Route(
+    .get, ["api", "artists", .artist], query: [Parameters.onChart], media: [.json, .csv],
+    caching: .seconds(60),
+    document: RouteDocument(
+      summary: "An artist's career on every chart",
+      description:
+        "Every song credited to the artist as lead or featured, with debut, peak, weeks at peak,"
+        + " weeks on chart and runs, and each chart's totals and first and latest entry.",
+      operationID: "artist",
+      answers: [.ok("The artist's songs and totals, per chart", schema: "Artist")],
+      problems: [404])
+  ) { router, request in
+    let query = try Queries.Artist(request, chart: try request.value(Parameters.onChart))
     return try router.view(request) { try query.read($0) }
   }
 

@@ -294,6 +294,80 @@ enum OpenAPIDocument {
               }
             }
           },
+          "ArtistMatches": {
+            "type": "object",
+            "required": ["matches"],
+            "properties": {
+              "matches": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["artist_id", "artist", "songs"],
+                  "properties": {
+                    "artist_id": {"type": "integer"},
+                    "artist": {"type": "string"},
+                    "songs": {"type": "integer", "minimum": 0}
+                  }
+                }
+              }
+            }
+          },
+          "Artist": {
+            "type": "object",
+            "required": ["artist_id", "artist", "charts"],
+            "properties": {
+              "artist_id": {"type": "integer"},
+              "artist": {"type": "string"},
+              "charts": {
+                "type": "array",
+                "items": {
+                  "type": "object",
+                  "required": ["chart", "entries", "top_10s", "number_ones", "weeks_at_number_one", "weeks_on_chart", "first_entry", "latest_entry", "songs"],
+                  "properties": {
+                    "chart": {"type": "string"},
+                    "entries": {"type": "integer", "minimum": 0},
+                    "top_10s": {"type": "integer", "minimum": 0},
+                    "number_ones": {"type": "integer", "minimum": 0},
+                    "weeks_at_number_one": {"type": "integer", "minimum": 0},
+                    "weeks_on_chart": {"type": "integer", "minimum": 0},
+                    "first_entry": {"$ref": "#/components/schemas/ArtistEntry"},
+                    "latest_entry": {"$ref": "#/components/schemas/ArtistEntry"},
+                    "songs": {
+                      "type": "array",
+                      "items": {
+                        "type": "object",
+                        "required": ["song_id", "title", "credit", "role", "debut_date", "debut_rank", "peak_position", "weeks_at_peak", "weeks_on_chart", "runs", "last_date", "partial_run"],
+                        "properties": {
+                          "song_id": {"type": "integer"},
+                          "title": {"type": "string"},
+                          "credit": {"type": "string"},
+                          "role": {"type": "string", "enum": ["lead", "featured"]},
+                          "debut_date": {"$ref": "#/components/schemas/ChartDate"},
+                          "debut_rank": {"type": "integer", "minimum": 1},
+                          "peak_position": {"type": "integer", "minimum": 1},
+                          "weeks_at_peak": {"type": "integer", "minimum": 0},
+                          "weeks_on_chart": {"type": "integer", "minimum": 1},
+                          "runs": {"type": "integer", "minimum": 1},
+                          "last_date": {"$ref": "#/components/schemas/ChartDate"},
+                          "partial_run": {"type": "boolean"}
+                        }
+                      }
+                    }
+                  }
+                }
+              }
+            }
+          },
+          "ArtistEntry": {
+            "type": ["object", "null"],
+            "required": ["song_id", "title", "credit", "chart_date"],
+            "properties": {
+              "song_id": {"type": "integer"},
+              "title": {"type": "string"},
+              "credit": {"type": "string"},
+              "chart_date": {"$ref": "#/components/schemas/ChartDate"}
+            }
+          },
           "History": {
             "type": "object",
             "required": ["title", "artist", "recordings"],

@@ -13,6 +13,7 @@ import ChartStorage
 /// - `/charts/NAME/diff?from=&to=` and `/charts/NAME/report?date=`: as the API's, as pages.
 /// - `/charts/NAME/years/YYYY`: the chart's year chart (as `period --year`), its top 100.
 /// - `/songs/ID`: a song's rank history as a picture, and its table.
+/// - `/artists/ID`: an artist's songs' runs as a picture, and their tables.
 /// - `/search?q=`: the songs a search finds; one song found redirects to its page.
 /// - `/assets/style.css`, `/assets/icon.svg`: carried in the binary (``PageAssets``).
 ///
@@ -27,6 +28,7 @@ enum PageRoutes {
   /// The routes.
   static let all: [Route] = [
     home, asset, chartsList, search, chart, atom, diff, report, records, year, snapshot, song,
+    artist,
   ]
 
   /// `/`: the charts, with the top of each one's latest snapshot.
@@ -147,7 +149,17 @@ enum PageRoutes {
     .get, ["songs", .song], media: [.html], caching: .seconds(60)
   ) { router, request in
     let query = try Queries.Song(request)
-    return try router.page(request) { SongPage(try query.read($0)) }
+    return try router.page(request) {
+      SongPage(try query.read($0), artists: try $0.artists(of: query.id))
+    }
+  }
+
+  /// `/artists/ID`: an artist's songs' runs as a picture, and their tables.
+  static let artist = Route(
+    .get, ["artists", .artist], media: [.html], caching: .seconds(60)
+  ) { router, request in
+    let query = try Queries.Artist(request)
+    return try router.page(request) { ArtistPage(try query.read($0)) }
   }
 }
 
@@ -241,19 +253,20 @@ extension Router {
         caching: request.caching())
     }
     let words = String(query)
-    let (songs, suggestion) = try archive.read { reader in
+    let (songs, suggestion, artists) = try archive.read { reader in
       let songs = try reader.songs(matching: words)
       return (
         songs,
         songs.isEmpty
-          ? try reader.suggestion(forSearch: words).map { ($0.query, $0.songs) } : nil
+          ? try reader.suggestion(forSearch: words).map { ($0.query, $0.songs) } : nil,
+        try reader.artists(matching: words)
       )
     }
     if songs.count == 1 {
       return HTTPResponse(status: 303, headers: [("Location", PagePath.song(songs[0].id))])
     }
-    return Self.html(
-      SearchPage(query: words, matches: SongMatchesView(songs), suggestion: suggestion),
-      status: 200, caching: request.caching())
+    var page = SearchPage(query: words, matches: SongMatchesView(songs), suggestion: suggestion)
+    page.artists = artists
+    return Self.html(page, status: 200, caching: request.caching())
   }
 }

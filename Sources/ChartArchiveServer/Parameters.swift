@@ -55,6 +55,18 @@ enum Parameters {
     return SongID(id)
   }
 
+  /// `{id}`: an artist's ID, a whole number from 1; another is no artist (404).
+  static let artistID = Parameter<ArtistID>(
+    "id", in: .path, "An artist ID, as a search gives it",
+    schema: .object([("type", .string("integer"))]),
+    example: .int(1)
+  ) { text throws(ServerProblem) in
+    guard let text, let id = Int64(text), id > 0 else {
+      throw ServerProblem(404, "no artist with ID \(text ?? "")")
+    }
+    return ArtistID(id)
+  }
+
   /// `{category}`: a feed's category (`daily`).
   static let category = Parameter<String>(
     "category", in: .path,
@@ -153,6 +165,12 @@ enum Parameters {
   /// `q`: words of a title or credit, as typed.
   static let words = Parameter<String?>(
     "q", in: .query, "Words of a title or credit", schema: textSchema, example: .string("night sky")
+  ) { $0 }
+
+  /// `q` of an artist search: an artist's name, part of one, or a credit, as typed.
+  static let artistWords = Parameter<String?>(
+    "q", in: .query, "An artist's name, part of one, or a credit", schema: textSchema,
+    example: .string("taylor swift")
   ) { $0 }
 
   /// `artist`: words of an artist credit, as typed.

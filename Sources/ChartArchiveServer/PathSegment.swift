@@ -20,6 +20,8 @@ enum PathSegment: Sendable, ExpressibleByStringLiteral {
   static let year = PathSegment.parameter(Parameters.pathYear.declaration)
   /// `{id}`: a song's ID.
   static let song = PathSegment.parameter(Parameters.song.declaration)
+  /// `{id}`: an artist's ID.
+  static let artist = PathSegment.parameter(Parameters.artistID.declaration)
   /// `{category}`: a feed's category.
   static let category = PathSegment.parameter(Parameters.category.declaration)
   /// `{chart}.atom`: a chart's Atom feed.

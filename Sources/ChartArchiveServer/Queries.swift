@@ -209,4 +209,31 @@ enum Queries {
       return try reader.periodChart(of: chart, span: span, scoring: scoring, limit: limit)
     }
   }
+
+  /// An artist's careers (`artist --id ID`): `/api/artists/ID`, `/artists/ID`.
+  struct Artist: Sendable {
+    /// The artist's ID.
+    let id: ArtistID
+    /// Only this chart's songs, when given (`?chart=`, the API's only).
+    let chart: String?
+
+    /// The artist a route's path names, and the chart its query names.
+    ///
+    /// - Throws: ``ServerProblem`` (404) for an ID that is not a whole number from 1.
+    init(_ request: RouteRequest, chart: String? = nil) throws(ServerProblem) {
+      id = try request.value(Parameters.artistID)
+      self.chart = chart
+    }
+
+    /// The artist with their careers.
+    ///
+    /// - Throws: ``ServerProblem`` (404) when the archive has no artist with the ID, or no such
+    ///   chart.
+    func read(_ reader: ArchiveReader) throws -> ArtistView {
+      guard let artist = try reader.artist(id) else {
+        throw ServerProblem(404, "no artist with ID \(id.rawValue)")
+      }
+      return ArtistView(artist, careers: try reader.careers(of: id, onChart: chart))
+    }
+  }
 }

@@ -90,6 +90,9 @@ public enum PagePath {
   public static func year(_ chart: String, _ year: Int) -> String {
     Self.chart(chart) + "/years/\(year)"
   }
+
+  /// `/artists/ID`.
+  public static func artist(_ artist: ArtistID) -> String { "/artists/\(artist.rawValue)" }
 }
 
 /// The pieces pages are made of.

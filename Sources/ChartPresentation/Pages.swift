@@ -164,11 +164,27 @@ public struct SnapshotPage: HTMLPage {
 public struct SongPage: HTMLPage {
   /// The song as `history` shows it (one song, or the recordings of one title and artist).
   public var view: HistoryView
+  /// The artists credited on the song (its first recording), each linking to their page.
+  public var artists: [(artist: ArtistSummary, role: ArtistRole)]
 
-  /// The page of a song's recordings.
-  public init(_ view: HistoryView) { self.view = view }
+  /// The page of a song's recordings, with the artists credited on it.
+  public init(_ view: HistoryView, artists: [(artist: ArtistSummary, role: ArtistRole)] = []) {
+    self.view = view
+    self.artists = artists
+  }
 
   private var recordings: [SongRecording] { view.recordings }
+
+  /// The artists credited on the song, each linking to their page: `Artists: A, B (featured)`;
+  /// nothing when none is known.
+  private func artistsLine(_ setting: PageSetting) -> String {
+    guard !artists.isEmpty else { return "" }
+    let names = artists.map {
+      PagePieces.link(PagePath.artist($0.artist.id), $0.artist.name, setting, isolated: true)
+        + ($0.role == .featured ? " (featured)" : "")
+    }
+    return "<p class=\"sub\">Artists: " + names.joined(separator: ", ") + "</p>\n"
+  }
 
   public var title: String { "\(recordings[0].song.title) — \(recordings[0].song.artist)" }
 
@@ -178,7 +194,9 @@ public struct SongPage: HTMLPage {
     Markup.appendIsolated(song.title, to: &output)
     output += "</h1>\n<p class=\"sub\">"
     Markup.appendIsolated(song.artist, to: &output)
-    output += "</p>\n<figure class=\"picture\">"
+    output += "</p>\n"
+    output += artistsLine(setting)
+    output += "<figure class=\"picture\">"
     output += RankChart(view).svg(.inline)
     output += "<figcaption class=\"notes\">Rank on each chart date (1 at the top);"
     output += " the line breaks where the song was off the chart.</figcaption></figure>\n"
@@ -401,6 +419,9 @@ public struct SearchPage: HTMLPage {
   /// What a search that found nothing may have meant (see
   /// ``ArchiveReader/suggestion(forSearch:artist:chart:)``).
   public var suggestion: (query: String, songs: [SongSummary])?
+  /// The artists whose names the search finds (``ArchiveReader/artists(matching:)``), linked
+  /// above the songs.
+  public var artists: [ArtistSummary] = []
   /// The most songs listed.
   public static let limit = 100
 
@@ -420,6 +441,7 @@ public struct SearchPage: HTMLPage {
 
   public func main(_ setting: PageSetting) -> String {
     var output = "<h1>Search</h1>\n"
+    output += ArtistLinks.paragraph(Array(artists.prefix(20)), setting, lead: "Artists:")
     if query.isEmpty {
       return output
         + PagePieces.paragraph(

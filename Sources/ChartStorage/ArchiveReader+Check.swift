@@ -214,6 +214,9 @@ extension ArchiveReader {
       SELECT 'song', NULL, NULL, id, NULL, CASE WHEN recording < 1 THEN 'recording >= 1' END
       FROM songs
       UNION ALL
+      SELECT 'song', NULL, NULL, song_id, NULL, CASE WHEN role NOT IN (0, 1) THEN 'role IN (0, 1)' END
+      FROM song_artists
+      UNION ALL
       SELECT 'chart', NULL, NULL, id, NULL, CASE
           WHEN length(name) <= 0 THEN 'length(name) > 0'
           WHEN frequency NOT IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time')

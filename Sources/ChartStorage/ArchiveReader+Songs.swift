@@ -428,7 +428,7 @@ extension ArchiveReader {
 
 /// Text for a `LIKE` pattern whose escape character is a backslash: `%`, `_` and backslashes in
 /// the text stand for themselves.
-private func escapeLike(_ text: String) -> String {
+func escapeLike(_ text: String) -> String {
   var escaped = ""
   for character in text {
     if character == "%" || character == "_" || character == "\\" { escaped.append("\\") }

@@ -99,6 +99,7 @@ extension ArchiveWriter {
         row.artistKey, row.baseTitleKey, row.primaryArtistKey)
     }
     written.createdSongs.insert(row.id.rawValue)
+    written.songsOrCreditsRemoved = true
   }
 
   /// Inserts a credit of a song again, as it was.
@@ -112,6 +113,7 @@ extension ArchiveWriter {
       guard database.changes > 0 else { return }
       written.addedCredits.insert(
         CreditKey(song: row.id.rawValue, titleKey: row.titleKey, artistKey: row.artistKey))
+      written.songsOrCreditsRemoved = true
     }
   }
 
@@ -122,6 +124,7 @@ extension ArchiveWriter {
         "DELETE FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
         row.id.rawValue, row.titleKey, row.artistKey)
     }
+    written.songsOrCreditsRemoved = true
   }
 
   // MARK: - Charts and snapshots

@@ -84,6 +84,7 @@ extension ArchiveWriter {
       guard database.changes > 0 else { return false }
       // Foreign keys, and so their cascades, are off while a write runs.
       try database.run("DELETE FROM song_credits WHERE song_id = ?", song.rawValue)
+      written.songsOrCreditsRemoved = true
       return true
     }
   }

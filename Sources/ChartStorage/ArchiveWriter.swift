@@ -46,6 +46,9 @@ public final class ArchiveWriter {
     /// Every song inserted and every credit added; some may have been deleted since.
     var createdSongs: Set<Int64> = []
     var addedCredits: Set<CreditKey> = []
+    /// Whether the write deleted a song or a credit, or restored one (a correction, a re-linking):
+    /// every song's artists are then decided again (``ArtistIndex/rebuild()``).
+    var songsOrCreditsRemoved = false
   }
 
   /// A credit's row in `song_credits`: its song and folded title and artist.
@@ -100,11 +103,13 @@ public final class ArchiveWriter {
   }
 
   /// What the write does after its body, before it commits: what its rows refer to checked, and
-  /// its new songs and credits added to the full-text index.
+  /// the artists of its new songs and credits decided (``ArtistIndex``), and its new songs and
+  /// credits added to the full-text index.
   ///
   /// - Throws: ``DatabaseError``.
   func finish() throws(DatabaseError) {
     try checkReferences()
+    try decideArtists()
     try addToSearchIndex()
     try advanceVersion()
   }
@@ -117,6 +122,33 @@ public final class ArchiveWriter {
     try database.run(
       "UPDATE archive_version SET version = version + 1, updated = max(updated + 1, ?)",
       Int(Date.now.timeIntervalSince1970))
+  }
+
+  // MARK: - Artists
+
+  /// Decides the artists of the songs and credits this write added, and of the songs the archive
+  /// rule decides otherwise now (``ArtistIndex/update(created:credited:)``); every song's again
+  /// when the write removed a song or a credit. Before the new songs are in the full-text index,
+  /// which finds the songs charted before.
+  ///
+  /// - Throws: ``DatabaseError``.
+  private func decideArtists() throws(DatabaseError) {
+    let index = ArtistIndex(database: database)
+    if written.songsOrCreditsRemoved {
+      try index.rebuild()
+      written.songsOrCreditsRemoved = false
+      return
+    }
+    var credited: [(song: Int64, artist: String)] = []
+    for credit in written.addedCredits {
+      guard
+        let artist = try database.row(
+          "SELECT artist FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
+          [credit.song, credit.titleKey, credit.artistKey], { $0.string(at: 0) })
+      else { continue }
+      credited.append((credit.song, artist))
+    }
+    try index.update(created: written.createdSongs, credited: credited)
   }
 
   // MARK: - The full-text index

@@ -54,6 +54,11 @@ extension Migrations {
           WHERE follows_missing_snapshot = 1
         """#, migration: "0002_decided_figures"),
     SchemaObject(
+      type: "index", name: "song_artists_by_artist",
+      sql: #"""
+        CREATE INDEX song_artists_by_artist ON song_artists (artist_id, song_id)
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "index", name: "song_credits_by_base_title",
       sql: #"""
         CREATE INDEX song_credits_by_base_title ON song_credits (base_title_key, primary_artist_key)
@@ -85,7 +90,20 @@ extension Migrations {
           -- two versions: a change within the second of the one before takes the next second.
           updated INTEGER NOT NULL
         )
-        """#, migration: "0014_archive_version"),
+        """#, migration: "0015_archive_version"),
+    SchemaObject(
+      type: "table", name: "artists",
+      sql: #"""
+        CREATE TABLE artists (
+          id INTEGER PRIMARY KEY,
+          -- The name as the first song crediting the artist spelled it (the lowest song ID), kept when
+          -- later songs spell it otherwise.
+          name TEXT NOT NULL,
+          -- The name folded (case and accents, runs of white space one space) with ` and ` written ` & `:
+          -- one artist per key (`Beyoncé` and `BEYONCE` are one; `Hall and Oates` is `hall & oates`).
+          name_key TEXT NOT NULL UNIQUE
+        )
+        """#, migration: "0014_artists"),
     SchemaObject(
       type: "table", name: "charts",
       sql: #"""
@@ -206,6 +224,18 @@ extension Migrations {
         )
         """#, migration: "0002_decided_figures"),
     SchemaObject(
+      type: "table", name: "song_artists",
+      sql: #"""
+        CREATE TABLE song_artists (
+          song_id INTEGER NOT NULL REFERENCES songs (id) ON DELETE CASCADE,
+          artist_id INTEGER NOT NULL REFERENCES artists (id),
+          -- 0 lead: the first artist of one of the song's credits; 1 featured: only ever named after the
+          -- first (joined by Featuring, With, &, and, x, a comma, or in the title's "(feat. B)").
+          role INTEGER NOT NULL CHECK (role IN (0, 1)),
+          PRIMARY KEY (song_id, artist_id)
+        ) WITHOUT ROWID
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "table", name: "song_credits",
       sql: #"""
         CREATE TABLE song_credits (
@@ -291,6 +321,13 @@ extension Migrations {
         ) WITHOUT ROWID
         """#, migration: "0012_joined_by_hand"),
     SchemaObject(
+      type: "table", name: "whole_credits",
+      sql: #"""
+        CREATE TABLE whole_credits (
+          name_key TEXT PRIMARY KEY
+        ) WITHOUT ROWID
+        """#, migration: "0014_artists"),
+    SchemaObject(
       type: "trigger", name: "song_credits_unsearchable",
       sql: #"""
         CREATE TRIGGER song_credits_unsearchable AFTER DELETE ON song_credits BEGIN
@@ -305,6 +342,86 @@ extension Migrations {
           DELETE FROM song_search WHERE song_id = old.id;
         END
         """#, migration: "0003_views_and_search"),
+    SchemaObject(
+      type: "trigger", name: "songs_without_artists",
+      sql: #"""
+        CREATE TRIGGER songs_without_artists AFTER DELETE ON songs BEGIN
+          DELETE FROM song_artists WHERE song_id = old.id;
+        END
+        """#, migration: "0014_artists"),
+    SchemaObject(
+      type: "view", name: "artist_credits",
+      sql: #"""
+        CREATE VIEW artist_credits AS
+        SELECT
+          a.id AS artist_id,
+          a.name AS artist,
+          CASE r.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
+          r.song_id,
+          g.title,
+          g.artist AS credit
+        FROM song_artists r
+        JOIN artists a ON a.id = r.artist_id
+        JOIN songs g ON g.id = r.song_id
+        """#, migration: "0014_artists"),
+    SchemaObject(
+      type: "view", name: "artist_runs",
+      sql: #"""
+        CREATE VIEW artist_runs AS
+        SELECT
+          k.artist_id,
+          a.name AS artist,
+          CASE k.role WHEN 0 THEN 'lead' ELSE 'featured' END AS role,
+          k.song_id,
+          c.name AS chart,
+          g.title,
+          g.artist AS credit,
+          first_snapshot.chart_date AS first_chart_date,
+          last_snapshot.chart_date AS last_chart_date,
+          first_entry.rank AS debut_rank,
+          last_entry.peak_position,
+          (
+            SELECT count(DISTINCT p.weeks_on_chart)
+            FROM entries p JOIN snapshots ps ON ps.id = p.snapshot_id
+            WHERE p.song_id = k.song_id AND ps.chart_id = k.chart_id AND p.rank = last_entry.peak_position
+          ) AS weeks_at_peak,
+          last_entry.weeks_on_chart,
+          last_entry.run AS runs,
+          k.partial_run
+        FROM (
+          SELECT
+            r.artist_id,
+            r.role,
+            e.song_id,
+            s.chart_id,
+            max(e.figure_flags & 4 != 0) AS partial_run,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time, e1.rank LIMIT 1
+            ) AS first_key,
+            (
+              SELECT e1.snapshot_id * 1000000 + e1.position
+              FROM entries e1 JOIN snapshots s1 ON s1.id = e1.snapshot_id
+              WHERE e1.song_id = e.song_id AND s1.chart_id = s.chart_id
+              ORDER BY s1.chart_time DESC, e1.rank DESC LIMIT 1
+            ) AS last_key
+          FROM song_artists r
+          JOIN entries e ON e.song_id = r.song_id
+          JOIN snapshots s ON s.id = e.snapshot_id
+          GROUP BY r.artist_id, e.song_id, s.chart_id
+        ) k
+        JOIN entries first_entry
+          ON first_entry.snapshot_id = k.first_key / 1000000 AND first_entry.position = k.first_key % 1000000
+        JOIN snapshots first_snapshot ON first_snapshot.id = first_entry.snapshot_id
+        JOIN entries last_entry
+          ON last_entry.snapshot_id = k.last_key / 1000000 AND last_entry.position = k.last_key % 1000000
+        JOIN snapshots last_snapshot ON last_snapshot.id = last_entry.snapshot_id
+        JOIN artists a ON a.id = k.artist_id
+        JOIN songs g ON g.id = k.song_id
+        JOIN charts c ON c.id = k.chart_id
+        """#, migration: "0014_artists"),
     SchemaObject(
       type: "view", name: "chart_debuts",
       sql: #"""

@@ -49,6 +49,12 @@ enum Migrations {
     Migration("0011_isrc", PackageResources._011_isrc_sql),
     Migration("0012_joined_by_hand", PackageResources._012_joined_by_hand_sql),
     Migration("0013_records", PackageResources._013_records_sql),
+    Migration(
+      "0014_artists", PackageResources._014_artists_sql,
+      fill: { database, _ in
+        let index = ArtistIndex(database: database)
+        try index.rebuild()
+      }),
     Migration("0015_archive_version", PackageResources._015_archive_version_sql),
   ]
 

@@ -42,7 +42,7 @@ struct PhoneWidthTests {
       "/charts/hot-100/report?date=2024-01-13", "/charts/app-daily/report?date=2024-05-01",
       "/search?q=christmas", "/search?q=a", "/search?q=", "/search?q=chrismas",
       "/charts/hot-100/records", "/charts/app-daily/records?limit=3",
-      "/charts/hot-100/years/2024", "/charts/app-daily/years/2024",
+      "/charts/hot-100/years/2024", "/charts/app-daily/years/2024", "/artists/1", "/artists/2",
       // The error pages: no chart, no snapshot of a date, no page, no song, a bad date.
       "/charts/nothing", "/charts/hot-100/2024-01-01", "/nowhere", "/songs/999999",
       "/charts/hot-100/report?date=yesterday",

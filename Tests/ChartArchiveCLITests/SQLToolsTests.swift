@@ -124,7 +124,7 @@ struct SQLToolsTests {
         == ["Ode|Ana|1", "Ode (Remix)|Ana & Dee|1"])
     #expect(
       try rows(archive, "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name")
-        == ["song_credits_unsearchable", "songs_unsearchable"])
+        == ["song_credits_unsearchable", "songs_unsearchable", "songs_without_artists"])
   }
 
   @Test func theViewsGiveWhatTheCommandsPrint() throws {

@@ -15,7 +15,8 @@ struct MigrationTests {
       atPath: Self.packageRoot.appendingPathComponent("Migrations").path
     ).filter { $0.hasSuffix(".sql") }.sorted()
     #expect(Migrations.all.map { $0.name + ".sql" } == files)
-    #expect(Migrations.all.map(\.version) == Array(1...files.count))
+    #expect(Migrations.all.map(\.version) == files.map { Int($0.prefix(4))! })
+    #expect(Migrations.all.map(\.version) == Migrations.all.map(\.version).sorted())
     for migration in Migrations.all {
       let text = try String(
         contentsOf: Self.packageRoot.appendingPathComponent("Migrations/\(migration.name).sql"),
@@ -34,11 +35,10 @@ struct MigrationTests {
     ) { $0.string(at: 0) }
     #expect(
       tables == [
-        "archive_version", "charts", "decision_entries", "decision_undo", "decisions", "entries",
-        "snapshots",
-        "song_credits", "song_search", "song_search_config",
+        "archive_version", "artists", "charts", "decision_entries", "decision_undo", "decisions",
+        "entries", "snapshots", "song_artists", "song_credits", "song_search", "song_search_config",
         "song_search_content", "song_search_data", "song_search_idx", "song_search_terms", "songs",
-        "verdicts",
+        "verdicts", "whole_credits",
       ])
   }
 
@@ -70,7 +70,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 14)
+    #expect(try archive.storedSchemaVersion() == 15)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -121,7 +121,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 14)
+    #expect(try archive.storedSchemaVersion() == 15)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -161,7 +161,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 14)
+    #expect(try archive.storedSchemaVersion() == 15)
     let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
     let read: (Statement) -> String = { row in
       (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")
