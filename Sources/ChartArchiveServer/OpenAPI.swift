@@ -210,10 +210,10 @@ enum OpenAPIDocument {
                   "type": "object",
                   "required": ["kind", "title", "holder", "figure", "rows"],
                   "properties": {
-                    "kind": {"type": "string", "description": "weeks-at-number-one, longest-stay-at-number-one, weeks-on-chart, longest-run, highest-debut, biggest-climb, biggest-fall, fastest-rise-to-number-one or longest-road-to-number-one"},
+                    "kind": {"type": "string", "description": "weeks-at-number-one, longest-stay-at-number-one, weeks-on-chart, longest-run, highest-debut, biggest-climb, biggest-fall, fastest-rise-to-number-one, longest-road-to-number-one, then by artist: artist-number-ones, artist-top-10s, artist-entries, artist-weeks-at-number-one or artist-entries-at-once"},
                     "title": {"type": "string"},
-                    "holder": {"type": "string", "description": "What the rows hold: song (or artist)"},
-                    "figure": {"type": "string", "description": "What the figure counts: the chart's periods (weeks …), rank or places"},
+                    "holder": {"type": "string", "description": "What the rows hold: song, or artist for the artist- leaderboards"},
+                    "figure": {"type": "string", "description": "What the figure counts: the chart's periods (weeks …), rank, places or songs"},
                     "rows": {
                       "type": "array",
                       "items": {
@@ -221,7 +221,7 @@ enum OpenAPIDocument {
                         "required": ["rank", "holder", "figure", "first_chart_date", "last_chart_date", "from_rank", "to_rank"],
                         "properties": {
                           "rank": {"type": "integer", "minimum": 1, "description": "Equal figures share a rank (1, 1, 3)"},
-                          "holder": {"type": "object", "required": ["type", "id"], "properties": {"type": {"type": "string"}, "id": {"type": "integer"}, "title": {"type": "string"}, "artist": {"type": "string"}, "name": {"type": "string"}}},
+                          "holder": {"type": "object", "required": ["type", "id"], "description": "A song {type: song, id, title, artist} or an artist {type: artist, id, name}", "properties": {"type": {"type": "string"}, "id": {"type": "integer"}, "title": {"type": "string"}, "artist": {"type": "string"}, "name": {"type": "string"}}},
                           "figure": {"type": "integer"},
                           "first_chart_date": {"$ref": "#/components/schemas/ChartDate"},
                           "last_chart_date": {"$ref": "#/components/schemas/ChartDate"},

@@ -3,7 +3,8 @@ import ChartStorage
 
 /// A chart's records (`/charts/NAME/records?from=&to=&limit=`): a form for the span, then each
 /// leaderboard as ``RecordsView`` gives it, a table of rank, figure, song (linking to its page,
-/// with its credit) and the dates that make the record, narrow enough for a phone.
+/// with its credit) or artist (linking to theirs) and the dates that make the record, narrow
+/// enough for a phone.
 public struct RecordsPage: HTMLPage {
   /// The records as `records` gives them.
   public var view: RecordsView
@@ -63,7 +64,8 @@ public struct RecordsPage: HTMLPage {
         song = PagePieces.songLink(held.id, held.title, setting) + "<br><small class=\"sub\">"
         song += Markup.isolated(held.artist) + "</small>"
       case .artist(let held):
-        song = Markup.isolated(held.name)
+        song = PagePieces.link(
+          PagePath.artist(ArtistID(held.id)), held.name, setting, isolated: true)
       }
       var dates = date(record.firstDate, setting)
       if record.lastDate != record.firstDate { dates += "<br>" + date(record.lastDate, setting) }
@@ -71,7 +73,11 @@ public struct RecordsPage: HTMLPage {
     }
     return PagePieces.table(
       caption: view.title(board.kind),
-      [("#", true), (figureHeading, true), ("Song", false), ("Dates", true)], rows)
+      [
+        ("#", true), (figureHeading, true),
+        (board.kind.subject == .song ? "Song" : "Artist", false),
+        ("Dates", true),
+      ], rows)
   }
 }
 

@@ -5,9 +5,10 @@ public import ChartStorage
 /// A chart's records, its leaderboards one after another: in tables for people, one JSON object
 /// (`chart`, `frequency`, `unit`, `from`, `to`, `limit`, then `leaderboards`: each with its
 /// `kind`, `title`, `holder` (`song`, or `artist`), `figure` (what its figure counts: `weeks`,
-/// `days` …, `rank` or `places`) and `rows`, each row `rank`, `holder` (`type`, `id`, and `title`
-/// and `artist` for a song, `name` for an artist), `figure`, `first_chart_date`,
-/// `last_chart_date`, `from_rank`, `to_rank`), or one CSV table with a row per leaderboard row.
+/// `days` …, `rank`, `places`, or `songs` for an artist's songs) and `rows`, each row `rank`,
+/// `holder` (`type`, `id`, and `title` and `artist` for a song, `name` for an artist), `figure`,
+/// `first_chart_date`, `last_chart_date`, `from_rank`, `to_rank`), or one CSV table with a row per
+/// leaderboard row.
 public struct RecordsView: Presentation {
   /// The records.
   public var records: ChartRecords
@@ -52,14 +53,23 @@ public struct RecordsView: Presentation {
       "Fastest rise to number one (\(plural) on the chart from debut to number one, both counted)"
     case .longestRoadToNumberOne:
       "Longest road to number one (\(plural) on the chart from debut to number one, both counted)"
+    case .artistNumberOnes: "Artists with the most number ones (songs at number one)"
+    case .artistTopTens: "Artists with the most top-10 songs (songs in the top 10)"
+    case .artistEntries: "Artists with the most entries (songs on the chart)"
+    case .artistWeeksAtNumberOne:
+      "Artists with the most \(plural) at number one (\(plural) with a song at number one)"
+    case .artistEntriesAtOnce:
+      "Artists with the most entries at once (songs on one chart)"
     }
   }
 
-  /// What a leaderboard's figure counts: the chart's periods (`weeks`), `rank` or `places`.
+  /// What a leaderboard's figure counts: the chart's periods (`weeks`), `rank`, `places` or
+  /// (by artist) `songs`.
   public func unit(_ kind: RecordKind) -> String {
     switch kind {
     case .highestDebut: "rank"
     case .biggestClimb, .biggestFall: "places"
+    case _ where kind.subject == .artist && !kind.countsPeriods: "songs"
     default: periods.plural
     }
   }
@@ -70,6 +80,7 @@ public struct RecordsView: Presentation {
     case .highestDebut: "DEBUT"
     case .biggestClimb: "UP"
     case .biggestFall: "DOWN"
+    case _ where kind.subject == .artist && !kind.countsPeriods: "SONGS"
     default: periods.heading
     }
   }
@@ -89,8 +100,9 @@ public struct RecordsView: Presentation {
             Column(key: "from_rank", heading: "FROM", alignRight: true),
             Column(key: "to_rank", heading: "TO", alignRight: true),
           ] : [])
+        + (board.kind.subject == .song ? [Column(key: "title", heading: "TITLE")] : [])
         + [
-          Column(key: "title", heading: "TITLE"), Column(key: "artist", heading: "ARTIST"),
+          Column(key: "artist", heading: "ARTIST"),
           Column(key: "first_chart_date", heading: moves ? "DATE" : "FIRST"),
         ]
         + (board.kind.spansDates ? [Column(key: "last_chart_date", heading: "LAST")] : [])
@@ -99,7 +111,8 @@ public struct RecordsView: Presentation {
         let (title, artist) = record.holder.words
         return [Cell.int(row.rank), .int(record.figure)]
           + (moves ? [.optional(record.fromRank), .optional(record.toRank)] : [])
-          + [.text(title), .text(artist), .text(record.firstDate.iso8601)]
+          + (board.kind.subject == .song ? [.text(title)] : [])
+          + [.text(artist), .text(record.firstDate.iso8601)]
           + (board.kind.spansDates ? [.text(record.lastDate.iso8601)] : [])
       }
       return (board.kind.rawValue, title(board.kind), Table(columns: columns, rows: rows))

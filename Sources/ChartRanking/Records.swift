@@ -3,8 +3,9 @@
 /// rank, weeks on chart, run and whether the song charted before); none is decided again
 /// (docs/rules.md, "Records").
 ///
-/// The song leaderboards' kinds are here; a leaderboard of artists is a further kind whose
-/// ``subject`` is ``RecordSubjectKind/artist``, its rows holding ``RecordHolder/artist(_:)``.
+/// The song leaderboards come first; the by-artist leaderboards after them are those of
+/// ``ArtistLeaderboard`` (their ``subject`` is ``RecordSubjectKind/artist``, their rows hold
+/// ``RecordHolder/artist(_:)``), ranked by its own rules.
 public enum RecordKind: String, CaseIterable, Hashable, Sendable {
   /// Most periods at number one in all, over every stay: the figure is the periods, the dates
   /// the first and last at number one.
@@ -38,9 +39,34 @@ public enum RecordKind: String, CaseIterable, Hashable, Sendable {
   case fastestRiseToNumberOne = "fastest-rise-to-number-one"
   /// The longest road to number one: as ``fastestRiseToNumberOne``, most first.
   case longestRoadToNumberOne = "longest-road-to-number-one"
+  /// Artists with the most songs at number one (``ArtistLeaderboard/Figure/numberOnes``); the
+  /// dates the first and last chart date counted.
+  case artistNumberOnes = "artist-number-ones"
+  /// Artists with the most songs in the top 10 (``ArtistLeaderboard/Figure/topTens``).
+  case artistTopTens = "artist-top-10s"
+  /// Artists with the most songs on the chart (``ArtistLeaderboard/Figure/entries``).
+  case artistEntries = "artist-entries"
+  /// Artists with the most periods with one of their songs at number one
+  /// (``ArtistLeaderboard/Figure/weeksAtNumberOne``).
+  case artistWeeksAtNumberOne = "artist-weeks-at-number-one"
+  /// Artists with the most songs on one snapshot (``ArtistLeaderboard/Figure/entriesAtOnce``);
+  /// the dates the first and last snapshot with that many.
+  case artistEntriesAtOnce = "artist-entries-at-once"
+
+  /// The artist leaderboard's figure, for a by-artist kind; `nil` for a song leaderboard.
+  public var artistFigure: ArtistLeaderboard.Figure? {
+    switch self {
+    case .artistNumberOnes: .numberOnes
+    case .artistTopTens: .topTens
+    case .artistEntries: .entries
+    case .artistWeeksAtNumberOne: .weeksAtNumberOne
+    case .artistEntriesAtOnce: .entriesAtOnce
+    default: nil
+    }
+  }
 
   /// What the leaderboard's rows hold.
-  public var subject: RecordSubjectKind { .song }
+  public var subject: RecordSubjectKind { artistFigure == nil ? .song : .artist }
 
   /// Whether a larger figure ranks higher (a smaller one for a debut's rank and the fastest
   /// rise).
@@ -61,10 +87,12 @@ public enum RecordKind: String, CaseIterable, Hashable, Sendable {
   }
 
   /// Whether the figure is a number of the chart's periods (weeks, days, hours); otherwise it is
-  /// a rank or a number of places.
+  /// a rank, a number of places or (by artist) of songs.
   public var countsPeriods: Bool {
     switch self {
-    case .highestDebut, .biggestClimb, .biggestFall: false
+    case .highestDebut, .biggestClimb, .biggestFall, .artistNumberOnes, .artistTopTens,
+      .artistEntries, .artistEntriesAtOnce:
+      false
     default: true
     }
   }
@@ -150,14 +178,28 @@ public struct RecordRow: Hashable, Sendable {
   public var rank: Int
   /// The record.
   public var record: RecordCandidate
+
+  /// A row as ranked.
+  public init(rank: Int, record: RecordCandidate) {
+    self.rank = rank
+    self.record = record
+  }
 }
 
 /// A leaderboard: its kind and its rows, best first.
 public struct Leaderboard: Hashable, Sendable {
   /// What it ranks.
   public var kind: RecordKind
-  /// The rows, best first, at most the limit asked for.
+  /// The rows, best first, at most the limit asked for (a by-artist leaderboard lists more
+  /// where artists tie at the last rank, as ``ArtistLeaderboard`` does).
   public var rows: [RecordRow]
+
+  /// A leaderboard with its rows as ranked elsewhere (a by-artist one's, by
+  /// ``ArtistLeaderboard/ranked(_:limit:)``).
+  public init(_ kind: RecordKind, rows: [RecordRow]) {
+    self.kind = kind
+    self.rows = rows
+  }
 
   /// Ranks candidates: the best figure first (``RecordKind/largerIsBetter``), equal figures by
   /// the date the record was set (``RecordKind/dateSet(_:)``: who did it first), then the

@@ -23,7 +23,16 @@ extension ArchiveReader {
     _ figure: ArtistLeaderboard.Figure, chart: String, from: ChartDate? = nil,
     to: ChartDate? = nil, limit: Int = 10
   ) throws(ArchiveError) -> ArtistLeaderboard {
-    let chartID = try chartID(chart)
+    ArtistLeaderboard(
+      figure: figure, chart: chart, from: from, to: to,
+      rows: try artistRows(figure, chartID: try chartID(chart), from: from, to: to, limit: limit))
+  }
+
+  /// The rows of ``artistLeaderboard(_:chart:from:to:limit:)`` for a chart's ID.
+  func artistRows(
+    _ figure: ArtistLeaderboard.Figure, chartID: Int64, from: ChartDate?, to: ChartDate?,
+    limit: Int
+  ) throws(ArchiveError) -> [ArtistLeaderboard.Row] {
     let scores = try reading { () throws(DatabaseError) in
       try artistScores(figure, chart: chartID, from: from, to: to)
     }
@@ -36,9 +45,7 @@ extension ArchiveReader {
       guard let artist = try artist(ArtistID(id)) else { continue }
       named.append((artist, score.figure, score.first, score.last))
     }
-    return ArtistLeaderboard(
-      figure: figure, chart: chart, from: from, to: to,
-      rows: ArtistLeaderboard.ranked(named, limit: limit))
+    return ArtistLeaderboard.ranked(named, limit: limit)
   }
 
   /// One artist's score as the scan adds it up.

@@ -25,7 +25,8 @@ extension ArchiveReader {
   ///   - chart: the chart's name.
   ///   - span: the chart dates counted, both ends included; ``RecordSpan/all`` for the whole chart.
   ///   - limit: at most this many rows a leaderboard, 1 or more.
-  ///   - kinds: the leaderboards, in order; every song leaderboard by default.
+  ///   - kinds: the leaderboards, in order; every one by default, the song leaderboards then the
+  ///     by-artist ones.
   /// - Throws: ``ArchiveError/noSuchChart(_:charts:)`` or ``ArchiveError/database(path:_:)``.
   public func records(
     of chart: String, span: RecordSpan = .all, limit: Int = 10,
@@ -87,6 +88,12 @@ extension ArchiveReader {
       candidates = try debuts(bounds, limit: limit)
     case .biggestClimb, .biggestFall:
       candidates = try moves(bounds, climbing: kind == .biggestClimb, limit: limit)
+    case .artistNumberOnes, .artistTopTens, .artistEntries, .artistWeeksAtNumberOne,
+      .artistEntriesAtOnce:
+      let rows = try artistRows(
+        kind.artistFigure ?? .entries, chartID: chartID, from: span.from, to: span.to,
+        limit: limit)
+      return Leaderboard(kind, rows: rows.map(RecordRow.init))
     case .fastestRiseToNumberOne, .longestRoadToNumberOne:
       if shared.rises == nil { shared.rises = try risesToNumberOne(bounds) }
       let rises = shared.rises ?? []
@@ -372,5 +379,16 @@ struct RecordBounds {
       figure: row.int(at: 3),
       firstDate: ChartDate(trustedISO8601: row.string(at: 4), secondsSince1970: row.int64(at: 5)),
       lastDate: ChartDate(trustedISO8601: row.string(at: 6), secondsSince1970: row.int64(at: 7)))
+  }
+}
+
+extension RecordRow {
+  /// A by-artist leaderboard's row as a record: its rank, the artist, the figure and its dates.
+  init(_ row: ArtistLeaderboard.Row) {
+    self.init(
+      rank: row.rank,
+      record: RecordCandidate(
+        holder: .artist(RecordArtist(id: row.artist.id.rawValue, name: row.artist.name)),
+        figure: row.figure, firstDate: row.firstDate, lastDate: row.lastDate))
   }
 }

@@ -74,6 +74,32 @@ extension Hot100Tests {
       ])
   }
 
+  /// The by-artist leaderboards follow the songs': The Beatles' 20 number ones, Mariah Carey's
+  /// 101 weeks at number one, Drake's 402 songs on the chart and 42 of them on one chart.
+  @Test func theArtistLeaderboardsFollowTheSongs() throws {
+    _ = try Self.firstImport.get()
+    let run = try chartArchive(
+      ["records", "hot-100", "--db", Self.archive, "--format", "csv", "--limit", "2"])
+    let rows = run.output.split(separator: "\r\n").dropFirst().map {
+      $0.split(separator: ",", omittingEmptySubsequences: false)
+    }
+    .filter { $0[5] == "artist" }
+    .map { "\($0[1]) \($0[2]) \($0[3]) \($0[8]) \($0[4]) \($0[9]) \($0[10])" }
+    #expect(
+      rows == [
+        "artist-number-ones songs 1 The Beatles 20 1964-02-01 1970-06-20",
+        "artist-number-ones songs 2 Mariah Carey 19 1990-08-04 2026-01-03",
+        "artist-top-10s songs 1 Drake 90 2009-07-04 2026-07-18",
+        "artist-top-10s songs 2 Taylor Swift 70 2008-08-30 2026-08-08",
+        "artist-entries songs 1 Drake 402 2009-05-23 2026-08-08",
+        "artist-entries songs 2 Taylor Swift 277 2006-09-23 2026-08-08",
+        "artist-weeks-at-number-one weeks 1 Mariah Carey 101 1990-08-04 2026-01-03",
+        "artist-weeks-at-number-one weeks 2 Rihanna 60 2006-05-13 2016-04-30",
+        "artist-entries-at-once songs 1 Drake 42 2026-05-30 2026-05-30",
+        "artist-entries-at-once songs 2 Morgan Wallen 37 2025-05-31 2025-05-31",
+      ])
+  }
+
   /// Each leaderboard's top 10 from the library (`records`) is the top 10 the SQL views give,
   /// ordered as the library orders ties (by date, then song ID).
   @Test func theViewsGiveTheLeaderboardsTheLibraryGives() throws {

@@ -123,7 +123,9 @@ struct PagesTests {
     #expect(
       page.contains(
         "<input id=\"rf\" type=\"date\" name=\"from\" value=\"2023-12-30\"><label for=\"rt\">"))
-    let headings = page.matches(of: /<h2 id="([a-z-]+)">([^<]+)<\/h2>/).map { "\($0.1): \($0.2)" }
+    let headings = page.matches(of: /<h2 id="([a-z0-9-]+)">([^<]+)<\/h2>/).map {
+      "\($0.1): \($0.2)"
+    }
     #expect(
       headings == [
         "weeks-at-number-one: Most weeks at number one",
@@ -137,7 +139,17 @@ struct PagesTests {
           + " to number one, both counted)",
         "longest-road-to-number-one: Longest road to number one (weeks on the chart from debut"
           + " to number one, both counted)",
+        "artist-number-ones: Artists with the most number ones (songs at number one)",
+        "artist-top-10s: Artists with the most top-10 songs (songs in the top 10)",
+        "artist-entries: Artists with the most entries (songs on the chart)",
+        "artist-weeks-at-number-one: Artists with the most weeks at number one (weeks with a song"
+          + " at number one)",
+        "artist-entries-at-once: Artists with the most entries at once (songs on one chart)",
       ])
+    // Each artist of the by-artist leaderboards links to their page.
+    #expect(
+      page.contains(
+        /<td class="s"><a href="\/artists\/[0-9]+"><bdi>Jack Harlow<\/bdi><\/a><\/td>/))
     let lovin = try songID(["lovin on me"], in: archive)
     // Lovin On Me reached number one on 2024-01-13, in its eighth week (the source's count).
     #expect(

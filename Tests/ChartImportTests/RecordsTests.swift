@@ -189,10 +189,146 @@ import Testing
         "Biggest falls (places down from one chart to the next)",
         "Fastest rise to number one (days on the chart from debut to number one, both counted)",
         "Longest road to number one (days on the chart from debut to number one, both counted)",
+        "Artists with the most number ones (songs at number one)",
+        "Artists with the most top-10 songs (songs in the top 10)",
+        "Artists with the most entries (songs on the chart)",
+        "Artists with the most days at number one (days with a song at number one)",
+        "Artists with the most entries at once (songs on one chart)",
       ])
     #expect(
       text.contains(
         "#  DAYS  TITLE  ARTIST    FIRST       LAST\n1     3  B      Singer B  2024-01-07  2024-01-10"
       ))
+  }
+
+  /// A made-up weekly chart of three places for the by-artist leaderboards: Ann's "P", Ann
+  /// featuring Bo's "Q", Bo's "R" and Cy's "S".
+  ///
+  ///     2024-03-02  P Q S   Ann at number one; Ann has two songs on the chart
+  ///     2024-03-09  Q P R   Ann and Bo at number one with one song; Bo has two songs on
+  ///     2024-03-16  R S Q   Bo at number one
+  ///     2024-03-23  R S Q   Bo's third week at number one
+  static let artistWeeks: [(String, [String])] = [
+    ("2024-03-02", ["P", "Q", "S"]), ("2024-03-09", ["Q", "P", "R"]),
+    ("2024-03-16", ["R", "S", "Q"]), ("2024-03-23", ["R", "S", "Q"]),
+  ]
+
+  static func artistArchive() throws -> (TemporaryFolder, Archive) {
+    let (folder, archive) = try archiveInFolder()
+    let credits = ["P": "Ann", "Q": "Ann Featuring Bo", "R": "Bo", "S": "Cy"]
+    let files = artistWeeks.map { date, titles in
+      let text = nativeSnapshot(
+        "duo", date, titles.map { ($0, credits[$0]!, nil, nil) }, frequency: "weekly")
+      return (name: "duo/\(date).json", text: text)
+    }
+    _ = try importFiles(files, into: archive)
+    return (folder, archive)
+  }
+
+  @Test func theByArtistLeaderboardsFollowTheSongsWithTiesSharingARank() throws {
+    let (folder, archive) = try Self.artistArchive()
+    _ = folder
+    let records = try archive.read { try $0.records(of: "duo", limit: 2) }
+    let artistBoards = records.leaderboards.filter { $0.kind.subject == .artist }
+    #expect(records.leaderboards.count == 14)
+    #expect(
+      Array(records.leaderboards.suffix(5)) == artistBoards
+        && artistBoards.map(\.kind.rawValue) == [
+          "artist-number-ones", "artist-top-10s", "artist-entries", "artist-weeks-at-number-one",
+          "artist-entries-at-once",
+        ])
+    let rows = artistBoards.map { board in
+      board.rows.map { row in
+        guard case .artist(let artist) = row.record.holder else { return "song" }
+        let record = row.record
+        return "\(row.rank) \(artist.name) \(record.figure) \(record.firstDate) \(record.lastDate)"
+      }
+    }
+    #expect(
+      rows == [
+        ["1 Ann 2 2024-03-02 2024-03-09", "1 Bo 2 2024-03-09 2024-03-23"],
+        ["1 Ann 2 2024-03-02 2024-03-23", "1 Bo 2 2024-03-02 2024-03-23"],
+        [
+          "1 Ann 2 2024-03-02 2024-03-23", "1 Bo 2 2024-03-02 2024-03-23",
+        ],
+        ["1 Bo 3 2024-03-09 2024-03-23", "2 Ann 2 2024-03-02 2024-03-09"],
+        ["1 Ann 2 2024-03-02 2024-03-09", "1 Bo 2 2024-03-09 2024-03-23"],
+      ])
+    // With room for three, Cy's one song ranks third after the tie (1, 1, 3).
+    let entries = try archive.read { try $0.leaderboard(.artistEntries, of: "duo", limit: 3) }
+    #expect(
+      entries.rows.map(\.rank) == [1, 1, 3] && entries.rows.map(\.record.figure) == [2, 2, 1])
+    // Every artist tied at the last rank is listed, past the limit.
+    let tied = try archive.read { try $0.leaderboard(.artistNumberOnes, of: "duo", limit: 1) }
+    #expect(tied.rows.count == 2)
+    // In a span, what happened in it.
+    let span = RecordSpan(from: try ChartDate(iso8601: "2024-03-16"))
+    let late = try archive.read {
+      try $0.leaderboard(.artistWeeksAtNumberOne, of: "duo", span: span, limit: 10)
+    }
+    #expect(
+      late.rows.map(\.record) == [try Self.record(in: tied, "Bo", 2, "2024-03-16", "2024-03-23")])
+  }
+
+  @Test func theByArtistLeaderboardsShowTheirUnitsAndArtists() throws {
+    let (folder, archive) = try Self.artistArchive()
+    _ = folder
+    let records = try archive.read {
+      try $0.records(of: "duo", limit: 1, kinds: [.artistTopTens, .artistWeeksAtNumberOne])
+    }
+    let view = RecordsView(records)
+    #expect(
+      view.rendered(as: .table, style: .plain) == """
+        duo · records, all snapshots
+
+        Artists with the most top-10 songs (songs in the top 10)
+        #  SONGS  ARTIST  FIRST       LAST
+        1      2  Ann     2024-03-02  2024-03-23
+        1      2  Bo      2024-03-02  2024-03-23
+
+        Artists with the most weeks at number one (weeks with a song at number one)
+        #  WKS  ARTIST  FIRST       LAST
+        1    3  Bo      2024-03-09  2024-03-23
+
+        """)
+    let ids = records.leaderboards[0].rows.map { row -> Int64 in
+      guard case .artist(let artist) = row.record.holder else { return 0 }
+      return artist.id
+    }
+    let (ann, bo) = (ids[0], ids[1])
+    #expect(ann > 0 && bo > 0 && ann != bo)
+    let csv = view.rendered(as: .csv, style: .plain).split(whereSeparator: \.isNewline).dropFirst()
+    #expect(
+      Array(csv) == [
+        "duo,artist-top-10s,songs,1,2,artist,\(ann),,Ann,2024-03-02,2024-03-23,,",
+        "duo,artist-top-10s,songs,1,2,artist,\(bo),,Bo,2024-03-02,2024-03-23,,",
+        "duo,artist-weeks-at-number-one,weeks,1,3,artist,\(bo),,Bo,2024-03-09,2024-03-23,,",
+      ])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(view.rendered(as: .json, style: .plain).utf8))
+        as? [String: Any])
+    let board = try #require((json["leaderboards"] as? [[String: Any]])?.last)
+    #expect(board["kind"] as? String == "artist-weeks-at-number-one")
+    #expect(board["holder"] as? String == "artist" && board["figure"] as? String == "weeks")
+    let holder = try #require(
+      (board["rows"] as? [[String: Any]])?.first?["holder"] as? [String: Any])
+    #expect(holder.keys.sorted() == ["id", "name", "type"])
+    #expect(
+      holder["type"] as? String == "artist" && holder["id"] as? Int == Int(bo)
+        && holder["name"] as? String == "Bo")
+  }
+
+  /// A by-artist row's record, the artist's ID taken from a leaderboard that lists them.
+  static func record(
+    in board: Leaderboard, _ name: String, _ figure: Int, _ first: String, _ last: String
+  ) throws -> RecordCandidate {
+    let holder = try #require(
+      board.rows.map(\.record.holder).first {
+        if case .artist(let artist) = $0 { return artist.name == name }
+        return false
+      })
+    return RecordCandidate(
+      holder: holder, figure: figure, firstDate: try ChartDate(iso8601: first),
+      lastDate: try ChartDate(iso8601: last))
   }
 }

@@ -7,7 +7,8 @@ enum RecordsCommand: Subcommand {
   static let name = "records"
   static let abstract =
     "List a chart's records: weeks at number one, longest stays and runs, highest debuts, biggest"
-    + " climbs and falls, fastest and slowest rises to number one."
+    + " climbs and falls, fastest and slowest rises to number one; then artists' number ones,"
+    + " top-10 songs, entries, weeks at number one and entries at once."
   static let discussion = """
     Each leaderboard is read from the figures the archive stored for every entry when its snapshot
     was imported (previous rank, weeks on chart, run): the same figures show and history print.
@@ -23,6 +24,15 @@ enum RecordsCommand: Subcommand {
                                    has no previous rank and is no climb)
       fastest-rise-to-number-one   weeks on the chart from the debut to the first week at number
       longest-road-to-number-one   one, both counted: 1 for a debut at number one
+
+    Then the artists credited on the songs (lead or featured), equal figures by name, every
+    artist tied at the last rank listed:
+
+      artist-number-ones           songs at number one
+      artist-top-10s               songs in the top 10
+      artist-entries               songs on the chart
+      artist-weeks-at-number-one   weeks with one of the artist's songs at number one
+      artist-entries-at-once       the most of the artist's songs on one chart
 
     A daily chart counts days, an hourly one hours, and each leaderboard's title says which.
     --from and --to limit the records to what happened between the two chart dates, both
