@@ -136,8 +136,14 @@ enum Parameters {
     schema: textSchema
   ) { text throws(ServerProblem) in try Self.spanDate(text, name: "to") }
 
-  /// `limit`: the most rows each of a chart's leaderboards lists (10 when not given).
-  static let recordsLimit = limit("The most rows each leaderboard lists", default: 10)
+  /// `limit`: the most rows each of a chart's leaderboards lists (10 when not given, at most 100:
+  /// without a bound, a client could have the biggest climbs list every entry of the archive,
+  /// and with each other number a new answer computed and kept).
+  static let recordsLimit = limit(
+    "The most rows each leaderboard lists", default: 10, maximum: Self.recordsLimitMaximum)
+
+  /// The most rows a leaderboard of the API lists.
+  static let recordsLimitMaximum = 100
 
   /// `limit`: the most entries of a snapshot given, from rank 1 (all when not given).
   static let snapshotLimit = limit("The most entries given, from rank 1", default: nil)
@@ -149,14 +155,20 @@ enum Parameters {
   static let feedLimit = limit("The most entries given, from rank 1", default: 20)
 
   /// `limit`: the most of something given, a whole number from 0; `fallback` when not given.
-  private static func limit(_ description: String, default fallback: Int?) -> Parameter<Int?> {
+  private static func limit(_ description: String, default fallback: Int?, maximum: Int? = nil)
+    -> Parameter<Int?>
+  {
     var schema: [(String, JSONValue)] = [("type", .string("integer")), ("minimum", .int(0))]
+    if let maximum { schema.append(("maximum", .int(maximum))) }
     if let fallback { schema.append(("default", .int(fallback))) }
     return Parameter("limit", in: .query, description, schema: .object(schema)) {
       text throws(ServerProblem) in
       guard let text else { return fallback }
-      guard let value = Int(text), value >= 0 else {
-        throw ServerProblem(400, "limit must be a whole number of 0 or more, found '\(text)'")
+      guard let value = Int(text), value >= 0, value <= maximum ?? .max else {
+        throw ServerProblem(
+          400,
+          "limit must be a whole number of 0 or more"
+            + (maximum.map { " and at most \($0)" } ?? "") + ", found '\(text)'")
       }
       return value
     }

@@ -283,6 +283,11 @@ struct APITests {
       (
         "/api/charts/hot-100/report?limit=x", "limit must be a whole number of 0 or more, found 'x'"
       ),
+      // A leaderboard's rows are bounded: 100000 listed every entry that ever climbed.
+      (
+        "/api/charts/hot-100/records?limit=100000",
+        "limit must be a whole number of 0 or more and at most 100, found '100000'"
+      ),
       // The first parameter's problem first, as the handler reads them.
       (
         "/api/charts/hot-100/report?limit=x&date=nope",
