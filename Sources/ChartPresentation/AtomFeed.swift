@@ -13,9 +13,13 @@ public import ChartStorage
 public struct AtomFeed: Sendable {
   /// One snapshot of the feed: the stored snapshot and its placements in rank order.
   public struct Item: Sendable {
+    /// The snapshot as stored: its chart date and when it was stored (the entry's `updated`).
     public var snapshot: SnapshotSummary
+    /// Its placements in rank order (ranks 1-based): the number one, debuts and re-entries come
+    /// from their movements.
     public var placements: [Placement]
 
+    /// One snapshot of the feed.
     public init(snapshot: SnapshotSummary, placements: [Placement]) {
       self.snapshot = snapshot
       self.placements = placements
@@ -30,6 +34,7 @@ public struct AtomFeed: Sendable {
   /// The snapshots, newest first (at most ``itemLimit`` are written).
   public var items: [Item]
 
+  /// The feed of a chart's snapshots, given newest first; only the first ``itemLimit`` are kept.
   public init(chart: String, items: [Item]) {
     self.chart = chart
     self.items = Array(items.prefix(Self.itemLimit))

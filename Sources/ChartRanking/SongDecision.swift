@@ -11,6 +11,7 @@ public struct DecisionEntry: Hashable, Sendable {
   /// The song URL as published, or `nil`.
   public var songURL: String?
 
+  /// An entry named by its chart, chart date (ISO 8601), title, credit and song URL as published.
   public init(chart: String, chartDate: ChartDate, title: String, artist: String, songURL: String?)
   {
     self.chart = chart
@@ -34,6 +35,7 @@ public struct SongDecision: Hashable, Sendable {
     case split
   }
 
+  /// A merge or a split.
   public var kind: Kind
   /// When it was made (ISO 8601, UTC: `2026-12-02T07:30:00Z`).
   public var madeAt: String
@@ -41,6 +43,7 @@ public struct SongDecision: Hashable, Sendable {
   /// split's one entry (the first of the other song).
   public var songs: [[DecisionEntry]]
 
+  /// A decision as an export carries it; `songs` as ``songs`` describes them.
   public init(kind: Kind, madeAt: String, songs: [[DecisionEntry]]) {
     self.kind = kind
     self.madeAt = madeAt
