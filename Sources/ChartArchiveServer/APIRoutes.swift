@@ -51,23 +51,34 @@ enum APIRoutes {
     try router.view(request) { ChartsView(charts: try $0.charts()) }
   }
 
-  /// `GET /api/charts/NAME/snapshots`: a chart's snapshots (`snapshots`).
+  /// `GET /api/charts/NAME/snapshots?limit=&after=`: a chart's snapshots (`snapshots`), paged
+  /// after a chart date: an import adds snapshots, and a client walking them gets each once.
   static let snapshots = Route(
-    .get, ["api", "charts", .chart, "snapshots"], media: [.json, .csv], caching: .seconds(60),
+    .get, ["api", "charts", .chart, "snapshots"],
+    query: [Parameters.snapshotsLimit, Paging.afterDate], media: [.json, .csv],
+    caching: .seconds(60),
     document: RouteDocument(
-      summary: "A chart's snapshots", operationID: "snapshots",
+      summary: "A chart's snapshots",
+      description:
+        "Paged after a chart date: the next page's link gives after, the chart date of the page's last snapshot, so that a client walking the list while snapshots are imported gets each once.",
+      operationID: "snapshots",
       answers: [.ok("Every snapshot of the chart, oldest first", schema: "Snapshots")],
-      problems: [404])
+      problems: [404], paged: true)
   ) { router, request in
     let chart = try request.value(Parameters.chart)
-    return try router.view(request) {
+    let limit = try request.value(Parameters.snapshotsLimit)
+    let after = try request.value(Paging.afterDate)
+    return try router.pagedView(request) {
       // Each source by its file name: where the server's files are is not the client's business.
       let snapshots = try $0.snapshots(of: chart).map { snapshot in
         var named = snapshot
         named.source = snapshot.source.map { String($0.split(separator: "/").last ?? "") }
         return named
       }
-      return SnapshotsView(chart: chart, snapshots: snapshots)
+      let start = after.map { after in snapshots.firstIndex { $0.chartDate > after } } ?? 0
+      let (page, links) = Paging.after(
+        snapshots, start: start ?? snapshots.count, limit: limit, cursor: \.chartDate.iso8601)
+      return (SnapshotsView(chart: chart, snapshots: page), links)
     }
   }
 
@@ -113,20 +124,26 @@ enum APIRoutes {
   /// `GET /api/charts/NAME/records?from=&to=&limit=`: a chart's leaderboards (`records`).
   static let records = Route(
     .get, ["api", "charts", .chart, "records"],
-    query: [Parameters.recordsFrom, Parameters.recordsTo, Parameters.recordsLimit],
+    query: [
+      Parameters.recordsFrom, Parameters.recordsTo, Parameters.recordsLimit, Paging.offset,
+    ],
     media: [.json, .csv], caching: .seconds(60),
     document: RouteDocument(
       summary: "A chart's records",
       description:
         "Leaderboards read from the figures stored for each entry: weeks at number one, the"
         + " longest stay there, weeks on chart, the longest run, highest debuts, biggest climbs"
-        + " and falls, fastest and longest rises to number one. Equal figures share a rank.",
+        + " and falls, fastest and longest rises to number one. Equal figures share a rank."
+        + " Paged by offset: the rows of each leaderboard after the first offset it lists, down"
+        + " to rank 100 at most (offset + limit ≤ 100); X-Total-Count counts the rows the"
+        + " leaderboards list down to rank 100.",
       operationID: "records",
       answers: [.ok("The chart's leaderboards, best first", schema: "Records")],
-      problems: [404])
+      problems: [404], paged: true)
   ) { router, request in
     let query = try Queries.Records(request)
-    return try router.view(request) { try query.read($0) }
+    let offset = try request.value(Paging.offset)
+    return try router.pagedView(request) { try query.read($0, offset: offset) }
   }
 
   /// `GET /api/charts/NAME/periods?year=` (or `from=&to=`), `&scoring=&limit=`: a chart of a
@@ -152,77 +169,111 @@ enum APIRoutes {
 
   /// `GET /api/charts/NAME/DATE?limit=`: a snapshot with its entries' figures (`show`).
   static let snapshot = Route(
-    .get, ["api", "charts", .chart, .date], query: [Parameters.snapshotLimit],
+    .get, ["api", "charts", .chart, .date], query: [Parameters.snapshotLimit, Paging.offset],
     media: [.json, .csv], caching: .dated(86_400, otherwise: 60),
     document: RouteDocument(
       summary: "A snapshot: its entries with their figures",
-      description: "Cached for a day when dated, a minute for latest and previous.",
+      description:
+        "Cached for a day when dated, a minute for latest and previous. Paged by offset: a snapshot does not change once stored.",
       operationID: "snapshot",
-      answers: [.ok("The snapshot's entries in rank order", schema: "Snapshot")], problems: [404])
+      answers: [.ok("The snapshot's entries in rank order", schema: "Snapshot")], problems: [404],
+      paged: true)
   ) { router, request in
     let query = try Queries.Snapshot(request)
-    let limit = try request.value(Parameters.snapshotLimit) ?? .max
-    return try router.view(request, dated: query.isDated) {
-      SnapshotView(try query.read($0), limit: limit)
+    let limit = try request.value(Parameters.snapshotLimit)
+    let offset = try request.value(Paging.offset)
+    return try router.pagedView(request, dated: query.isDated) {
+      let snapshot = try query.read($0)
+      let (entries, links) = Paging.window(
+        count: snapshot.placements.count, offset: offset, limit: limit)
+      let view = SnapshotView(snapshot, limit: entries.count, offset: entries.lowerBound)
+      return (view, links)
     }
   }
 
   /// `GET /api/songs?q=&artist=&chart=`: the songs whose titles and credits match.
   static let searchSongs = Route(
-    .get, ["api", "songs"], query: [Parameters.words, Parameters.artist, Parameters.onChart],
+    .get, ["api", "songs"],
+    query: [
+      Parameters.words, Parameters.artist, Parameters.onChart, Parameters.searchLimit,
+      Paging.afterSong,
+    ],
     media: [.json, .csv], caching: .seconds(60),
     document: RouteDocument(
       summary: "Search songs by words of their titles and credits",
       description:
         "Each word must begin a word of a title or credit; case and accents do not matter. Give q,"
         + " artist or both. Whole titles come first, then songs with every word of q a whole word"
-        + " of a title or credit; songs that match only inside words when there are none of those.",
+        + " of a title or credit; songs that match only inside words when there are none of those."
+        + " Paged after a song: the next page's link gives after, the song ID of the page's last"
+        + " match.",
       operationID: "searchSongs",
       answers: [
         .ok(
           "The songs that match, best first: each kind by best rank, then entries (most first)",
           schema: "SongMatches")
       ],
-      problems: [404])
+      problems: [404], paged: true)
   ) { router, request in try router.searchSongs(request) }
 
   /// `GET /api/songs/ID`: a song's history on every chart (`history --song ID`).
   static let song = Route(
-    .get, ["api", "songs", .song], media: [.json, .csv], caching: .seconds(60),
+    .get, ["api", "songs", .song], query: [Parameters.historyLimit, Paging.offset],
+    media: [.json, .csv], caching: .seconds(60),
     document: RouteDocument(
-      summary: "A song's history on every chart it was on", operationID: "song",
+      summary: "A song's history on every chart it was on",
+      description:
+        "Paged by offset over the entries (chart dates), counted over every recording and chart one after another in the answer's order; each chart's figures (peak, weeks, runs, debut, credit changes) are its whole history's on every page.",
+      operationID: "song",
       answers: [
         .ok(
           "Every chart date of every recording of the song, with peak position, weeks on chart, runs and credit changes",
           schema: "History")
-      ], problems: [404])
+      ], problems: [404], paged: true)
   ) { router, request in
     let query = try Queries.Song(request)
-    return try router.view(request) { try query.read($0) }
+    let limit = try request.value(Parameters.historyLimit)
+    let offset = try request.value(Paging.offset)
+    return try router.pagedView(request) {
+      var history = try query.read($0)
+      let (entries, links) = Paging.window(count: history.entryCount, offset: offset, limit: limit)
+      history.entryWindow = entries
+      return (history, links)
+    }
   }
 
   /// `GET /api/artists?q=`: the artists a search finds (`artist NAME`).
   static let searchArtists = Route(
-    .get, ["api", "artists"], query: [Parameters.artistWords],
+    .get, ["api", "artists"],
+    query: [Parameters.artistWords, Parameters.searchLimit, Paging.afterArtist],
     media: [.json, .csv], caching: .seconds(60),
     document: RouteDocument(
       summary: "Search artists by name or credit",
       description:
         "Case and accents do not matter, nor 'and' for '&'. An artist whose whole name is q is the"
         + " one match; otherwise the artists each word of q begins a word of the name of; failing"
-        + " that, the artists a credit names (q split by the credit splitter).",
+        + " that, the artists a credit names (q split by the credit splitter). Paged after an"
+        + " artist: the next page's link gives after, the artist ID of the page's last match.",
       operationID: "searchArtists",
       answers: [
         .ok(
           "The artists that match, best first: by songs (most first), then name",
           schema: "ArtistMatches")
       ],
-      problems: [400])
+      problems: [400], paged: true)
   ) { router, request in
     let text = (try request.value(Parameters.artistWords) ?? "").trimmingCharacters(
       in: .whitespacesAndNewlines.union(.controlCharacters))
     guard !text.isEmpty else { throw ServerProblem(400, "give q (an artist's name or a credit)") }
-    return try router.view(request) { ArtistMatchesView(try $0.artists(matching: text)) }
+    let limit = try request.value(Parameters.searchLimit)
+    let after = try request.value(Paging.afterArtist)
+    return try router.pagedView(request) { reader throws in
+      let artists = try reader.artists(matching: text)
+      let start = try Paging.start(after: after, in: artists, key: \.id)
+      let (page, links) = Paging.after(
+        artists, start: start, limit: limit, cursor: { "\($0.id.rawValue)" })
+      return (ArtistMatchesView(page), links)
+    }
   }
 
   /// `GET /api/artists/ID`: an artist's career on every chart (`artist --id ID`).
@@ -266,12 +317,14 @@ enum APIRoutes {
   /// `GET /api/feed/CATEGORY?limit=`: a chart app's feed, the latest snapshot of the category's
   /// chart.
   static let feed = Route(
-    .get, ["api", "feed", .category], query: [Parameters.feedLimit], media: [.json],
-    caching: .seconds(60),
+    .get, ["api", "feed", .category], query: [Parameters.feedLimit, Paging.offset],
+    media: [.json], caching: .seconds(60),
     document: RouteDocument(
       summary: "A chart app's feed: the latest snapshot of the category's chart",
+      description:
+        "Paged by offset. Its first five fields (title, artist, image, url, last) are the app's and never change.",
       operationID: "feed",
-      answers: [.ok("The entries in rank order", schema: "Feed")], problems: [404])
+      answers: [.ok("The entries in rank order", schema: "Feed")], problems: [404], paged: true)
   ) { router, request in try router.feed(request) }
 
   /// The upload's words in the document.
@@ -365,8 +418,14 @@ extension Router {
     guard !text.isEmpty || artist != nil else {
       throw ServerProblem(400, "give q (words of a title or credit) or artist")
     }
-    return try view(request) {
-      SongMatchesView(try $0.songs(matching: text, artist: artist, chart: chart))
+    let limit = try request.value(Parameters.searchLimit)
+    let after = try request.value(Paging.afterSong)
+    return try pagedView(request) { reader throws in
+      let songs = try reader.songs(matching: text, artist: artist, chart: chart)
+      let start = try Paging.start(after: after, in: songs, key: \.id)
+      let (page, links) = Paging.after(
+        songs, start: start, limit: limit, cursor: { "\($0.id.rawValue)" })
+      return (SongMatchesView(page), links)
     }
   }
 
@@ -382,16 +441,17 @@ extension Router {
         "no feed '\(category)' (the feeds: \(known); and updated, when the archive last changed)")
     }
     let limit = try request.value(Parameters.feedLimit) ?? 20
-    let (feed, version) = try archive.read { reader in
-      (
-        FeedView(try reader.chartSnapshot(of: chart, at: .latest).placements, limit: limit),
-        try reader.version()
-      )
+    let offset = try request.value(Paging.offset)
+    let (feed, links, version) = try archive.read { reader in
+      let placements = try reader.chartSnapshot(of: chart, at: .latest).placements
+      let (shown, links) = Paging.window(count: placements.count, offset: offset, limit: limit)
+      return (FeedView(Array(placements[shown]), limit: limit), links, try reader.version())
     }
     var response = Self.json(
       Array(feed.rendered(as: .json, style: Style(colors: false)).utf8),
       caching: request.caching())
     response.headers += Self.versionHeaders(version, body: response.body)
+    response.headers += Paging.headers(links, for: request)
     return response
   }
 

@@ -21,6 +21,7 @@ enum OpenAPIDocument {
         "securitySchemes": \#(securitySchemes),
         "parameters": \#(nested(sharedParameters(of: routes), depth: 2)),
         "responses": \#(responses),
+        "headers": \#(headers),
         "schemas": \#(schemas)
       }
     }
@@ -476,6 +477,7 @@ enum OpenAPIDocument {
       members.append(("description", .string(description)))
     }
     members.append(("operationId", .string(document.operationID)))
+    if route.deprecation != nil { members.append(("deprecated", .bool(true))) }
     if document.needsToken {
       members.append(("security", .array([.object([("bearer", .array([]))])])))
     }
@@ -485,6 +487,9 @@ enum OpenAPIDocument {
     if let body = document.requestBody { members.append(("requestBody", body)) }
     var responses: [(status: Int, JSONValue)] = document.answers.map { answer in
       var response: [(String, JSONValue)] = [("description", .string(answer.description))]
+      if answer.status == 200, let headers = headers(of: route) {
+        response.append(("headers", headers))
+      }
       if let schema = answer.schema {
         let content = route.media.map { media in
           (media.name, JSONValue.object([("schema", media == .json ? schema : stringSchema)]))
@@ -534,6 +539,35 @@ enum OpenAPIDocument {
   }
 
   private static let stringSchema = JSONValue.object([("type", .string("string"))])
+
+  /// The headers of a route's 200 answer, references to the components: a page's (see
+  /// ``Paging``), a deprecated route's (see ``Route/Deprecation``); `nil` for none.
+  private static func headers(of route: Route) -> JSONValue? {
+    var headers: [(String, JSONValue)] = []
+    if route.document?.paged == true {
+      headers += [
+        ("X-Total-Count", component("headers", "TotalCount")),
+        ("Link", component("headers", "Link")),
+      ]
+    }
+    if route.deprecation != nil {
+      headers += [
+        ("Deprecation", component("headers", "Deprecation")),
+        ("Sunset", component("headers", "Sunset")),
+      ]
+    }
+    return headers.isEmpty ? nil : .object(headers)
+  }
+
+  /// The headers several operations answer with: a page's, and a deprecated operation's.
+  private static let headers = #"""
+    {
+          "TotalCount": {"description": "How many items the whole list holds (records: the rows its leaderboards list down to rank 100)", "schema": {"type": "integer", "minimum": 0}},
+          "Link": {"description": "RFC 8288: the next page, <PATH?QUERY>; rel=\"next\", an absolute path with the query; absent on the last page", "schema": {"type": "string"}},
+          "Deprecation": {"description": "RFC 9745: the operation is deprecated, since this date (@ seconds since 1970)", "schema": {"type": "string"}},
+          "Sunset": {"description": "RFC 8594: the HTTP date after which the operation may answer no more", "schema": {"type": "string"}}
+        }
+    """#
 
   private static func component(_ kind: String, _ name: String) -> JSONValue {
     .object([("$ref", .string("#/components/\(kind)/\(name)"))])

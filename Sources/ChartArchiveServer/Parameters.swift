@@ -145,17 +145,40 @@ enum Parameters {
   /// The most rows a leaderboard of the API lists.
   static let recordsLimitMaximum = 100
 
-  /// `limit`: the most entries of a snapshot given, from rank 1 (all when not given).
-  static let snapshotLimit = limit("The most entries given, from rank 1", default: nil)
+  /// `limit`: the most entries of a snapshot given, from rank 1 or `offset` (all when not
+  /// given, at most ``Paging/maximum``).
+  static let snapshotLimit = limit(
+    "The most entries given, from rank 1 (or offset)", default: nil, maximum: Paging.maximum)
+
+  /// `limit`: the most snapshots of a chart given, oldest first (all when not given, at most
+  /// ``Paging/maximum``).
+  static let snapshotsLimit = limit(
+    "The most snapshots given, oldest first (or after)", default: nil, maximum: Paging.maximum)
+
+  /// `limit`: the most matches of a search given, best first (all when not given, at most
+  /// ``Paging/maximum``).
+  static let searchLimit = limit(
+    "The most matches given, best first (or after)", default: nil, maximum: Paging.maximum)
+
+  /// `limit`: the most entries of a song's history given, in the answer's order (all when not
+  /// given, at most ``Paging/maximum``).
+  static let historyLimit = limit(
+    "The most entries given, in the answer's order from the first (or offset)", default: nil,
+    maximum: Paging.maximum)
 
   /// `limit`: the most climbers and fallers a report lists (10 when not given).
   static let reportLimit = limit("The most climbers and fallers listed", default: 10)
 
-  /// `limit`: the most entries a feed gives, from rank 1 (20 when not given).
-  static let feedLimit = limit("The most entries given, from rank 1", default: 20)
+  /// `limit`: the most entries a feed gives, from rank 1 or `offset` (20 when not given, at most
+  /// ``Paging/maximum``).
+  static let feedLimit = limit(
+    "The most entries given, from rank 1 (or offset)", default: 20, maximum: Paging.maximum)
 
-  /// `limit`: the most of something given, a whole number from 0; `fallback` when not given.
-  private static func limit(_ description: String, default fallback: Int?, maximum: Int? = nil)
+  /// `limit`: the most of something given, a whole number from 0 (to `maximum`, when given);
+  /// `fallback` when not given.
+  ///
+  /// - Throws: ``ServerProblem`` (400) for another text.
+  static func limit(_ description: String, default fallback: Int?, maximum: Int? = nil)
     -> Parameter<Int?>
   {
     var schema: [(String, JSONValue)] = [("type", .string("integer")), ("minimum", .int(0))]

@@ -91,6 +91,45 @@ enum Queries {
     func read(_ reader: ArchiveReader) throws -> RecordsView {
       RecordsView(try reader.records(of: chart, span: span, limit: limit))
     }
+
+    /// A page of the records: each leaderboard's rows after the first `offset` it lists, at most
+    /// `limit` (the rows it lists at `offset + limit` but not at `offset`: a by-artist
+    /// leaderboard lists every artist tied at its last rank), read from the leaderboards down to
+    /// rank ``Parameters/recordsLimitMaximum``, whose rows the links count. The first page is the
+    /// answer without an offset.
+    ///
+    /// The next page's link gives the same limit, or what is left down to that rank.
+    ///
+    /// - Throws: ``ServerProblem`` (400) when `offset + limit` passes the most rows the API lists.
+    func read(_ reader: ArchiveReader, offset: Int) throws -> (RecordsView, Paging.Links) {
+      let most = Parameters.recordsLimitMaximum
+      guard offset <= most - limit else {
+        throw ServerProblem(
+          400,
+          "offset \(offset) and limit \(limit) reach past row \(most), the most a leaderboard"
+            + " lists: give offset + limit of \(most) or less")
+      }
+      var records = try reader.records(of: chart, span: span, limit: most)
+      /// How many rows a leaderboard lists at a limit.
+      func listed(_ board: Leaderboard, at limit: Int) -> Int {
+        board.kind.subject == .artist
+          ? board.rows.prefix { $0.rank <= limit }.count : min(limit, board.rows.count)
+      }
+      let total = records.leaderboards.reduce(0) { $0 + $1.rows.count }
+      var more = false
+      for index in records.leaderboards.indices {
+        let board = records.leaderboards[index]
+        let end = listed(board, at: offset + limit)
+        more = more || end < board.rows.count
+        records.leaderboards[index].rows = Array(board.rows[listed(board, at: offset)..<end])
+      }
+      records.limit = limit
+      // The last page's limit is what is left down to row 100.
+      let end = offset + limit
+      let next =
+        more && limit > 0 ? ["offset": "\(end)", "limit": "\(min(limit, most - end))"] : nil
+      return (RecordsView(records), Paging.Links(total: total, next: next))
+    }
   }
 
   /// A snapshot's rank-change report (`report`): `/api/charts/NAME/report`,

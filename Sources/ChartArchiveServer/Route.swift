@@ -45,6 +45,29 @@ struct Route: Sendable {
     case dated(Int, otherwise: Int)
   }
 
+  /// A route to be removed or changed in meaning (docs/http-api.md, "Compatibility"): it keeps
+  /// answering as before, a release at least, each answer saying it is deprecated
+  /// (`Deprecation`, RFC 9745), from when it may answer no more (`Sunset`, RFC 8594) and which
+  /// route answers instead (`Link` with `rel="successor-version"`, RFC 5829), and the OpenAPI
+  /// document marks its operation `deprecated`.
+  struct Deprecation: Sendable, Equatable {
+    /// Since when it is deprecated, in seconds since 1970-01-01T00:00:00Z.
+    var since: Int
+    /// From when it may answer no more, in seconds since 1970; `nil` when not decided.
+    var sunset: Int?
+    /// The path of the route that answers instead (`/api/v2/feed/{category}`); `nil` for none.
+    var successor: String?
+
+    /// The headers each of the route's answers gets: `Deprecation: @SECONDS`, then `Sunset`
+    /// (an HTTP date) and `Link` to the successor when known.
+    var headers: [(String, String)] {
+      var headers = [("Deprecation", "@\(since)")]
+      if let sunset { headers.append(("Sunset", Worker.httpDate(sunset))) }
+      if let successor { headers.append(("Link", "<\(successor)>; rel=\"successor-version\"")) }
+      return headers
+    }
+  }
+
   /// What a route's handler is: the router (its archive, configuration and uploads) and the
   /// request with the route's parameters → the response. It throws ``ServerProblem``,
   /// `ArchiveError` or any other error, which the router answers as a problem document (under
@@ -65,14 +88,18 @@ struct Route: Sendable {
   let needsUploads: Bool
   /// Its words in the OpenAPI document; `nil` for a page.
   let document: RouteDocument?
+  /// Whether it is deprecated, and what answers instead; `nil` for a route that stays.
+  let deprecation: Deprecation?
   /// What answers it.
   let handler: Handler
 
-  /// A route. A route answering CSV as well as JSON takes ``Parameters/format`` too.
+  /// A route. A route answering CSV as well as JSON takes ``Parameters/format`` too; a deprecated
+  /// one (`deprecation`) answers with the headers that say so.
   init(
     _ method: Method, _ path: [PathSegment], query: [any DeclaredParameter] = [],
     media: [MediaType], caching: Caching, needsUploads: Bool = false,
-    document: RouteDocument? = nil, handler: @escaping Handler
+    document: RouteDocument? = nil, deprecation: Deprecation? = nil,
+    handler: @escaping Handler
   ) {
     self.method = method
     self.path = path
@@ -82,6 +109,7 @@ struct Route: Sendable {
     self.caching = caching
     self.needsUploads = needsUploads
     self.document = document
+    self.deprecation = deprecation
     self.handler = handler
   }
 

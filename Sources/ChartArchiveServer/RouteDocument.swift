@@ -40,6 +40,9 @@ struct RouteDocument: Sendable {
   var requestBody: JSONValue? = nil
   /// Whether it needs the bearer token.
   var needsToken = false
+  /// Whether its answer is a page of a list: its 200 gives `X-Total-Count`, and `Link` to the
+  /// next page (see ``Paging``).
+  var paged = false
 
   /// A reference to a schema among the document's components (`Snapshot`).
   static func schema(_ name: String) -> JSONValue {

@@ -24,6 +24,8 @@ public final class Router: Sendable {
 
   /// The API's routes, as a trie.
   static let api = RouteTable(apiRoutes)
+  /// The API's routes this router answers: ``api``, or a test's.
+  let apiTable: RouteTable
   /// The pages' routes, as a trie.
   static let pages = RouteTable(pageRoutes)
 
@@ -34,9 +36,20 @@ public final class Router: Sendable {
   ///   - log: receives the causes of 500 and 503 answers, one line each, from any thread.
   /// - Throws: ``ArchiveError`` when the archive cannot be opened (for writing too, when uploads
   ///   are allowed; it is then created when missing).
-  public init(
+  public convenience init(
     configuration: ServerConfiguration, log: @escaping @Sendable (String) -> Void = { _ in }
   ) throws(ArchiveError) {
+    try self.init(configuration: configuration, apiRoutes: Self.api, log: log)
+  }
+
+  /// A router for an archive answering a table of API routes of its own (a test's).
+  ///
+  /// - Throws: as ``init(configuration:log:)``.
+  init(
+    configuration: ServerConfiguration, apiRoutes: RouteTable,
+    log: @escaping @Sendable (String) -> Void
+  ) throws(ArchiveError) {
+    apiTable = apiRoutes
     self.configuration = configuration
     self.log = log
     uploads =
@@ -123,7 +136,7 @@ public final class Router: Sendable {
         Refusal(response: problem(400, "the path is not valid percent-encoded UTF-8")))
     }
     let isAPI = segments.first == "api"
-    let match = (isAPI ? Self.api : Self.pages).match(segments)
+    let match = (isAPI ? apiTable : Self.pages).match(segments)
     let routes = match?.routes.filter { !$0.needsUploads || uploads != nil } ?? []
     // Every path outside `/api/` is a page, or the page that says there is none.
     let allowed = isAPI ? routes.flatMap { $0.method.allowed } : ["GET", "HEAD"]
@@ -188,9 +201,17 @@ public final class Router: Sendable {
     return names.dropLast().joined(separator: ", ") + " and " + last
   }
 
+  /// The route's handler's answer (see ``handlerAnswer(_:)``), with the headers of a deprecated
+  /// route (``Route/Deprecation``), whatever its status.
+  private func answer(_ request: RouteRequest) -> HTTPResponse {
+    var response = handlerAnswer(request)
+    if let deprecation = request.route.deprecation { response.headers += deprecation.headers }
+    return response
+  }
+
   /// The route's handler's answer; its errors as problem documents under `/api/`, as error pages
   /// elsewhere.
-  private func answer(_ request: RouteRequest) -> HTTPResponse {
+  private func handlerAnswer(_ request: RouteRequest) -> HTTPResponse {
     let isAPI = request.route.isAPI
     do {
       return try request.route.handler(self, request)

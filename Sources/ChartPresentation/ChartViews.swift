@@ -67,13 +67,16 @@ public struct SnapshotsView: Presentation {
 public struct SnapshotView: Presentation {
   /// The snapshot, the one before it and the placements (see ``ChartSnapshot``).
   public var snapshot: ChartSnapshot
-  /// How many entries to show, from the top.
+  /// How many entries to show, from the top (after ``offset``).
   public var limit: Int
+  /// How many entries to leave out before those shown, from the top (a page of the service's).
+  public var offset: Int
 
-  /// The view of a snapshot, its top `limit` entries.
-  public init(_ snapshot: ChartSnapshot, limit: Int = .max) {
+  /// The view of a snapshot, its top `limit` entries after the first `offset`.
+  public init(_ snapshot: ChartSnapshot, limit: Int = .max, offset: Int = 0) {
     self.snapshot = snapshot
     self.limit = limit
+    self.offset = offset
   }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
@@ -87,7 +90,7 @@ public struct SnapshotView: Presentation {
       "\(summary.chart) · \(summary.chartDate)"
         + (snapshot.previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
     ]
-    let shown = snapshot.placements.prefix(limit)
+    let shown = snapshot.placements.dropFirst(offset).prefix(limit)
     document.sections = [
       ("entries", "", placementTable(shown, periods: Periods(summary.frequency)))
     ]

@@ -10,13 +10,39 @@ public struct HistoryView: Presentation {
   /// The recordings shown (one song, or the recordings of one title and artist), each with its
   /// history on every chart, oldest recording first.
   public var recordings: [SongRecording]
+  /// The 0-based places of the entries the JSON and the CSV list, counted over every recording's
+  /// history on every chart one after another, in the answer's order (a page of the service's);
+  /// `nil` for all. The figures of each history (peak, weeks, runs, debut, credit changes) are the
+  /// whole history's whatever it lists.
+  public var entryWindow: Range<Int>?
 
-  /// The view of a song's recordings.
+  /// The view of a song's recordings, the entries of `entryWindow` listed (all when `nil`).
   ///
   /// - Precondition: `recordings` is not empty.
-  public init(_ recordings: [SongRecording]) {
+  public init(_ recordings: [SongRecording], entryWindow: Range<Int>? = nil) {
     precondition(!recordings.isEmpty, "a history shows a song")
     self.recordings = recordings
+    self.entryWindow = entryWindow
+  }
+
+  /// How many entries the recordings have on every chart, together.
+  public var entryCount: Int {
+    recordings.reduce(0) { $0 + $1.histories.reduce(0) { $0 + $1.history.placements.count } }
+  }
+
+  /// The places of the entries listed of each recording's history on each chart, by recording
+  /// and chart (see ``entryWindow``).
+  private var listedEntries: [[Range<Int>]] {
+    var start = 0
+    return recordings.map { recording in
+      recording.histories.map { item in
+        let count = item.history.placements.count
+        defer { start += count }
+        guard let window = entryWindow else { return 0..<count }
+        let lower = min(max(window.lowerBound - start, 0), count)
+        return lower..<min(max(window.upperBound - start, lower), count)
+      }
+    }
   }
 
   /// The chart date, then the figures of ``placementColumns(_:)``, without title, artist and URLs
@@ -82,12 +108,16 @@ public struct HistoryView: Presentation {
   private func jsonText() -> String {
     let song = recordings[0].song
     let relations = Self.relations(recordings)
+    let listed = listedEntries
     let list: [JSONValue] = recordings.enumerated().map { index, recording in
       .object([
         ("recording", .int(index + 1)), ("song_id", .int(Int(recording.song.id.rawValue))),
         ("relation", .string(relations[index])),
         ("first_chart_date", .string(recording.song.firstChartDate.iso8601)),
-        ("charts", .array(recording.histories.map(Self.json))),
+        (
+          "charts",
+          .array(zip(recording.histories, listed[index]).map { Self.json($0, listing: $1) })
+        ),
       ])
     }
     return JSONValue.object([
@@ -107,9 +137,10 @@ public struct HistoryView: Presentation {
         Column(key: "recording", heading: ""), Column(key: "song_id", heading: ""),
         Column(key: "chart", heading: "CHART"),
       ] + Self.columns(Periods(nil)))
+    let listed = listedEntries
     for (index, recording) in recordings.enumerated() {
-      for item in recording.histories {
-        table.rows += Self.rows(item.history).map {
+      for (item, entries) in zip(recording.histories, listed[index]) {
+        table.rows += Self.rows(item.history)[entries].map {
           [.int(index + 1), .int(Int(recording.song.id.rawValue)), .text(item.chart)] + $0
         }
       }
@@ -233,7 +264,7 @@ public struct HistoryView: Presentation {
     }
   }
 
-  private static func json(_ item: SongHistoryOnChart) -> JSONValue {
+  private static func json(_ item: SongHistoryOnChart, listing entries: Range<Int>) -> JSONValue {
     .object([
       ("chart", .string(item.chart)),
       ("peak_position", JSONValue(item.history.peakPosition)),
@@ -253,7 +284,11 @@ public struct HistoryView: Presentation {
             ])
           })
       ),
-      ("entries", Table(columns: columns(Periods(item.frequency)), rows: rows(item.history)).json),
+      (
+        "entries",
+        Table(columns: columns(Periods(item.frequency)), rows: Array(rows(item.history)[entries]))
+          .json
+      ),
     ])
   }
 }

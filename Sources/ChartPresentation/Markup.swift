@@ -10,7 +10,7 @@
 /// U+202E, U+2066 to U+2069) become U+FFFD too, so that a title holding U+202E (right-to-left
 /// override) cannot reverse the text after it; a title or an artist in a page's text is written
 /// by ``appendIsolated(_:to:)`` instead, inside `<bdi>`, which keeps the marks.
-enum Markup {
+public enum Markup {
   /// The text with markup characters escaped (see ``Markup``).
   static func escaped(_ text: String) -> String {
     var output = ""
@@ -99,8 +99,9 @@ enum Markup {
 
   /// A path segment percent-encoded (RFC 3986, section 3.3): every byte but the unreserved
   /// characters (letters, digits, `-`, `.`, `_`, `~`) and `:` written `%XX`, so that a chart
-  /// named `a/b` or `a?b` stays one segment.
-  static func pathSegment(_ text: String) -> String {
+  /// named `a/b` or `a?b` stays one segment. It does as a query's value too (RFC 3986, section
+  /// 3.4: `&`, `=`, `+` and `#` written `%XX`), as the service's `Link` headers write them.
+  public static func pathSegment(_ text: String) -> String {
     var output = ""
     for byte in text.utf8 {
       switch byte {

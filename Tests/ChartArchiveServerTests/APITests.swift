@@ -278,7 +278,7 @@ struct APITests {
       ("/api/charts?format=xml", "format must be json or csv, found 'xml'"),
       (
         "/api/charts/hot-100/latest?limit=-1",
-        "limit must be a whole number of 0 or more, found '-1'"
+        "limit must be a whole number of 0 or more and at most 1000, found '-1'"
       ),
       (
         "/api/charts/hot-100/report?limit=x", "limit must be a whole number of 0 or more, found 'x'"

@@ -199,16 +199,16 @@ struct RouteTableTests {
     #expect(
       try typo.problemDetail()
         == "unknown query parameter 'lmit' (did you mean limit?): GET /api/charts/{chart}/{date}"
-        + " takes limit and format")
+        + " takes limit, offset and format")
     #expect(
       try service.get("/api/health?verbose=1&x=2").problemDetail()
         == "unknown query parameters 'verbose' and 'x': GET /api/health takes no query parameter")
     #expect(
       try service.get("/api/feed/daily?format=csv").problemDetail()
-        == "unknown query parameter 'format': GET /api/feed/{category} takes limit")
+        == "unknown query parameter 'format': GET /api/feed/{category} takes limit and offset")
     #expect(
       try service.request("HEAD", "/api/songs?q=a&artist=b&utm_source=x").problemDetail()
-        == "unknown query parameter 'utm_source': HEAD /api/songs takes q, artist, chart and format"
+        == "unknown query parameter 'utm_source': HEAD /api/songs takes q, artist, chart, limit, after and format"
     )
     // Every route, each naming what it takes; none is kept.
     let kept = service.router.cache.count

@@ -84,6 +84,9 @@ struct Service {
     router = try Router(configuration: configuration, log: log)
   }
 
+  /// A service of a router made by the test.
+  init(router: Router) { self.router = router }
+
   /// The response to a request with a target as on a request line (`/api/songs?q=night+sky`).
   func request(
     _ method: String, _ target: String, headers: [String: String] = [:], body: [UInt8] = []
