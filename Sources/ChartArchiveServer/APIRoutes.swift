@@ -121,7 +121,8 @@ enum APIRoutes {
     return try router.view(request, dated: query.isDated) { try query.read($0) }
   }
 
-  /// `GET /api/charts/NAME/records?from=&to=&limit=`: a chart's leaderboards (`records`).
+  /// `GET /api/charts/NAME/records?from=&to=&limit=&offset=`: a chart's leaderboards
+  /// (`records`), each leaderboard's rows paged by offset (see ``Queries/Records/read(_:offset:)``).
   static let records = Route(
     .get, ["api", "charts", .chart, "records"],
     query: [
@@ -167,7 +168,8 @@ enum APIRoutes {
     return try router.view(request, dated: query.isDated) { PeriodView(try query.read($0)) }
   }
 
-  /// `GET /api/charts/NAME/DATE?limit=`: a snapshot with its entries' figures (`show`).
+  /// `GET /api/charts/NAME/DATE?limit=&offset=`: a snapshot with its entries' figures (`show`),
+  /// paged by offset.
   static let snapshot = Route(
     .get, ["api", "charts", .chart, .date], query: [Parameters.snapshotLimit, Paging.offset],
     media: [.json, .csv], caching: .dated(86_400, otherwise: 60),
@@ -191,7 +193,8 @@ enum APIRoutes {
     }
   }
 
-  /// `GET /api/songs?q=&artist=&chart=`: the songs whose titles and credits match.
+  /// `GET /api/songs?q=&artist=&chart=&limit=&after=`: the songs whose titles and credits match,
+  /// paged after a song.
   static let searchSongs = Route(
     .get, ["api", "songs"],
     query: [
@@ -216,7 +219,8 @@ enum APIRoutes {
       problems: [404], paged: true)
   ) { router, request in try router.searchSongs(request) }
 
-  /// `GET /api/songs/ID`: a song's history on every chart (`history --song ID`).
+  /// `GET /api/songs/ID?limit=&offset=`: a song's history on every chart (`history --song ID`),
+  /// its entries paged by offset (see ``HistoryView/entryWindow``).
   static let song = Route(
     .get, ["api", "songs", .song], query: [Parameters.historyLimit, Paging.offset],
     media: [.json, .csv], caching: .seconds(60),
@@ -242,7 +246,8 @@ enum APIRoutes {
     }
   }
 
-  /// `GET /api/artists?q=`: the artists a search finds (`artist NAME`).
+  /// `GET /api/artists?q=&limit=&after=`: the artists a search finds (`artist NAME`), paged
+  /// after an artist.
   static let searchArtists = Route(
     .get, ["api", "artists"],
     query: [Parameters.artistWords, Parameters.searchLimit, Paging.afterArtist],
@@ -314,8 +319,8 @@ enum APIRoutes {
     return response
   }
 
-  /// `GET /api/feed/CATEGORY?limit=`: a chart app's feed, the latest snapshot of the category's
-  /// chart.
+  /// `GET /api/feed/CATEGORY?limit=&offset=`: a chart app's feed, the latest snapshot of the
+  /// category's chart, paged by offset.
   static let feed = Route(
     .get, ["api", "feed", .category], query: [Parameters.feedLimit, Paging.offset],
     media: [.json], caching: .seconds(60),
@@ -402,9 +407,10 @@ extension Router {
   }
 
   /// The songs a search finds: `q` words of a title or credit, `artist` words of the credit, both
-  /// or either; `chart` keeps to one chart.
+  /// or either; `chart` keeps to one chart; at most `limit`, after the song `after`.
   ///
-  /// - Throws: ``ServerProblem`` (400) when neither `q` nor `artist` has a word.
+  /// - Throws: ``ServerProblem`` (400) when neither `q` nor `artist` has a word, or `after` is
+  ///   none of the matches.
   func searchSongs(_ request: RouteRequest) throws -> HTTPResponse {
     // Blanks and control characters are no words (a search for them found every song).
     func words(_ text: String?) -> String? {
@@ -429,7 +435,8 @@ extension Router {
     }
   }
 
-  /// A feed: the latest snapshot of the chart the category names, at most `limit` entries.
+  /// A feed: the latest snapshot of the chart the category names, at most `limit` entries after
+  /// the first `offset`, with the page's headers (``Paging/headers(_:for:)``).
   ///
   /// - Throws: ``ServerProblem`` (404) for a category the server has no feed for.
   func feed(_ request: RouteRequest) throws -> HTTPResponse {

@@ -34,7 +34,7 @@ enum OpenAPIDocument {
         "title": "ChartArchive",
         "version": "1",
         "summary": "A chart archive's snapshots, movements, song histories and a chart app's feed.",
-        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes, and so is a query that is not percent-encoded UTF-8. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked."
+        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes, and so is a query that is not percent-encoded UTF-8. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked. Lists page with limit, from offset or after a cursor (the last item of the page before, for lists imports grow); a page gives X-Total-Count, and Link to the next page but on the last (RFC 8288). Fields are only ever added: a field removed or changed in meaning goes to a new versioned path, the old operation marked deprecated and answering with Deprecation (RFC 9745), Sunset and a Link to its successor a release before it goes."
       }
     """#
 

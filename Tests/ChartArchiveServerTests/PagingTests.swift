@@ -146,6 +146,18 @@ struct PagingTests {
     #expect(all.header("Link") == nil)
   }
 
+  /// An hourly chart's cursor is its chart date and time, as its snapshots give it.
+  @Test func anHourlyChartsSnapshotsPageAfterTheirTime() throws {
+    let service = try Service(try TestArchive.shared.get().path)
+    let first = service.get("/api/charts/app-hourly/snapshots?limit=1")
+    #expect(
+      try Self.next(first) == "/api/charts/app-hourly/snapshots?limit=1&after=2024-05-05T12:00:00Z")
+    let pages = try Self.walk(
+      service, from: "/api/charts/app-hourly/snapshots?limit=1", "snapshots", "chart_date")
+    #expect(
+      pages == [["2024-05-05T12:00:00Z"], ["2024-05-05T13:00:00Z"], ["2024-05-05T14:00:00Z"]])
+  }
+
   /// A search pages after the song (or artist) of the last match: its ID is the cursor.
   @Test func aSearchPagesAfterTheLastMatch() throws {
     let service = try Service(try TestArchive.shared.get().path)
