@@ -13,7 +13,7 @@ enum APIRoutes {
   static let all: [Route] = [
     health, openAPI, charts, snapshots, upload, diff, report, records, periods, snapshot,
     searchSongs, song, searchArtists, artist,
-    mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed,
+    mergeSongs, splitSong, decisions, undoDecision, feedUpdated, feed, metrics,
   ]
 
   /// `GET /api/health`: whether the service can read its archive.
@@ -24,6 +24,19 @@ enum APIRoutes {
       answers: [.ok("The archive is readable", schema: "Health")],
       problems: [500])
   ) { router, _ in try router.health() }
+
+  /// `GET /api/metrics`: the service's metrics in Prometheus's text format (``ServiceMetrics``).
+  static let metrics = Route(
+    .get, ["api", "metrics"], media: [.prometheus], caching: .none,
+    document: RouteDocument(
+      summary: "The service's metrics, in Prometheus's text format", operationID: "metrics",
+      answers: [
+        .ok(
+          "Requests by method, route and status; their time to answer (a histogram); the bytes sent; the response cache's hits and misses; uploads by outcome; the archive's version, time of its last change and size. Counted since the service started; routes are named by their pattern, never by the path asked.",
+          schema: .object([("type", .string("string"))]))
+      ],
+      problems: [500])
+  ) { router, _ in try router.metricsText() }
 
   /// `GET /api/openapi.json`: the OpenAPI document.
   static let openAPI = Route(
@@ -394,6 +407,25 @@ extension Router {
     HTTPResponse(
       status: 200, headers: [("Content-Type", Route.MediaType.json.rawValue)], body: body,
       caching: caching)
+  }
+
+  /// The metrics in Prometheus's text format, with the archive's version, last change and size
+  /// (the file and its write-ahead log, stat(2)).
+  func metricsText() throws -> HTTPResponse {
+    let version = try archive.read { try $0.version() }
+    func size(_ path: String) -> Int {
+      var status = stat()
+      return stat(path, &status) == 0 ? Int(status.st_size) : 0
+    }
+    let path = configuration.archivePath
+    let text = metrics.rendered(
+      archive: ServiceMetrics.ArchiveFigures(
+        version: version.version, updated: version.updated,
+        bytes: size(path) + size(path + "-wal")),
+      uploadRoute: APIRoutes.upload.pattern)
+    return HTTPResponse(
+      status: 200, headers: [("Content-Type", Route.MediaType.prometheus.rawValue)],
+      body: Array(text.utf8))
   }
 
   /// The health check: the schema version, the number of charts and the last import's time.

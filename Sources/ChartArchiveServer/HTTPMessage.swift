@@ -71,6 +71,9 @@ public struct HTTPResponse: Sendable {
   /// How long a client may keep the response, when it may be cached (`Cache-Control`), and
   /// whether the server keeps it too until the archive changes.
   public var caching: Caching
+  /// The pattern of the route that answered (`/api/charts/{chart}/{date}`), which the metrics
+  /// count it under; `nil` for a request no route answered.
+  public var route: String?
 
   /// How a response may be kept.
   public enum Caching: Sendable, Equatable {

@@ -28,6 +28,8 @@ struct Route: Sendable {
     case css = "text/css; charset=utf-8"
     case svg = "image/svg+xml"
     case atom = "application/atom+xml"
+    /// Prometheus's text format (version 0.0.4).
+    case prometheus = "text/plain; version=0.0.4; charset=utf-8"
 
     /// The name the OpenAPI document gives it: the type without its parameters (`text/csv`).
     var name: String { String(rawValue.prefix { $0 != ";" }) }
@@ -111,10 +113,15 @@ struct Route: Sendable {
     self.document = document
     self.deprecation = deprecation
     self.handler = handler
+    pattern = Self.pattern(of: path)
   }
 
-  /// The path as the OpenAPI document writes it: `/api/charts/{chart}/snapshots`.
-  var pattern: String {
+  /// The path as the OpenAPI document writes it: `/api/charts/{chart}/snapshots`. Made once,
+  /// since the metrics name each answered request's route by it.
+  let pattern: String
+
+  /// The pattern of a path.
+  static func pattern(of path: [PathSegment]) -> String {
     "/"
       + path.map { segment in
         switch segment {

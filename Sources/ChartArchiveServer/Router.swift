@@ -18,6 +18,8 @@ public final class Router: Sendable {
   let configuration: ServerConfiguration
   /// The responses kept until the archive changes.
   let cache: ResponseCache
+  /// What `GET /api/metrics` gives: the requests answered, the cache's hits and misses.
+  let metrics = ServiceMetrics()
   /// Receives what the log says beside each request's line: the cause of a 500 or 503 answer (the
   /// archive's path, SQLite's words), which the answer does not give.
   let log: @Sendable (String) -> Void
@@ -85,10 +87,13 @@ public final class Router: Sendable {
     }
     let canCache = request.method == "GET" || request.method == "HEAD"
     let key = routed.cacheKey
-    if canCache, let kept = cache.entry(for: key) {
-      return finish(kept.response, gzipped: kept.gzipped, for: request)
+    if canCache {
+      let kept = cache.entry(for: key)
+      if routed.route.caching != .none { metrics.recordCache(hit: kept != nil) }
+      if let kept { return finish(kept.response, gzipped: kept.gzipped, for: request) }
     }
     var response = answer(routed)
+    response.route = routed.route.pattern
     if canCache, case .seconds = response.caching, response.status == 200 {
       // A route may tie its tag to more than its body (a feed's to the archive's version).
       if response.header("ETag") == nil {
@@ -238,7 +243,7 @@ public final class Router: Sendable {
   /// The answer to an upload that cannot be written promptly (the uploads before it, or another
   /// program's write, hold the archive): 503 with `Retry-After`.
   func uploadsBusy(_ request: HTTPRequest) -> HTTPResponse {
-    finish(
+    var response = finish(
       failure(
         503,
         cause: nil,
@@ -246,6 +251,8 @@ public final class Router: Sendable {
           + " \(configuration.uploadWaitMilliseconds) ms: other uploads or another program are writing"
           + " it; try again in \(configuration.retryAfterSeconds) s"),
       gzipped: nil, for: request)
+    response.route = APIRoutes.upload.pattern
+    return response
   }
 
   /// Headers every response gets, the conditional and compressed forms of cacheable ones.

@@ -363,7 +363,7 @@ final class Worker: @unchecked Sendable {
     }
     close(connection)
     logAnswer(
-      method: connection.head.method, path: connection.head.target, status: 400,
+      method: connection.head.method, route: nil, path: connection.head.target, status: 400,
       bytes: response.body.count, since: start)
   }
 
@@ -505,18 +505,31 @@ final class Worker: @unchecked Sendable {
       evhttp_send_reply(request, Int32(response.status), reason, nil)
     }
     logAnswer(
-      method: incoming.method, path: incoming.path, status: response.status,
-      bytes: response.body.count, since: start)
+      method: incoming.method, route: response.route, path: incoming.path,
+      status: response.status, bytes: response.body.count, since: start)
   }
 
-  /// The access log's line: method, path, status, bytes, milliseconds.
-  private func logAnswer(method: String, path: String, status: Int, bytes: Int, since start: Double)
-  {
-    let milliseconds = (monotonicSeconds() - start) * 1_000
+  /// The access log's line: method, path, status, bytes, milliseconds; and the request counted
+  /// in the metrics, by its route's pattern.
+  private func logAnswer(
+    method: String, route: String?, path: String, status: Int, bytes: Int, since start: Double
+  ) {
+    let seconds = monotonicSeconds() - start
+    let milliseconds = seconds * 1_000
     log(
       "\(Self.loggable(method)) \(Self.loggable(path)) \(status) \(bytes)"
         + " \(Double(Int(milliseconds * 10)) / 10)ms")
+    let counted = ServiceMetrics.Labels(
+      method: Self.knownMethods.contains(method) ? method : "other", route: route ?? "none",
+      status: status)
+    router.metrics.record(counted, bytes: bytes, seconds: seconds)
   }
+
+  /// The methods the metrics name; any other is counted as `other`, so that clients cannot add
+  /// labels.
+  private static let knownMethods: Set<String> = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT",
+  ]
 
   /// A request's answer was written: its connection waits for the next request, and reads the
   /// head of one that arrived meanwhile.

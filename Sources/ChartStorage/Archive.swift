@@ -84,13 +84,13 @@ public final class Archive: Sendable {
     self.path = path
     self.access = access
     let opened = try ArchiveOpening.open(path: path, access: access, upgrade: upgrade)
-    writer = opened.writer.map(Connection.init)
+    writer = opened.writer.map { Connection($0) }
     readers =
       opened.sharesWriter
       ? nil
       : ReaderPool(
         path: path, mode: opened.readerMode, maximumCount: maximumReaders,
-        first: opened.reader.map(Connection.init))
+        first: opened.reader.map { Connection($0) })
   }
 
   /// An archive on a writing connection that no other connection can open (an archive being
@@ -281,6 +281,12 @@ public final class Archive: Sendable {
 /// hands it to one caller and takes it back.
 final class Connection: @unchecked Sendable {
   let database: Database
+  /// The file the connection opened, when known (a reader of the pool); `nil` for one opened
+  /// before the pool looked, which the pool replaces on its first read.
+  let file: FileIdentity?
 
-  init(_ database: Database) { self.database = database }
+  init(_ database: Database, file: FileIdentity? = nil) {
+    self.database = database
+    self.file = file
+  }
 }

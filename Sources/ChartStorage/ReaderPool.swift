@@ -1,8 +1,15 @@
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The read-only connections of an archive: opened when a read needs one and none is free, up to
 /// a maximum, and kept for the next read.
+///
+/// A file put in the archive's place (a replica's new copy renamed over the old one, see
+/// docs/operations.md) is read from the next read on: each connection remembers the file it
+/// opened (device and inode, stat(2)), and one of a file no longer at the path is closed instead
+/// of used, while reads already running finish on the file they started with (SQLite keeps an
+/// open file readable after it is renamed over).
 final class ReaderPool: Sendable {
   private let path: String
   /// How each connection is opened (see ``Database/Mode``).
@@ -33,17 +40,43 @@ final class ReaderPool: Sendable {
   func withConnection<Result>(_ body: (Database) throws -> Result) throws -> Result {
     slots.wait()
     defer { slots.signal() }
+    // Taken before a connection is opened, so that a file swapped in meanwhile is noticed on the
+    // next read rather than never.
+    let file = FileIdentity(path: path)
     let connection: Connection
-    if let free = idle.withLock({ $0.popLast() }) {
+    let (free, replaced) = idle.withLock { idle in
+      guard let file else { return (idle.popLast(), [Connection]()) }
+      let replaced = idle.filter { $0.file != file }
+      idle.removeAll { $0.file != file }
+      return (idle.popLast(), replaced)
+    }
+    // Closed outside the lock: a reader of the file no longer at the path.
+    for stale in replaced { try? stale.database.close() }
+    if let free {
       connection = free
     } else {
       do {
-        connection = Connection(try Database(path: path, mode: mode))
+        connection = Connection(try Database(path: path, mode: mode), file: file)
       } catch {
         throw ArchiveError.database(path: path, error)
       }
     }
     defer { idle.withLock { $0.append(connection) } }
     return try body(connection.database)
+  }
+}
+
+/// Which file a path names: its device and inode (stat(2)), the same for as long as the file is
+/// at the path and different once another file is renamed over it.
+struct FileIdentity: Equatable, Sendable {
+  let device: UInt64
+  let inode: UInt64
+
+  /// The file at a path, or `nil` when nothing is there.
+  init?(path: String) {
+    var status = stat()
+    guard stat(path, &status) == 0 else { return nil }
+    device = UInt64(status.st_dev)
+    inode = UInt64(status.st_ino)
   }
 }

@@ -192,7 +192,7 @@ final class RawConnection {
   deinit { close(socket) }
 }
 
-/// An HTTP/1.1 response as received.
+/// An HTTP/1.1 response as received (a chunked body, as a cache in front sends, put together).
 struct HTTPReply {
   var status: Int
   /// Header names lowercased, in the order received.
@@ -228,9 +228,33 @@ struct HTTPReply {
     }
     body = Array(bytes[(end + 4)...])
     if method == "HEAD" { return }
+    if headers.contains(where: { $0.name == "transfer-encoding" && $0.value == "chunked" }) {
+      body = try Self.dechunked(body)
+    }
     if let length = headers.first(where: { $0.name == "content-length" }).flatMap({ Int($0.value) })
     {
       #expect(body.count == length, "Content-Length \(length), body \(body.count) bytes")
+    }
+  }
+
+  /// A chunked body's data (RFC 9112, section 7.1): each chunk's size in hexadecimal on a line,
+  /// its bytes, then a line break; a chunk of size 0 ends it.
+  static func dechunked(_ bytes: [UInt8]) throws -> [UInt8] {
+    var data: [UInt8] = []
+    var index = 0
+    while true {
+      guard let lineEnd = bytes[index...].firstIndex(of: 0x0D) else {
+        throw ServerFailure("a chunked body without its last chunk")
+      }
+      let sizeText = String(decoding: bytes[index..<lineEnd], as: UTF8.self)
+      guard let size = Int(sizeText.prefix { $0 != ";" }, radix: 16) else {
+        throw ServerFailure("not a chunk size: \(sizeText)")
+      }
+      if size == 0 { return data }
+      let start = lineEnd + 2
+      guard start + size <= bytes.count else { throw ServerFailure("a chunk cut short") }
+      data += bytes[start..<(start + size)]
+      index = start + size + 2
     }
   }
 }
