@@ -98,6 +98,22 @@ struct EmptyChartCommandTests {
         """)
   }
 
+  @Test func aWeekOfNoEntriesIsAWeekOfThePeriod() throws {
+    let (folder, archive) = try Self.twoWeeks()
+    _ = folder
+    let run = try chartArchive([
+      "period", "lastfm-u", "--from", "2024-03-20", "--to", "2024-03-27", "--db", archive,
+      "--format", "json",
+    ])
+    #expect(run.status == 0)
+    let period = try json(run.output)
+    #expect(period["snapshots"] as? Int == 1)
+    #expect(period["previous_snapshots"] as? Int == 1)
+    #expect(period["first_chart_date"] as? String == "2024-03-24T12:00:00Z")
+    #expect(period["songs"] as? Int == 0)
+    #expect((period["entries"] as? [Any])?.count == 0)
+  }
+
   @Test func anEmptySnapshotComesBackFromItsJSONExportAndACSVIsRefused() throws {
     let (folder, archive) = try Self.twoWeeks()
     let exported = try chartArchive(["export", "lastfm-u", "--db", archive])
