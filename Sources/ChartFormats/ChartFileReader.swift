@@ -710,7 +710,7 @@ public struct ChartFileReader: Sendable {
         unchecked.entries, format: format, keys: file.keys,
         publishesPreviousRank: unchecked.publishesPreviousRank)
       snapshotProblems += checked.problems
-      if unchecked.entries.isEmpty, unchecked.listPresent {
+      if unchecked.entries.isEmpty, unchecked.listPresent, !format.publishesEmptyCharts {
         snapshotProblems.append(
           ChartFileProblem(
             message: format.kind == .csv

@@ -157,6 +157,13 @@ public enum ChartFormat: String, CaseIterable, Hashable, Sendable {
   /// (`regional-global-weekly-2024-03-21.csv` is chart `regional-global-weekly`).
   var namesTheChartInTheFileName: Bool { self == .spotifyChartsCSV }
 
+  /// Whether the format's source can publish a chart of no entries, which is then stored as a
+  /// snapshot with none (the songs of the chart after it re-enter): a Last.fm listener's week
+  /// without plays (`weeklytrackchart.track` an empty list), and ChartArchive's own JSON, which
+  /// exports such a snapshot as `"entries": []`. A file of any other format with no entries is
+  /// refused (docs/formats.md, "A chart of no entries").
+  public var publishesEmptyCharts: Bool { self == .native || self == .lastFMWeeklyTrackChart }
+
   /// Whether a file of the format holds every week of one weekly chart, so that two of its dates
   /// less than 7 days apart are one week split across two dates (the Hot 100 datasets'; the
   /// Hot 100's chart dates are 7 days apart, or 12 once, when they moved from Monday to

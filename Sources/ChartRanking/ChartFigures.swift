@@ -173,9 +173,10 @@ public enum ChartFigures {
       || trueRanks(of: decided.snapshot, next: next, frequency: frequency) != decided.trueRanks
   }
 
-  /// Whether two snapshots hold the same entries, every published field included.
+  /// Whether two snapshots hold the same entries, every published field included. Two charts of
+  /// no entries (a listener's two weeks without plays) are two weeks, not a repeat.
   static func isRepeat(_ snapshot: LinkedSnapshot, of previous: LinkedSnapshot) -> Bool {
-    snapshot.entries.count == previous.entries.count
+    !snapshot.entries.isEmpty && snapshot.entries.count == previous.entries.count
       && snapshot.entries.indices.allSatisfy { snapshot.entries[$0] == previous.entries[$0] }
   }
 }

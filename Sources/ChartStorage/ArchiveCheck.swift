@@ -50,7 +50,9 @@ public enum ArchiveFinding: Hashable, Sendable {
   case rankOutOfOrder(chart: String, chartDate: String, position: Int, rank: Int, previousRank: Int)
   /// An entry has a rank below 1.
   case rankBelowOne(chart: String, chartDate: String, rank: Int)
-  /// A snapshot has no entries.
+  /// A snapshot has no entries, though its import stored some (its `entry_count`): they were
+  /// lost. A snapshot stored with none (a chart of no entries, which a Last.fm listener's week
+  /// without plays is) is not a finding.
   case emptySnapshot(chart: String, chartDate: String)
   /// A snapshot's chart date is not ISO 8601.
   case invalidChartDate(chart: String, text: String)

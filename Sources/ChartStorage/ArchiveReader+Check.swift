@@ -37,8 +37,10 @@ extension ArchiveReader {
   /// - ranks are 1 or more and in order within each snapshot: an entry's rank is never below the
   ///   rank of the entry before it (a tie, two entries at one rank, is stored only where the source
   ///   marked it or the import allowed it, and its entries are next to each other);
-  /// - each snapshot has entries, and its chart date is valid ISO 8601 and agrees with the
-  ///   instant that orders it;
+  /// - each snapshot has the entries its import stored (a snapshot with none is damage when its
+  ///   `entry_count` says it had some; one stored with none, a chart of no entries its source
+  ///   published, is not: docs/formats.md, "A chart of no entries"), and its chart date is valid
+  ///   ISO 8601 and agrees with the instant that orders it;
   /// - every entry's song exists;
   /// - every row keeps the schema's CHECK constraints (Migrations/): `PRAGMA integrity_check`
   ///   tests them only on a connection that can write, and this one reads, while an import writes
@@ -130,12 +132,13 @@ extension ArchiveReader {
     let snapshots = try database.rows(
       """
       SELECT c.name, s.chart_date, s.chart_time,
-        (SELECT count(*) FROM entries WHERE snapshot_id = s.id)
+        (SELECT count(*) FROM entries WHERE snapshot_id = s.id), s.entry_count
       FROM snapshots s JOIN charts c ON c.id = s.chart_id ORDER BY c.name, s.chart_time
       """
-    ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3)) }
-    for (chart, text, time, count) in snapshots where findings.count < Self.problemLimit {
-      if count == 0 { findings.append(.emptySnapshot(chart: chart, chartDate: text)) }
+    ) { ($0.string(at: 0), $0.string(at: 1), $0.int64(at: 2), $0.int(at: 3), $0.int(at: 4)) }
+    for (chart, text, time, count, stored) in snapshots where findings.count < Self.problemLimit {
+      // A snapshot stored with no entries is a chart of none, as its source published it.
+      if count == 0, stored > 0 { findings.append(.emptySnapshot(chart: chart, chartDate: text)) }
       guard let date = try? ChartDate(iso8601: text) else {
         findings.append(.invalidChartDate(chart: chart, text: text))
         continue

@@ -63,7 +63,8 @@ extension ArchiveReader {
     let standings = PeriodRanking.rank(current, previous: before, scoring: scoring)
     let shown = standings.prefix(limit ?? standings.count)
     let names = try songNames(shown.map(\.song))
-    let times = Set(current.map(\.chartTime)).sorted()
+    // Every snapshot of the span counts, one of no entries (a listener's week without plays) too.
+    let times = try snapshotTimes(ofChart: chartID, in: span.seconds)
     var first: ChartDate?
     var last: ChartDate?
     if let earliest = times.first, let latest = times.last {
@@ -74,7 +75,8 @@ extension ArchiveReader {
       chart: chart, frequency: frequency, span: span, previousSpan: previousSpan,
       scoring: scoring,
       firstChartDate: first, lastChartDate: last,
-      snapshotCount: times.count, previousSnapshotCount: Set(before.map(\.chartTime)).count,
+      snapshotCount: times.count,
+      previousSnapshotCount: try snapshotTimes(ofChart: chartID, in: previousSpan.seconds).count,
       songCount: standings.count,
       songs: shown.map {
         PeriodSong(standing: $0, title: names[$0.song]?.0 ?? "", artist: names[$0.song]?.1 ?? "")
@@ -107,6 +109,19 @@ extension ArchiveReader {
           chartTime: row.int64(at: 0), places: row.int(at: 1), rank: row.int(at: 2),
           song: SongID(row.int64(at: 3)), streams: row.optionalInt(at: 4))
       }
+    }
+  }
+
+  /// The times (seconds since 1970) of a chart's snapshots dated in a range of seconds, oldest
+  /// first: those of no entries among them.
+  private func snapshotTimes(ofChart chartID: Int64, in seconds: ClosedRange<Int64>)
+    throws(ArchiveError) -> [Int64]
+  {
+    try reading {
+      try database.rows(
+        "SELECT chart_time FROM snapshots WHERE chart_id = ? AND chart_time BETWEEN ? AND ?"
+          + " ORDER BY chart_time", [chartID, seconds.lowerBound, seconds.upperBound]
+      ) { $0.int64(at: 0) }
     }
   }
 

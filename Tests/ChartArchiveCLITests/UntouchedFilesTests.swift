@@ -16,7 +16,9 @@ struct UntouchedFilesTests {
     let folder = try TemporaryFolder()
     let archive = try folder.write("empty.sqlite", "")
     let bad = try folder.write(
-      "bad.json", #"{"chart": "c", "chart_date": "2024-01-06", "entries": []}"#)
+      "bad.json",
+      #"{"chart": "c", "chart_date": "2024-01-06", "entries": [{"rank": 1, "title": "", "artist": "X"}]}"#
+    )
     let refused = try chartArchive(["import", bad, "--db", archive])
     #expect(refused.status == 65)
     #expect(try Data(contentsOf: URL(fileURLWithPath: archive)).isEmpty)

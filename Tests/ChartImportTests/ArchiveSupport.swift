@@ -59,3 +59,21 @@ func nativeSnapshot(
 /// Each note of an import in the words every front end gives it (the command line after
 /// `warning: `).
 func noted(_ report: ImportReport) -> [String] { report.notes.map(ImportWords.describe) }
+
+/// A Last.fm weekly track chart of (title, artist) from `from` (seconds since 1970) to seven days
+/// later, the tracks ranked 1, 2, 3 … in order with 30, 29, 28 … plays, each track's Last.fm URL
+/// spelled from its names as Last.fm spells them; no tracks for a week without plays.
+func lastFMWeek(from: Int, _ tracks: [(String, String)]) -> String {
+  func spelled(_ name: String) -> String {
+    name.addingPercentEncoding(
+      withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-")))!
+      .replacingOccurrences(of: "%20", with: "+")
+  }
+  let lines = tracks.enumerated().map { index, track in
+    ##"{"artist":{"mbid":"","#text":"\##(track.1)"},"@attr":{"rank":"\##(index + 1)"},"##
+      + #""url":"https://www.last.fm/music/\#(spelled(track.1))/_/\#(spelled(track.0))","#
+      + #""name":"\#(track.0)","playcount":"\#(30 - index)"}"#
+  }
+  return #"{"weeklytrackchart":{"track":[\#(lines.joined(separator: ","))],"#
+    + #""@attr":{"from":"\#(from)","to":"\#(from + 604_800)","user":"u"}}}"#
+}

@@ -7,23 +7,6 @@ import Testing
 /// One recording is one song across spellings, versions and services: each case from the
 /// smallest charts that showed it split.
 struct SongMatchingTests {
-  /// A Last.fm weekly track chart of (title, artist) from `from` (seconds since 1970), with each
-  /// track's Last.fm URL spelled from its names as Last.fm spells them.
-  func lastFMWeek(from: Int, _ tracks: [(String, String)]) -> String {
-    func spelled(_ name: String) -> String {
-      name.addingPercentEncoding(
-        withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-")))!
-        .replacingOccurrences(of: "%20", with: "+")
-    }
-    let lines = tracks.enumerated().map { index, track in
-      ##"{"artist":{"mbid":"","#text":"\##(track.1)"},"@attr":{"rank":"\##(index + 1)"},"##
-        + #""url":"https://www.last.fm/music/\#(spelled(track.1))/_/\#(spelled(track.0))","#
-        + #""name":"\#(track.0)","playcount":"\#(30 - index)"}"#
-    }
-    return #"{"weeklytrackchart":{"track":[\#(lines.joined(separator: ","))],"#
-      + #""@attr":{"from":"\#(from)","to":"\#(from + 604_800)","user":"u"}}}"#
-  }
-
   /// Each entry of a chart's snapshots as `date rank movement title — artist #song`, songs
   /// numbered in order of appearance.
   func entries(of chart: String, in archive: Archive) throws -> [String] {

@@ -451,14 +451,18 @@ struct ArchiveCheckTests {
 
   @Test func brokenInvariantsAreFound() throws {
     let file = try TemporaryArchive.holdingOneWeek()
-    // What no import writes: ranks out of order, a date that is not one, a snapshot with no entry.
+    // What no import writes: ranks out of order, a date that is not one, a snapshot whose two
+    // entries are gone (one stored with none, a chart of no entries, is no finding).
     try sqlite(
       file.path,
       """
       UPDATE entries SET rank = 5 WHERE position = 0;
       UPDATE snapshots SET chart_date = '2024-02-30';
+      INSERT INTO snapshots
+        (chart_id, chart_date, chart_time, publishes_previous_rank, imported_at, entry_count)
+        VALUES (1, '2024-01-13', 1705104000, 0, '', 2);
       INSERT INTO snapshots (chart_id, chart_date, chart_time, publishes_previous_rank, imported_at)
-        VALUES (1, '2024-01-13', 1705104000, 0, '');
+        VALUES (1, '2024-01-20', 1705708800, 0, '');
       """)
     let checks = try Archive(path: file.path, access: .read).check()
     #expect(checks.map(\.passed) == [true, true, false, false, true, true])

@@ -16,7 +16,9 @@ enum ExportCommand: Subcommand {
     one whose source publishes movements). The JSON also carries the chart's frequency and the
     merges and splits made with songs merge and songs split that name an entry of the chart
     ({"decisions": […]} before the snapshots), which the archive it is imported into keeps and
-    applies; the CSV has neither, so give the frequency again with import --frequency.
+    applies; the CSV has neither, so give the frequency again with import --frequency. A
+    snapshot of no entries (a Last.fm listener's week without plays) is exported as JSON only: a
+    CSV of the chart is refused.
     """
   static let examples = [
     "chart-archive export hot-100 > hot-100.json",
@@ -62,6 +64,14 @@ enum ExportCommand: Subcommand {
           var seen = Set<SnapshotID>()
           summaries = summaries.filter { seen.insert($0.id).inserted }
             .sorted { $0.chartDate < $1.chartDate }
+        }
+        // A chart of no entries (a Last.fm listener's week without plays) has no row to be: the
+        // CSV would leave it out, and an import of it would not give it back.
+        if csv, let empty = summaries.first(where: { $0.entryCount == 0 }) {
+          throw CommandError(
+            .dataError,
+            "\(chart) \(empty.chartDate) has no entries, which a CSV cannot hold (a row is an"
+              + " entry): export the chart as JSON")
         }
         let frequency = try reader.charts().first { $0.name == chart }?.frequency
         // A CSV has a column for ISRCs, one for run numbers and one for trends only when the
