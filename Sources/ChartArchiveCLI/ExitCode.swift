@@ -12,7 +12,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   case failure = 1
   /// EX_USAGE: the command line is wrong.
   case usage = 64
-  /// EX_DATAERR: an input file (or the archive) holds bad data; nothing was stored.
+  /// EX_DATAERR: an input file (or the archive) holds bad data; nothing was stored (`import
+  /// --move-to`: nothing of the files it rejected, the others stored and moved).
   case dataError = 65
   /// EX_NOINPUT: an input file or folder, or the archive, does not exist.
   case noInput = 66
@@ -22,7 +23,8 @@ public enum ExitCode: Int32, CaseIterable, Sendable {
   /// written over it.
   case cannotCreate = 73
   /// EX_IOERR: SQLite could not read or write the archive, or standard output could not be
-  /// written (a full disk, an I/O error).
+  /// written (a full disk, an I/O error), or `import --move-to` could not move a file out of its
+  /// spool (it stays there).
   case ioError = 74
   /// EX_TEMPFAIL: the archive stayed locked by another process, or `serve`'s port is in use;
   /// try again.
@@ -44,14 +46,15 @@ extension ExitCode {
     case .usage: "usage error (the message and the usage line go to standard error)"
     case .dataError:
       "invalid input data, or a file that is not an archive this version can use; nothing was"
-        + " stored"
+        + " stored (import --move-to: nothing of the files it rejected)"
     case .noInput: "an input file or folder, or the archive, does not exist"
     case .software: "an internal error"
     case .cannotCreate:
       "the file to create exists already (backup's destination): nothing was written over it"
     case .ioError:
       "SQLite could not read or write the archive, or standard output could not be written (a full"
-        + " disk, an I/O error: what was written is incomplete)"
+        + " disk, an I/O error: what was written is incomplete), or import --move-to could not move"
+        + " a file out of its spool (it stays there)"
     case .temporaryFailure:
       "the archive stayed locked by another process, or serve's port is in use; try again"
     case .outputClosed:

@@ -54,10 +54,20 @@ public enum ImportSource: Hashable, Sendable {
       }
     }
     if !walk.problems.isEmpty { throw ImportSourceError(problems: walk.problems) }
+    return inStoringOrder(walk.files)
+  }
+
+  /// Whether a file's name says it is a chart file, which an import of a folder reads:
+  /// `*.json`, `*.csv`, `*.html` or `*.htm`, in any case.
+  static func isChartFileName(_ name: String) -> Bool { FolderWalk.isChartFile(name) }
+
+  /// Orders paths by the chart date in the file's name (see ``ChartDate/inFileName(_:)``), then
+  /// by path, those without a date last: the order in which an import stores them.
+  static func inStoringOrder(_ paths: [String]) -> [String] {
     // The name after the last slash, found among the path's bytes: NSString's lastPathComponent
     // and splitting the path into characters cost some 20,000 instructions a file, which a whole
     // history's thousands of files wait for before the first is read.
-    let dated = walk.files.map { path in
+    let dated = paths.map { path in
       let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map {
         String(path[path.utf8.index(after: $0)...])
       }

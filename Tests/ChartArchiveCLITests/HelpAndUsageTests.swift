@@ -157,7 +157,8 @@ struct HelpAndUsageTests {
         + " --timezone ZONE (an IANA name such as Asia/Seoul), or write it with Z or an offset\n"
         + "Usage: chart-archive import <path> ... [--chart <name>] [--date <date>]"
         + " [--timezone <zone>] [--format <format>] [--frequency <frequency>] [--replace]"
-        + " [--allow-ties] [--skip-invalid] [--quiet] [--db <path>]\n  See 'chart-archive import"
+        + " [--allow-ties] [--skip-invalid] [--move-to <folder>] [--output-format <format>]"
+        + " [--quiet] [--db <path>]\n  See 'chart-archive import"
         + " --help' for more information.\n"
     ),
     (

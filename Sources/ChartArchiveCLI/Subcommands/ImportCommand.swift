@@ -36,12 +36,27 @@ enum ImportCommand: Subcommand {
     "tie": true in ChartArchive's JSON), or anywhere with --allow-ties; otherwise a rank given
     twice in a snapshot is refused.
 
+    SPOOL:
+    With --move-to DONE, the one folder given is a spool that chart files arrive in: each chart
+    file in it (not in the folders in it) is imported in an import of its own, in chart-date
+    order, then moved into DONE/imported (something was stored), DONE/unchanged (everything in it
+    was in the archive) or DONE/rejected, with the words import printed for it in
+    NAME.report.txt beside it; until the spool has no file left to take. A file is moved only once
+    its import is committed, never over another file (a second 2024-01-06.json is
+    2024-01-06.2.json). Files are written into the spool under a temporary name and renamed when
+    whole: a name starting with a dot or ending in .part is left alone, as is any file whose name
+    is not a chart file's. The exit status is 65 when a file was rejected (the others are stored
+    and moved), 0 otherwise; a failure of the archive or of a move stops the run and leaves the
+    file in the spool. --output-format json tells where each file went.
+
     FORMATS:
     \(formatList)
     """
   static let examples = [
     "chart-archive import ~/charts/billboard-hot-100 --chart hot-100",
     "chart-archive import top50-2024-05-01.json --chart app-daily",
+    "chart-archive import /var/spool/chart-archive --chart hot-100"
+      + " --move-to /var/lib/chart-archive/spool-done",
   ]
   /// Each format's name and summary, a line each, the summaries in a column.
   private static var formatList: String {
@@ -88,12 +103,48 @@ enum ImportCommand: Subcommand {
       name: "--skip-invalid", valueName: nil,
       help: "Store the valid files and list the invalid ones, instead of storing nothing."),
     OptionSpec(
+      name: "--move-to", valueName: "folder",
+      help: "Take the path as a spool: import each file on its own, then move it into"
+        + " folder/imported, folder/unchanged or folder/rejected (see SPOOL below).",
+      values: .fileOrFolder),
+    OptionSpec(
+      name: "--output-format", valueName: "format",
+      help: "With --move-to: text or json, where each file went. Default: text.",
+      values: .choices(SpoolImport.OutputFormat.allCases.map(\.rawValue))),
+    OptionSpec(
       name: "--quiet", valueName: nil, help: "Print only the summary, not a line per file.",
       shortName: "-q"),
     SharedOptions.database,
   ]
 
   static func run(_ arguments: ParsedArguments, console: Console) throws -> ExitCode {
+    let options = try importOptions(arguments)
+    if arguments.option("--move-to") != nil {
+      return try SpoolImport.run(arguments, options: options, console: console)
+    }
+    if arguments.option("--output-format") != nil {
+      throw UsageError("--output-format goes with --move-to (where each file of a spool went)")
+    }
+    let sources: [ImportSource]
+    do {
+      sources = try ImportSource.files(in: arguments.arguments("path")).map(ImportSource.file)
+    } catch { throw CommandError(.noInput, error.description) }
+    if sources.isEmpty {
+      throw CommandError(
+        .noInput,
+        "no *.json, *.csv or *.html chart files in"
+          + " \(arguments.arguments("path").joined(separator: ", "))")
+    }
+    let path = try SharedOptions.databasePath(arguments, environment: console.environment)
+    _ = try importAndPrint(sources, into: path, options: options, console: console).get()
+    return .success
+  }
+
+  /// The import's options, from the command line's.
+  ///
+  /// - Throws: ``UsageError`` for a chart name, time zone, date, format or frequency that is not
+  ///   one.
+  static func importOptions(_ arguments: ParsedArguments) throws -> ImportOptions {
     var options = ImportOptions()
     options.chart = arguments.option("--chart")
     if let chart = options.chart, !Snapshot.isValidChartName(chart) {
@@ -119,17 +170,20 @@ enum ImportCommand: Subcommand {
     options.skippingInvalid = arguments.flag("--skip-invalid")
     options.allowingTies = arguments.flag("--allow-ties")
     options.listingSnapshots = !arguments.flag("--quiet")
-    let sources: [ImportSource]
-    do {
-      sources = try ImportSource.files(in: arguments.arguments("path")).map(ImportSource.file)
-    } catch { throw CommandError(.noInput, error.description) }
-    if sources.isEmpty {
-      throw CommandError(
-        .noInput,
-        "no *.json, *.csv or *.html chart files in"
-          + " \(arguments.arguments("path").joined(separator: ", "))")
-    }
-    let path = try SharedOptions.databasePath(arguments, environment: console.environment)
+    return options
+  }
+
+  /// Imports sources into the archive at `path` and prints what the import did, as `import`
+  /// prints it: a line per snapshot (unless the options list none), warnings, and the summary;
+  /// when sources are refused, each one's problems on standard error.
+  ///
+  /// - Returns: the report; or, when sources were refused and nothing was stored, the error that
+  ///   says so (status 65), for the caller to throw (`import`) or to keep with the file (a spool).
+  /// - Throws: ``CommandError`` when the archive could not be opened, read or written: nothing
+  ///   was stored, and no source is to blame.
+  static func importAndPrint(
+    _ sources: [ImportSource], into path: String, options: ImportOptions, console: Console
+  ) throws -> Result<ImportReport, CommandError> {
     let bar = ProgressBar(console: console)
     let report: ImportReport
     do {
@@ -138,10 +192,11 @@ enum ImportCommand: Subcommand {
         sources, intoArchiveAt: path, options: options, progress: bar.update)
     } catch .refused(let refused, let count) {
       for source in refused { console.printError(describe(source)) }
-      throw CommandError(
-        .dataError,
-        "\(refused.count) of \(count) file\(count == 1 ? "" : "s") could not be imported;"
-          + " nothing was stored")
+      return .failure(
+        CommandError(
+          .dataError,
+          "\(refused.count) of \(count) file\(count == 1 ? "" : "s") could not be imported;"
+            + " nothing was stored"))
     } catch .archive(let error) {
       throw CommandError(error)
     } catch .writeFailedWithUserObjects(let error, let objects) {
@@ -158,7 +213,7 @@ enum ImportCommand: Subcommand {
         "the import is stored in \(path) (\(report.imported) new, \(report.replaced) replaced)"
     }
     printReport(report, of: sources, into: path, console: console)
-    return .success
+    return .success(report)
   }
 
   /// A refused source's problems, one line each.
