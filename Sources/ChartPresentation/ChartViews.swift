@@ -3,7 +3,9 @@ public import ChartStorage
 
 // MARK: - Charts and snapshots
 
-/// The charts of an archive: name, frequency, snapshot count, first and last chart dates.
+/// The charts of an archive: name, frequency, snapshot count, first and last chart dates, and,
+/// when a chart is cut in a time zone, each chart's zone (`time_zone`, `TIME ZONE`: an IANA name,
+/// or none for UTC); an archive without zones lists no such column.
 public struct ChartsView: Presentation {
   /// The charts, by name.
   public var charts: [ChartSummary]
@@ -12,21 +14,24 @@ public struct ChartsView: Presentation {
   public init(charts: [ChartSummary]) { self.charts = charts }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
+    let zoned = charts.contains { $0.timeZone != nil }
     return Document(
       "charts",
       Table(
         columns: [
           Column(key: "chart", heading: "CHART"),
           Column(key: "frequency", heading: "FREQUENCY"),
+        ] + (zoned ? [Column(key: "time_zone", heading: "TIME ZONE")] : []) + [
           Column(key: "snapshots", heading: "SNAPSHOTS", alignRight: true),
           Column(key: "first_chart_date", heading: "FIRST"),
           Column(key: "last_chart_date", heading: "LAST"),
         ],
         rows: charts.map { chart in
-          [
-            .text(chart.name), .optional(chart.frequency?.rawValue), .int(chart.snapshotCount),
-            .optional(chart.firstChartDate?.iso8601), .optional(chart.lastChartDate?.iso8601),
-          ]
+          [.text(chart.name), .optional(chart.frequency?.rawValue)]
+            + (zoned ? [.optional(chart.timeZone)] : []) + [
+              .int(chart.snapshotCount), .optional(chart.firstChartDate?.iso8601),
+              .optional(chart.lastChartDate?.iso8601),
+            ]
         })
     )
     .rendered(as: format, style: style)

@@ -59,7 +59,7 @@ struct HelpAndUsageTests {
     let migrations = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Migrations").path)
     #expect(migrations.max() == "0015_archive_version.sql")
-    #expect(lines.dropFirst().first == "schema version: 15")
+    #expect(lines.dropFirst().first == "schema version: 16")
     if isInstalled("/usr/bin/sqlite3") {
       let shell = try runProgram("/usr/bin/sqlite3", ["--version"]).output
       #expect(lines.dropFirst(2).first == "SQLite version: " + shell.prefix { $0 != " " })
