@@ -40,10 +40,10 @@ struct CommandError: Error {
         "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
           + " it is this chart"
       case .timeZoneConflict(_, let stored?, _):
-        "nothing was stored; give --timezone \(stored), the chart's zone, or import into another"
+        "give --timezone \(stored), the chart's zone, or import into another"
           + " chart with --chart NAME"
       case .timeZoneConflict(_, nil, _):
-        "nothing was stored; import without --timezone, as the chart's snapshots were, or into"
+        "import without --timezone, as the chart's snapshots were, or into"
           + " another chart with --chart NAME"
       case .damaged:
         "nothing was written to it; chart-archive check tells what is wrong: restore it from a"

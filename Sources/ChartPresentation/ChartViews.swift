@@ -1,5 +1,6 @@
 public import ChartRanking
 public import ChartStorage
+import Foundation
 
 // MARK: - Charts and snapshots
 
@@ -90,6 +91,7 @@ public struct SnapshotView: Presentation {
     ]
     document.heading = [
       "\(summary.chart) · \(summary.chartDate)"
+        + (summary.timeZone.flatMap { Self.localTime(of: summary.chartDate, in: $0) } ?? "")
         + (snapshot.previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
     ]
     let shown = snapshot.placements.prefix(limit)
@@ -98,6 +100,21 @@ public struct SnapshotView: Presentation {
     ]
     document.footer = markNotes(shown.map(\.figures))
     return document.rendered(as: format, style: style)
+  }
+}
+
+extension SnapshotView {
+  /// A chart date and time as the clocks of the chart's zone showed it, after the stored instant
+  /// in the heading of a chart cut in a zone: `, 12:00 on 2024-06-08 in Asia/Seoul`; `nil` for a
+  /// calendar date or a zone this system does not know.
+  static func localTime(of chartDate: ChartDate, in zoneName: String) -> String? {
+    guard chartDate.hasTime, let zone = TimeZone(identifier: zoneName) else { return nil }
+    let offset = zone.secondsFromGMT(
+      for: Date(timeIntervalSince1970: TimeInterval(chartDate.secondsSince1970)))
+    guard let local = ChartDate(secondsSince1970: chartDate.secondsSince1970 + Int64(offset))
+    else { return nil }
+    let time = local.hasTime ? String(local.iso8601.dropFirst(11).prefix(5)) : "00:00"
+    return ", \(time) on \(local.day) in \(zoneName)"
   }
 }
 

@@ -36,6 +36,8 @@ public struct SnapshotSummary: Hashable, Sendable {
   public var frequency: ChartFrequency?
   /// When it was stored, or last replaced (ISO 8601, UTC: `2026-12-02T08:00:00Z`).
   public var importedAt: String
+  /// The IANA time zone the chart is cut in (`Asia/Seoul`), `nil` for UTC.
+  public var timeZone: String?
 }
 
 /// Which snapshot of a chart a query means.
@@ -95,7 +97,7 @@ extension ArchiveReader {
 
 let snapshotColumns = """
   s.id, c.name, s.chart_date, s.chart_time, s.entry_count, s.publishes_previous_rank, s.source,
-  c.frequency, s.imported_at
+  c.frequency, s.imported_at, c.time_zone
   """
 
 func readSnapshot(_ row: Statement) -> SnapshotSummary {
@@ -105,7 +107,7 @@ func readSnapshot(_ row: Statement) -> SnapshotSummary {
     entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
     source: row.optionalString(at: 6),
     frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init),
-    importedAt: row.string(at: 8))
+    importedAt: row.string(at: 8), timeZone: row.optionalString(at: 9))
 }
 
 extension ArchiveReader {
