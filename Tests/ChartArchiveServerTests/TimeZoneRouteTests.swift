@@ -63,6 +63,17 @@ struct TimeZoneRouteTests {
     #expect(service.get("/api/charts/app-weekly/2024-06-07").status == 404)
   }
 
+  @Test func aSnapshotIsDeletedByItsDayInTheChartsZone() throws {
+    let (folder, archive) = try Self.koreaArchive()
+    _ = folder
+    let delete = chartArchive(["snapshots", "delete", "app-weekly", "2024-06-01", "--db", archive])
+    #expect(delete.status == 0, "\(delete.error)")
+    let left = chartArchive(["show", "app-weekly", "--db", archive])
+    #expect(
+      left.output.hasPrefix(
+        "app-weekly · 2024-06-08T03:00:00Z, 12:00 on 2024-06-08 in Asia/Seoul (first snapshot)\n"))
+  }
+
   @Test func anImportUnderAnotherZoneIsRefusedAndStoresNothing() throws {
     let (folder, archive) = try Self.koreaArchive()
     let refused = chartArchive([
