@@ -20,10 +20,12 @@ struct CommandError: Error {
       switch error {
       case .notFound: .noInput
       case .notAnArchive, .newerSchema, .conflictingSnapshot, .conflictingSnapshotsInOneImport,
-        .frequencyConflict:
+        .frequencyConflict, .timeZoneConflict:
         .dataError
       case .invalidChartName, .sameSnapshot: .usage
-      case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: .failure
+      case .noSuchChart, .noSuchSnapshot, .severalSnapshotsOnDay, .noEarlierSnapshot,
+        .notEnoughSnapshots:
+        .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
       case .upgradeNotWritable, .damaged: .ioError
       }
@@ -37,10 +39,17 @@ struct CommandError: Error {
       case .frequencyConflict(_, let stored, _):
         "import it into another chart with --chart NAME, or give --frequency \(stored.rawValue) if"
           + " it is this chart"
+      case .timeZoneConflict(_, let stored?, _):
+        "give --timezone \(stored), the chart's zone, or import into another"
+          + " chart with --chart NAME"
+      case .timeZoneConflict(_, nil, _):
+        "import without --timezone, as the chart's snapshots were, or into"
+          + " another chart with --chart NAME"
       case .damaged:
         "nothing was written to it; chart-archive check tells what is wrong: restore it from a"
           + " backup, or import its charts again into a new archive"
-      case .noSuchChart, .noSuchSnapshot: ArchiveErrorWords.hint(for: error)
+      case .noSuchChart, .noSuchSnapshot, .severalSnapshotsOnDay:
+        ArchiveErrorWords.hint(for: error)
       default: nil
       }
     self.init(code, error.description + (hint.map { " (\($0))" } ?? ""))

@@ -34,7 +34,7 @@ enum OpenAPIDocument {
         "title": "ChartArchive",
         "version": "1",
         "summary": "A chart archive's snapshots, movements, song histories and a chart app's feed.",
-        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes, and so is a query that is not percent-encoded UTF-8. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked. Lists page with limit, from offset or after a cursor (the last item of the page before, for lists imports grow); a page gives X-Total-Count, and Link to the next page but on the last (RFC 8288). Fields are only ever added: a field removed or changed in meaning goes to a new versioned path, the old operation marked deprecated and answering with Deprecation (RFC 9745), Sunset and a Link to its successor a release before it goes."
+        "description": "Ranks are 1-based; chart dates are ISO 8601 (YYYY-MM-DD, or a date and time in UTC for an hourly chart). A date in a path or a query names the snapshot of that day in the chart's time zone (a chart imported with a zone, shown by the chart list; UTC for the others); a day with several snapshots is a 404 listing their chart dates, each of which names one. Movement is decided once per entry when its snapshot is stored, with the same rules as the chart-archive command line. Errors are RFC 9457 problem details; a query parameter an operation does not list is a 400 that names it and the ones the operation takes, and so is a query that is not percent-encoded UTF-8. Every cacheable answer has an ETag (If-None-Match gives 304) and is gzipped when asked. Lists page with limit, from offset or after a cursor (the last item of the page before, for lists imports grow); a page gives X-Total-Count, and Link to the next page but on the last (RFC 8288). Fields are only ever added: a field removed or changed in meaning goes to a new versioned path, the old operation marked deprecated and answering with Deprecation (RFC 9745), Sunset and a Link to its successor a release before it goes."
       }
     """#
 
@@ -75,7 +75,7 @@ enum OpenAPIDocument {
               "last_import": {"type": ["string", "null"], "description": "ISO 8601 date and time in UTC"}
             }
           },
-          "ChartDate": {"type": "string", "description": "YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ for an hourly chart"},
+          "ChartDate": {"type": "string", "description": "YYYY-MM-DD, or YYYY-MM-DDTHH:MM:SSZ for an hourly chart; a date names the snapshot of that day in the chart's time zone"},
           "Movement": {"type": "string", "enum": ["up", "down", "unchanged", "new", "re-entry"]},
           "Charts": {
             "type": "object",

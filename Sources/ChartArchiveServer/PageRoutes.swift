@@ -204,10 +204,16 @@ extension Router {
   }
 
   /// The pages an archive error's request may have meant: a chart's snapshots nearest a date
-  /// without one.
+  /// without one, or those of a day that has several.
   static func links(for error: ArchiveError) -> [(path: String, text: String)] {
-    guard case .noSuchSnapshot(let chart, _, let before, let after) = error else { return [] }
-    return ErrorPage.nearest(chart: chart, before: before, after: after)
+    switch error {
+    case .noSuchSnapshot(let chart, _, let before, let after):
+      return ErrorPage.nearest(chart: chart, before: before, after: after)
+    case .severalSnapshotsOnDay(let chart, _, _, let chartDates):
+      return chartDates.map { (PagePath.chart(chart, $0), $0.iso8601) }
+    default:
+      return []
+    }
   }
 
   /// A snapshot's page with the chart dates around it, its climbers and drop-outs.
@@ -234,6 +240,11 @@ extension Router {
     do {
       found = try archive.read { try $0.snapshot(of: chart, at: .on(date)).chartDate }
     } catch let error as ArchiveError {
+      // A day of a chart published more than once a day in its zone: its first snapshot.
+      if case .severalSnapshotsOnDay(_, _, _, let chartDates) = error, let first = chartDates.first
+      {
+        return HTTPResponse(status: 303, headers: [("Location", PagePath.chart(chart, first))])
+      }
       guard case .noSuchSnapshot(_, _, let before, let after) = error else { throw error }
       let hasTime = (before ?? after)?.hasTime ?? false
       guard let nearest = hasTime ? after ?? before : before ?? after else {

@@ -79,8 +79,12 @@ extension Router {
   /// for the rest.
   static func status(of error: ArchiveError) -> Int {
     switch error {
-    case .noSuchChart, .noSuchSnapshot, .noEarlierSnapshot, .notEnoughSnapshots: 404
-    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: 409
+    case .noSuchChart, .noSuchSnapshot, .severalSnapshotsOnDay, .noEarlierSnapshot,
+      .notEnoughSnapshots:
+      404
+    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict,
+      .timeZoneConflict:
+      409
     case .invalidChartName, .sameSnapshot: 400
     case .database: error.isLocked ? 503 : 500
     case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable, .damaged: 500

@@ -292,10 +292,14 @@ public struct ChartFileReader: Sendable {
       chart: chart ?? fileChart ?? folderName(path),
       chartSource: chart != nil ? .option : fileChart != nil ? .file : .folder,
       contentCharts: fileChart.map { [$0] } ?? [],
-      date: detected == .native ? fields.chartDate : detected == .appFeed ? nil : fields.date,
+      date: detected == .native
+        ? fields.chartDate : detected == .appFeed ? nil : fields.date ?? fields.yearEndDate,
       dateField: dateField,
       dateFieldProblem: fields.problems.contains { $0.field == dateField },
-      entries: entries ?? [], listPresent: entries != nil, frequency: fields.frequency)
+      entries: entries ?? [], listPresent: entries != nil,
+      frequency: fields.frequency
+        ?? (detected == .billboardPy && fields.date == nil && fields.year != nil
+          ? ChartFrequency.yearly.rawValue : nil))
     return UncheckedChartFile(
       format: detected, keys: .forFormat(detected), snapshots: [unchecked], problems: problems)
   }
@@ -696,6 +700,7 @@ public struct ChartFileReader: Sendable {
     var frequency = earlierFrequency
     // The first only: a file of many snapshots given one date would repeat it for each.
     var dateDisagreements: [ChartDateDisagreement] = []
+    var localTimeReadAsUTC = false
     for unchecked in file.snapshots {
       var snapshotProblems: [ChartFileProblem] = []
       if let problem = chartNameProblem(of: unchecked, format: format) {
@@ -704,6 +709,10 @@ public struct ChartFileReader: Sendable {
       let date = chartDate(
         of: unchecked, format: format, path: path, problems: &snapshotProblems,
         disagreements: &dateDisagreements)
+      // A date and time taken from the name, where no zone can be written.
+      if timeZone == nil, unchecked.date == nil, chartDate == nil, date?.hasTime == true {
+        localTimeReadAsUTC = true
+      }
       frequency = self.frequency(
         of: unchecked, format: format, earlier: frequency, problems: &snapshotProblems)
       let checked = checkEntries(
@@ -743,12 +752,14 @@ public struct ChartFileReader: Sendable {
       pages = order.map { pages[$0] }
       namedInContent = order.map { namedInContent[$0] }
     }
-    return DecodedChartFile(
+    var decoded = DecodedChartFile(
       path: path, format: format, snapshots: snapshots, frequency: frequency,
       chartNamedAfterFolder: file.snapshots.contains { $0.chartSource == .folder },
       chartsNamedInContent: readsChartNamesInContent ? namedInContent : [],
       dateDisagreements: dateDisagreements,
       pages: pages.contains { $0 != nil } ? pages : [], decisions: file.decisions)
+    decoded.dateIsLocalTimeReadAsUTC = localTimeReadAsUTC
+    return decoded
   }
 
   /// What is wrong with a snapshot's chart name, said of where the name comes from; `nil` when

@@ -21,6 +21,10 @@ public struct DecodedChartFile: Sendable {
   /// ``ChartFileReader/readsChartNamesInContent``, empty otherwise. With ``ChartFileReader/chart``
   /// set, a snapshot's ``Snapshot/chart`` is that name (and a row's region) whatever these say.
   public var chartsNamedInContent: [[String]] = []
+  /// Whether the chart date of its snapshots is a date and time its name gave (`2024-06-01T12-00`)
+  /// and no zone was given to read it in (``ChartFileReader/timeZone``): read as UTC, it is a local
+  /// time that an import reads again in its chart's zone when the chart has one.
+  public var dateIsLocalTimeReadAsUTC = false
   /// Where ``ChartFileReader/chartDate`` (`--date`) differs from a date the file gives, in the
   /// file or in its name.
   public var dateDisagreements: [ChartDateDisagreement] = []

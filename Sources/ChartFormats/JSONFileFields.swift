@@ -9,6 +9,8 @@ struct JSONFileFields: Equatable {
   var date: String?
   var name: String?
   var frequency: String?
+  /// billboard.py's `year` of a year-end chart (`2023` or `"2023"`), whose `date` is null.
+  var year: Int?
   /// `entries`, read as the native format or billboard.py's.
   var entries: [RawEntry]?
   var billboardEntries: [RawEntry]?
@@ -57,7 +59,10 @@ struct JSONFileFields: Equatable {
       forced == .billboardPy
       || forced == nil && !reader.has("chart") && hasEntriesKey
         && (reader.has("name") || reader.has("previousDate"))
-    if isBillboardPy { name = reader.string("name") }
+    if isBillboardPy {
+      name = reader.string("name")
+      year = Self.year(reader.object["year"], problems: &reader.problems)
+    }
     entries = reader.entries("entries", keys: isBillboardPy ? .billboardPy : .native)
     billboardEntries = reader.entries("data", keys: .billboardWeekly)
     if let value = reader.object["snapshots"] {
@@ -74,5 +79,29 @@ struct JSONFileFields: Equatable {
       decisions = SongDecision.read(value, problems: &reader.problems)
     }
     problems = reader.problems
+  }
+
+  /// The chart date of billboard.py's year-end chart: December 31 of its ``year``
+  /// (`2023-12-31`), the last day of the year it ranks, after every weekly chart of that year.
+  var yearEndDate: String? {
+    guard let year else { return nil }
+    let digits = String(year)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits + "-12-31"
+  }
+
+  /// billboard.py's `year`: an integer, or its digits as text (the year billboard.py was asked
+  /// for, kept as given), from 1 to 9999; `nil` for null or none.
+  private static func year(_ value: JSONTree?, problems: inout [ChartFileProblem]) -> Int? {
+    let year: Int?
+    switch value {
+    case nil, .null?: return nil
+    case .string(let text)?: year = text.count == 4 ? Int(text) : nil
+    case let other?: year = other.integer
+    }
+    guard let year, (1...9999).contains(year) else {
+      problems.append(ChartFileProblem(field: "year", message: "expected a year, YYYY"))
+      return nil
+    }
+    return year
   }
 }

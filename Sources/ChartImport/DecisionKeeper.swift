@@ -90,25 +90,20 @@ final class DecisionKeeper {
   }
 
   /// Deletes a snapshot and its songs left without entries, and decides the chart's later
-  /// snapshots' figures again; the songs of the later entries stay as they were tied.
+  /// snapshots' figures again; the songs of the later entries stay as they were tied. A date
+  /// names the snapshot of that day in the chart's time zone, as everywhere.
   private func deleteSnapshot(of name: String, at date: ChartDate) throws -> Int {
     guard let chart = try reader.chart(named: name) else {
       throw ArchiveError.noSuchChart(name, charts: try reader.chartNames().sorted())
     }
-    guard let snapshot = try reader.snapshot(ofChart: chart.id, at: date.secondsSince1970),
-      let summary = try reader.snapshots(of: name).first(where: { $0.id == snapshot.id })
-    else {
-      let dates = try reader.snapshots(of: name).map(\.chartDate)
-      throw ArchiveError.noSuchSnapshot(
-        chart: name, chartDate: date, before: dates.last { $0 < date },
-        after: dates.first { $0 > date })
-    }
-    let songs = try reader.entries(of: snapshot.id).map(\.song)
-    try writer.deleteSnapshot(snapshot.id)
+    let summary = try reader.snapshot(of: name, at: .on(date))
+    let songs = try reader.entries(of: summary.id).map(\.song)
+    try writer.deleteSnapshot(summary.id)
     for song in Set(songs) { try writer.deleteSongIfUnused(song) }
     let number = try writer.insertDecision(
       .delete, songs: [], chart: name, chartDate: summary.chartDate, detail: summary.source)
-    try FigureLedger.redecide(chart: chart.id, from: date.secondsSince1970, writer: writer)
+    try FigureLedger.redecide(
+      chart: chart.id, from: summary.chartDate.secondsSince1970, writer: writer)
     return number
   }
 

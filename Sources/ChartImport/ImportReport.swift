@@ -49,8 +49,9 @@ public struct RefusedSource: Error, Sendable {
     case invalid(ChartFileError)
     /// One of its snapshots conflicts with a stored one, or with another source's:
     /// ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
-    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:otherSource:)`` or
-    /// ``ArchiveError/frequencyConflict(chart:stored:given:)``.
+    /// ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:otherSource:)``,
+    /// ``ArchiveError/frequencyConflict(chart:stored:given:)`` or
+    /// ``ArchiveError/timeZoneConflict(chart:stored:given:)``.
     case conflict(ArchiveError)
     /// Its chart is named after its folder, and another file of the import that goes to that
     /// chart the same way is of another format (a weekly chart's CSV and a streaming chart's in

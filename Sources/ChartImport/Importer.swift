@@ -370,20 +370,23 @@ public enum Importer {
       func storePart(_ part: PreparedFile) throws {
         let file = part.file
         if !file.decisions.isEmpty { decisionsKept += try batch.keep(file.decisions) }
-        for (snapshot, keys) in zip(file.snapshots, part.keys) {
+        for (read, keys) in zip(file.snapshots, part.keys) {
+          var snapshot = read
+          if file.dateIsLocalTimeReadAsUTC {
+            snapshot.chartDate = try batch.chartDate(
+              ofLocalTime: snapshot.chartDate, chart: snapshot.chart)
+          }
           let outcome = try batch.store(
             snapshot, keys: keys, frequency: options.frequency ?? file.frequency,
-            replacing: options.replacing, source: file.path)
+            timeZone: options.timeZone?.identifier, replacing: options.replacing,
+            source: file.path)
           stored.append(
             ImportedSnapshot(
               source: source, chart: snapshot.chart, chartDate: snapshot.chartDate,
               entryCount: snapshot.entries.count, outcome: outcome, otherPages: otherPages))
-        }
-        for snapshot in file.snapshots
-        where snapshot.entries.contains(where: {
-          $0.publishedTrend != nil
-        }) {
-          trends.append((source, snapshot.chart, snapshot.chartDate))
+          if snapshot.entries.contains(where: { $0.publishedTrend != nil }) {
+            trends.append((source, snapshot.chart, snapshot.chartDate))
+          }
         }
       }
       try storePart(prepared)
@@ -438,7 +441,9 @@ public enum Importer {
   /// than because of the archive.
   private static func refusesTheSource(_ error: ArchiveError) -> Bool {
     switch error {
-    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict: true
+    case .conflictingSnapshot, .conflictingSnapshotsInOneImport, .frequencyConflict,
+      .timeZoneConflict:
+      true
     default: false
     }
   }

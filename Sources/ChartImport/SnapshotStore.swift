@@ -16,6 +16,8 @@ public final class SnapshotStore {
   private var chartNames: [ChartID: String] = [:]
   /// Chart frequencies by ID, when known, for the rhythm of their dates.
   private var frequencies: [ChartID: ChartFrequency?] = [:]
+  /// Chart time zones by ID (IANA names), `nil` for UTC.
+  private var timeZones: [ChartID: String?] = [:]
   /// Where the import is: what a savepoint saves at its start and restores whole when it is
   /// rolled back, so that nothing the undone file left behind misleads the files after it.
   var state = State()
@@ -138,12 +140,16 @@ public final class SnapshotStore {
   ///     compute them here.
   ///   - frequency: how often the chart is published, when known; recorded for a new chart, or for
   ///     a stored chart that had none.
+  ///   - timeZone: the IANA time zone the import read the snapshot's dates and times in
+  ///     (`--timezone`), `nil` when it gave none; recorded for a new chart, or for a stored chart
+  ///     without a zone or snapshots. UTC's names (`UTC`, `GMT`) are no zone.
   ///   - replacing: whether a different stored snapshot of the same chart date is replaced.
   ///   - source: where the snapshot came from (a file path), kept for reference.
   /// - Returns: what was done.
   /// - Throws: ``ArchiveError/conflictingSnapshot(chart:chartDate:)``,
   ///   ``ArchiveError/conflictingSnapshotsInOneImport(chart:chartDate:otherSource:)``,
   ///   ``ArchiveError/frequencyConflict(chart:stored:given:)``,
+  ///   ``ArchiveError/timeZoneConflict(chart:stored:given:)``,
   ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``. The
   ///   conflicts and an invalid name are found before the snapshot's rows are written; after a
   ///   database error part of them can be written, so let it end the ``Archive/importing(_:)``
@@ -151,11 +157,12 @@ public final class SnapshotStore {
   @discardableResult
   public func store(
     _ snapshot: Snapshot, keys: [SongKeys]? = nil, frequency: ChartFrequency? = nil,
-    replacing: Bool = false, source: String? = nil
+    timeZone: String? = nil, replacing: Bool = false, source: String? = nil
   ) throws(ArchiveError) -> ImportOutcome {
     precondition(keys == nil || keys?.count == snapshot.entries.count, "one key per entry")
     return try ArchiveError.mappingImport(path: writer.path) {
       let chart = try chart(named: snapshot.chart, frequency: frequency)
+      try settleTimeZone(timeZone, ofChart: chart, named: snapshot.chart)
       if let similar = state.newChartsNamedLike.removeValue(forKey: chart) {
         try addNote(
           .newChartNamedLike(names: similar), chart: chart, chartDate: snapshot.chartDate)
@@ -320,10 +327,12 @@ public final class SnapshotStore {
       if let stored = try reader.chart(named: name) {
         id = stored.id
         frequencies[id] = .some(stored.frequency)
+        timeZones[id] = .some(stored.timeZone)
       } else {
         let others = try reader.chartNames()
         id = try writer.insertChart(named: name, frequency: frequency)
         frequencies[id] = .some(frequency)
+        timeZones[id] = .some(nil)
         let similar = Suggestions.closest(to: name, among: others)
         if !similar.isEmpty { state.newChartsNamedLike[id] = similar }
       }
@@ -339,6 +348,42 @@ public final class SnapshotStore {
       frequencies[id] = .some(frequency)
     }
     return id
+  }
+
+  /// Records the time zone an import gave for a chart that has none and no snapshots (a new
+  /// chart); refuses one that differs from the chart's.
+  ///
+  /// - Throws: ``ArchiveError/timeZoneConflict(chart:stored:given:)``.
+  private func settleTimeZone(_ given: String?, ofChart chart: ChartID, named name: String) throws {
+    guard let given, !Self.utcNames.contains(given) else { return }
+    let stored = timeZones[chart] ?? nil
+    if stored == given { return }
+    if stored == nil, try reader.snapshot(ofChart: chart, after: Int64.min) == nil {
+      try writer.setTimeZone(given, ofChart: chart)
+      timeZones[chart] = .some(given)
+      return
+    }
+    throw ArchiveError.timeZoneConflict(chart: name, stored: stored, given: given)
+  }
+
+  /// The names of UTC, which stand for no zone.
+  static let utcNames: Set<String> = ["UTC", "Etc/UTC", "GMT", "Etc/GMT", "Z"]
+
+  /// The chart date of a snapshot whose date and time the file gave without a zone, read as UTC
+  /// because the import gave none: the same local time in the chart's zone when the chart has one
+  /// (a chart remembers its zone, so that its later imports need not give it), else the date as
+  /// read.
+  ///
+  /// - Parameters:
+  ///   - chartDate: the date as read, `YYYY-MM-DDTHH:MM:SSZ`.
+  ///   - chart: the chart's name.
+  /// - Throws: ``ArchiveError/database(path:_:)``; a `ChartDateError` when the local time is one
+  ///   the zone's clocks skipped or showed twice.
+  public func chartDate(ofLocalTime chartDate: ChartDate, chart: String) throws -> ChartDate {
+    guard chartDate.hasTime, let zoneName = try reader.chart(named: chart)?.timeZone,
+      let zone = TimeZone(identifier: zoneName)
+    else { return chartDate }
+    return try ChartDate(iso8601: String(chartDate.iso8601.dropLast()), timeZone: zone)
   }
 
   // MARK: - Notes

@@ -7,7 +7,8 @@ public enum ArchiveErrorWords {
   /// The hint for an error, or `nil` when there is none to give.
   ///
   /// - Returns: `did you mean hot-100? the archive's charts: app-daily, hot-100`,
-  ///   `the nearest are 2024-01-06 and 2024-01-13`, `the latest is …`, `the first is …`.
+  ///   `the nearest are 2024-01-06 and 2024-01-13`, `the latest is …`, `the first is …`, or the
+  ///   snapshots of a day: `give one of 2024-06-01T03:00:00Z, 2024-06-01T09:00:00Z`.
   public static func hint(for error: ArchiveError) -> String? {
     switch error {
     case .noSuchChart(let name, let charts):
@@ -22,6 +23,8 @@ public enum ArchiveErrorWords {
       case (nil, let after?): return "the first is \(after)"
       case (nil, nil): return nil
       }
+    case .severalSnapshotsOnDay(_, _, _, let chartDates):
+      return "give one of " + chartDates.map(\.iso8601).joined(separator: ", ")
     default:
       return nil
     }

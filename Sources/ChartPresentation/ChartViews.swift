@@ -1,9 +1,12 @@
 public import ChartRanking
 public import ChartStorage
+import Foundation
 
 // MARK: - Charts and snapshots
 
-/// The charts of an archive: name, frequency, snapshot count, first and last chart dates.
+/// The charts of an archive: name, frequency, snapshot count, first and last chart dates, and,
+/// when a chart is cut in a time zone, each chart's zone (`time_zone`, `TIME ZONE`: an IANA name,
+/// or none for UTC); an archive without zones lists no such column.
 public struct ChartsView: Presentation {
   /// The charts, by name.
   public var charts: [ChartSummary]
@@ -12,21 +15,24 @@ public struct ChartsView: Presentation {
   public init(charts: [ChartSummary]) { self.charts = charts }
 
   public func rendered(as format: OutputFormat, style: Style) -> String {
+    let zoned = charts.contains { $0.timeZone != nil }
     return Document(
       "charts",
       Table(
         columns: [
           Column(key: "chart", heading: "CHART"),
           Column(key: "frequency", heading: "FREQUENCY"),
+        ] + (zoned ? [Column(key: "time_zone", heading: "TIME ZONE")] : []) + [
           Column(key: "snapshots", heading: "SNAPSHOTS", alignRight: true),
           Column(key: "first_chart_date", heading: "FIRST"),
           Column(key: "last_chart_date", heading: "LAST"),
         ],
         rows: charts.map { chart in
-          [
-            .text(chart.name), .optional(chart.frequency?.rawValue), .int(chart.snapshotCount),
-            .optional(chart.firstChartDate?.iso8601), .optional(chart.lastChartDate?.iso8601),
-          ]
+          [.text(chart.name), .optional(chart.frequency?.rawValue)]
+            + (zoned ? [.optional(chart.timeZone)] : []) + [
+              .int(chart.snapshotCount), .optional(chart.firstChartDate?.iso8601),
+              .optional(chart.lastChartDate?.iso8601),
+            ]
         })
     )
     .rendered(as: format, style: style)
@@ -88,6 +94,7 @@ public struct SnapshotView: Presentation {
     ]
     document.heading = [
       "\(summary.chart) · \(summary.chartDate)"
+        + (summary.timeZone.flatMap { Self.localTime(of: summary.chartDate, in: $0) } ?? "")
         + (snapshot.previous.map { " (previous: \($0.chartDate))" } ?? " (first snapshot)")
     ]
     let shown = snapshot.placements.dropFirst(offset).prefix(limit)
@@ -96,6 +103,21 @@ public struct SnapshotView: Presentation {
     ]
     document.footer = markNotes(shown.map(\.figures))
     return document.rendered(as: format, style: style)
+  }
+}
+
+extension SnapshotView {
+  /// A chart date and time as the clocks of the chart's zone showed it, after the stored instant
+  /// in the heading of a chart cut in a zone: `, 12:00 on 2024-06-08 in Asia/Seoul`; `nil` for a
+  /// calendar date or a zone this system does not know.
+  static func localTime(of chartDate: ChartDate, in zoneName: String) -> String? {
+    guard chartDate.hasTime, let zone = TimeZone(identifier: zoneName) else { return nil }
+    let offset = zone.secondsFromGMT(
+      for: Date(timeIntervalSince1970: TimeInterval(chartDate.secondsSince1970)))
+    guard let local = ChartDate(secondsSince1970: chartDate.secondsSince1970 + Int64(offset))
+    else { return nil }
+    let time = local.hasTime ? String(local.iso8601.dropFirst(11).prefix(5)) : "00:00"
+    return ", \(time) on \(local.day) in \(zoneName)"
   }
 }
 

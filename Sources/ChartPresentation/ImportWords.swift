@@ -56,6 +56,7 @@ public enum ImportWords {
         case .daily: "1 day"
         case .weekly: "7 days"
         case .monthly: "a month"
+        case .yearly: "a year"
         case .allTime: "any time"
         }
       return

@@ -1,11 +1,11 @@
 import ChartRanking
 
 /// What a chart's periods are called: weeks for a weekly chart, days for a daily one, hours for
-/// an hourly one, months for a monthly one, and snapshots for an all-time one, whose snapshots
+/// an hourly one, months for a monthly one, years for a yearly one, and snapshots for an all-time one, whose snapshots
 /// are each a new state of one list, at no fixed interval (the JSON and CSV keys stay
 /// `weeks_on_chart`).
 struct Periods {
-  /// The column heading: `WKS`, `DAYS`, `HRS`, `MOS` or `SNAPS`.
+  /// The column heading: `WKS`, `DAYS`, `HRS`, `MOS`, `YRS` or `SNAPS`.
   var heading: String
   /// The word, plural and singular: `weeks` and `week`.
   var plural: String
@@ -16,6 +16,7 @@ struct Periods {
     case .daily: (heading, plural, singular) = ("DAYS", "days", "day")
     case .hourly: (heading, plural, singular) = ("HRS", "hours", "hour")
     case .monthly: (heading, plural, singular) = ("MOS", "months", "month")
+    case .yearly: (heading, plural, singular) = ("YRS", "years", "year")
     case .allTime: (heading, plural, singular) = ("SNAPS", "snapshots", "snapshot")
     default: (heading, plural, singular) = ("WKS", "weeks", "week")
     }

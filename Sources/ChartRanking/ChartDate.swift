@@ -75,6 +75,30 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     self = zoned
   }
 
+  /// The instants of a calendar day in a time zone: from its first second to the next day's
+  /// first, in seconds since 1970-01-01T00:00:00Z (`2024-06-08` in Asia/Seoul is
+  /// `2024-06-07T15:00:00Z` up to `2024-06-08T15:00:00Z`). A day whose midnight the zone's clocks
+  /// skipped starts at the first local time after it.
+  ///
+  /// - Parameters:
+  ///   - day: a calendar date (its time, if any, is ignored).
+  ///   - zone: the time zone.
+  public static func instants(ofDay day: ChartDate, in zone: TimeZone) -> Range<Int64> {
+    let midnight = day.secondsSinceMidnightUTC
+    func start(_ local: Int64) -> Int64 {
+      let first = Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local))))
+      let offset = Int64(
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(local - first))))
+      return local - offset
+    }
+    return start(midnight)..<start(midnight + 86_400)
+  }
+
+  /// The instant of the midnight UTC that starts the date's calendar day.
+  private var secondsSinceMidnightUTC: Int64 {
+    secondsSince1970 - ((secondsSince1970 % 86_400) + 86_400) % 86_400
+  }
+
   /// Whether a date and time gives its zone (`Z`, `+02:00`): the text is longer than its time of
   /// day and ends in one.
   private static func hasZone(_ bytes: [UInt8]) -> Bool {

@@ -8,13 +8,17 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
   case weekly
   /// Published every month.
   case monthly
+  /// Published once a year: a year-end chart (billboard.py's `year`), dated December 31 of its
+  /// year.
+  case yearly
   /// A running all-time chart (a chart app's "total" chart).
   case allTime = "all-time"
 
   /// Whether a chart date is one period after another, as the chart's dates follow each other: 7
   /// days for a weekly chart, 1 day for a daily one, 1 hour for an hourly one, the same day of the
-  /// next month for a monthly one (the last day when the month is shorter); any for an all-time
-  /// chart. A date off that rhythm is a chart missing between them, or one saved under the wrong
+  /// next month for a monthly one (the last day when the month is shorter), the same day of the
+  /// next year for a yearly one (February 28 after a February 29); any for an all-time chart. A
+  /// date off that rhythm is a chart missing between them, or one saved under the wrong
   /// date.
   ///
   /// - Parameters:
@@ -27,6 +31,14 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
     case .daily: return seconds == 86_400
     case .weekly: return seconds == 7 * 86_400
     case .allTime: return true
+    case .yearly:
+      let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
+      let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
+      let leapDayMissing =
+        from.month == 2 && from.day == 29 && to.day == 28
+        && ChartDate.daysIn(month: 2, year: to.year) == 28
+      return to.year == from.year + 1 && to.month == from.month
+        && (to.day == from.day || leapDayMissing)
     case .monthly:
       let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
       let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
@@ -39,7 +51,8 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
   }
 
   /// Whether `next` comes two periods or more after `previous`: a snapshot of the chart is
-  /// missing between them (a weekly chart's dates 14 days apart, a daily chart's 2 days). A date
+  /// missing between them (a weekly chart's dates 14 days apart, a daily chart's 2 days, a yearly
+  /// chart's two calendar years). A date
   /// less than two periods on (the Hot 100's 12 days when it moved from Mondays to Saturdays)
   /// is not; an all-time chart has no period.
   ///
@@ -53,6 +66,10 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
     case .daily: return seconds >= 2 * 86_400
     case .weekly: return seconds >= 14 * 86_400
     case .allTime: return false
+    case .yearly:
+      let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
+      let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
+      return to.year - from.year >= 2
     case .monthly:
       let from = ChartDate.civilDate(daysSince1970: Int(previous.secondsSince1970 / 86_400))
       let to = ChartDate.civilDate(daysSince1970: Int(next.secondsSince1970 / 86_400))
@@ -61,7 +78,8 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
   }
 
   /// Guesses the frequency from a chart's name: the last `-`, `_` or `/` separated word of
-  /// `spotify-daily` or `app/total` names it (`total` and `all-time` mean ``allTime``).
+  /// `spotify-daily` or `app/total` names it (`total` and `all-time` mean ``allTime``, `yearly`
+  /// and `annual` ``yearly``).
   ///
   /// - Returns: the frequency, or `nil` when the name does not say.
   public static func guessed(fromChartName name: String) -> ChartFrequency? {
@@ -71,6 +89,7 @@ public enum ChartFrequency: String, CaseIterable, Hashable, Sendable {
     case "daily": return .daily
     case "weekly": return .weekly
     case "monthly": return .monthly
+    case "yearly", "annual": return .yearly
     case "total", "alltime", "all-time": return .allTime
     default: return nil
     }

@@ -23,6 +23,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The chart is stored with another frequency than the one given (by the user, a file or the
   /// chart's name): the file is probably another chart's.
   case frequencyConflict(chart: String, stored: ChartFrequency, given: ChartFrequency)
+  /// The chart's snapshots are cut in another time zone than the one the import gave
+  /// (`--timezone`): `stored` and `given` are IANA zones, `nil` for UTC (a chart imported without
+  /// a zone). A chart's zone is set by its first import and never changes, so that its stored
+  /// instants never move.
+  case timeZoneConflict(chart: String, stored: String?, given: String)
   /// The chart name is not valid (see ``Snapshot/isValidChartName(_:)``).
   case invalidChartName(String)
   /// No chart of that name is stored; `charts` are the archive's, by name (for suggestions).
@@ -30,6 +35,11 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The chart has no snapshot at that chart date; `before` and `after` are the chart dates of
   /// its snapshots nearest to it, when there are any.
   case noSuchSnapshot(chart: String, chartDate: ChartDate, before: ChartDate?, after: ChartDate?)
+  /// The chart is cut in a time zone (`timeZone`, IANA) and has several snapshots on that day in
+  /// it (a chart published more than once a day): `chartDates` are theirs, in order; a date and
+  /// time names one.
+  case severalSnapshotsOnDay(
+    chart: String, day: ChartDate, timeZone: String, chartDates: [ChartDate])
   /// The chart's snapshot at that chart date is its first: there is none before it to compare it
   /// with.
   case noEarlierSnapshot(chart: String, chartDate: ChartDate)
@@ -87,12 +97,18 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
     case .frequencyConflict(let chart, let stored, let given):
       "chart '\(chart)' is \(stored.rawValue) in the archive, and this snapshot is said to be"
         + " \(given.rawValue)"
+    case .timeZoneConflict(let chart, let stored, let given):
+      "chart '\(chart)' is cut in \(stored ?? "UTC")"
+        + (stored == nil ? " (its snapshots were imported without a time zone)" : "")
+        + ", and this import gives the time zone \(given)"
     case .invalidChartName(let name):
       "'\(name)' is not a valid chart name (\(Snapshot.validChartNameRule))"
     case .noSuchChart(let name, _):
       "no chart named '\(name)' in the archive"
     case .noSuchSnapshot(let chart, let chartDate, _, _):
       "chart '\(chart)' has no snapshot dated \(chartDate)"
+    case .severalSnapshotsOnDay(let chart, let day, let timeZone, let chartDates):
+      "chart '\(chart)' has \(chartDates.count) snapshots on \(day) in its time zone, \(timeZone)"
     case .noEarlierSnapshot(let chart, let chartDate):
       "\(chart) \(chartDate) is the chart's first snapshot"
     case .notEnoughSnapshots(let chart, let needed, let stored):

@@ -1,4 +1,5 @@
 public import ChartRanking
+import Foundation
 
 /// A chart as stored: its name, frequency and the span of its snapshots.
 public struct ChartSummary: Hashable, Sendable {
@@ -6,6 +7,9 @@ public struct ChartSummary: Hashable, Sendable {
   public var name: String
   /// How often it is published, when known.
   public var frequency: ChartFrequency?
+  /// The IANA time zone its snapshots are cut in (`Asia/Seoul`), `nil` for UTC: a date names the
+  /// chart's snapshot of that day in this zone.
+  public var timeZone: String?
   /// How many snapshots are stored.
   public var snapshotCount: Int
   /// The earliest chart date, `nil` when there is no snapshot.
@@ -32,6 +36,8 @@ public struct SnapshotSummary: Hashable, Sendable {
   public var frequency: ChartFrequency?
   /// When it was stored, or last replaced (ISO 8601, UTC: `2026-12-02T08:00:00Z`).
   public var importedAt: String
+  /// The IANA time zone the chart is cut in (`Asia/Seoul`), `nil` for UTC.
+  public var timeZone: String?
 }
 
 /// Which snapshot of a chart a query means.
@@ -91,7 +97,7 @@ extension ArchiveReader {
 
 let snapshotColumns = """
   s.id, c.name, s.chart_date, s.chart_time, s.entry_count, s.publishes_previous_rank, s.source,
-  c.frequency, s.imported_at
+  c.frequency, s.imported_at, c.time_zone
   """
 
 func readSnapshot(_ row: Statement) -> SnapshotSummary {
@@ -101,7 +107,7 @@ func readSnapshot(_ row: Statement) -> SnapshotSummary {
     entryCount: row.int(at: 4), publishesPreviousRank: row.bool(at: 5),
     source: row.optionalString(at: 6),
     frequency: row.optionalString(at: 7).flatMap(ChartFrequency.init),
-    importedAt: row.string(at: 8))
+    importedAt: row.string(at: 8), timeZone: row.optionalString(at: 9))
 }
 
 extension ArchiveReader {
@@ -125,7 +131,7 @@ extension ArchiveReader {
     try reading {
       try database.rows(
         """
-        SELECT c.name, c.frequency, count(s.id),
+        SELECT c.name, c.frequency, c.time_zone, count(s.id),
           (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time LIMIT 1),
           min(s.chart_time),
           (SELECT chart_date FROM snapshots WHERE chart_id = c.id ORDER BY chart_time DESC LIMIT 1),
@@ -136,12 +142,13 @@ extension ArchiveReader {
         ChartSummary(
           name: row.string(at: 0),
           frequency: row.optionalString(at: 1).flatMap(ChartFrequency.init),
-          snapshotCount: row.int(at: 2),
-          firstChartDate: row.optionalString(at: 3).map {
-            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 4))
+          timeZone: row.optionalString(at: 2),
+          snapshotCount: row.int(at: 3),
+          firstChartDate: row.optionalString(at: 4).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 5))
           },
-          lastChartDate: row.optionalString(at: 5).map {
-            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 6))
+          lastChartDate: row.optionalString(at: 6).map {
+            ChartDate(trustedISO8601: $0, secondsSince1970: row.int64(at: 7))
           })
       }
     }
@@ -173,9 +180,16 @@ extension ArchiveReader {
 
   /// A snapshot of a chart: of a chart date, the latest, or the one before the latest.
   ///
+  /// A calendar date (`2024-06-08`) names the snapshot of that date; for a chart cut in a time
+  /// zone (``ChartSummary/timeZone``), the snapshot whose instant falls on that day in the zone
+  /// (a weekly chart cut at 12:00 Korea time, stored as `2024-06-08T03:00:00Z`). A chart without
+  /// a zone has only the snapshot of that date, midnight UTC.
+  ///
   /// - Throws: ``ArchiveError/noSuchChart(_:charts:)``;
   ///   ``ArchiveError/noSuchSnapshot(chart:chartDate:before:after:)`` with the chart dates nearest
-  ///   the one asked for; ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
+  ///   the one asked for;
+  ///   ``ArchiveError/severalSnapshotsOnDay(chart:day:timeZone:chartDates:)`` for a day of a
+  ///   chart with a zone that has several; ``ArchiveError/notEnoughSnapshots(chart:needed:stored:)`` when the chart
   ///   has too few for `latest` or `previous`; or ``ArchiveError/database(path:_:)``.
   public func snapshot(of chart: String, at when: SnapshotDate) throws(ArchiveError)
     -> SnapshotSummary
@@ -191,6 +205,7 @@ extension ArchiveReader {
       }) {
         return found
       }
+      if let found = try snapshot(ofChart: chart, id: chartID, onDay: chartDate) { return found }
       // The chart dates around the one asked for.
       let time = chartDate.secondsSince1970
       throw .noSuchSnapshot(
@@ -351,6 +366,29 @@ extension ArchiveReader {
       "SELECT e.song_id, \(entryColumns) FROM entries e WHERE e.snapshot_id = ?"
         + " ORDER BY e.position", [snapshot.rawValue]
     ) { ArchivedEntry(entry: readEntry($0, from: 1), song: SongID($0.int64(at: 0))) }
+  }
+
+  /// The one snapshot of a chart cut in a time zone whose instant falls on `day` in its zone;
+  /// `nil` for a chart without a zone, a date and time, or a day without a snapshot.
+  ///
+  /// - Throws: ``ArchiveError/severalSnapshotsOnDay(chart:day:timeZone:chartDates:)``, or
+  ///   ``ArchiveError/database(path:_:)``.
+  private func snapshot(ofChart chart: String, id chartID: Int64, onDay day: ChartDate)
+    throws(ArchiveError) -> SnapshotSummary?
+  {
+    guard !day.hasTime, let zoneName = try self.chart(named: chart)?.timeZone,
+      let zone = TimeZone(identifier: zoneName)
+    else { return nil }
+    let span = ChartDate.instants(ofDay: day, in: zone)
+    let found = try reading {
+      try database.rows(
+        "SELECT \(snapshotColumns) FROM snapshots s JOIN charts c ON c.id = s.chart_id"
+          + " WHERE s.chart_id = ? AND s.chart_time >= ? AND s.chart_time < ?"
+          + " ORDER BY s.chart_time", [chartID, span.lowerBound, span.upperBound], readSnapshot)
+    }
+    guard found.count > 1 else { return found.first }
+    throw .severalSnapshotsOnDay(
+      chart: chart, day: day, timeZone: zoneName, chartDates: found.map(\.chartDate))
   }
 
   // MARK: - Helpers

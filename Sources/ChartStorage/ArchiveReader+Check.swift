@@ -222,8 +222,8 @@ extension ArchiveReader {
       UNION ALL
       SELECT 'chart', NULL, NULL, id, NULL, CASE
           WHEN length(name) <= 0 THEN 'length(name) > 0'
-          WHEN frequency NOT IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time')
-            THEN 'frequency IN (''hourly'', ''daily'', ''weekly'', ''monthly'', ''all-time'')'
+          WHEN frequency NOT IN ('hourly', 'daily', 'weekly', 'monthly', 'yearly', 'all-time')
+            THEN 'frequency IN (''hourly'', ''daily'', ''weekly'', ''monthly'', ''yearly'', ''all-time'')'
         END
       FROM charts
       UNION ALL

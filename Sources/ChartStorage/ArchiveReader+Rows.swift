@@ -17,6 +17,9 @@ public struct StoredChart: Hashable, Sendable {
   public var id: ChartID
   /// How often it is published; `nil` when no import gave it.
   public var frequency: ChartFrequency?
+  /// The IANA time zone its snapshots are cut in (`Asia/Seoul`), set by its first import that
+  /// gave one; `nil` for UTC.
+  public var timeZone: String?
 }
 
 /// A stored snapshot with its entries, their songs and the figures decided for them.
@@ -102,11 +105,12 @@ extension ArchiveReader {
   public func chart(named name: String) throws(ArchiveError) -> StoredChart? {
     try reading {
       try database.row(
-        "SELECT id, frequency FROM charts WHERE name = ?", [name],
+        "SELECT id, frequency, time_zone FROM charts WHERE name = ?", [name],
         {
           StoredChart(
             id: ChartID($0.int64(at: 0)),
-            frequency: $0.optionalString(at: 1).flatMap(ChartFrequency.init))
+            frequency: $0.optionalString(at: 1).flatMap(ChartFrequency.init),
+            timeZone: $0.optionalString(at: 2))
         })
     }
   }

@@ -8,13 +8,15 @@ extension ArchiveWriter {
   /// - Parameters:
   ///   - name: its name, valid (see ``Snapshot/isValidChartName(_:)``).
   ///   - frequency: how often it is published, when known.
+  ///   - timeZone: the IANA time zone its snapshots are cut in (`Asia/Seoul`), `nil` for UTC.
   /// - Returns: its ID.
-  public func insertChart(named name: String, frequency: ChartFrequency?) throws(ArchiveError)
-    -> ChartID
-  {
+  public func insertChart(
+    named name: String, frequency: ChartFrequency?, timeZone: String? = nil
+  ) throws(ArchiveError) -> ChartID {
     try writing { () throws(DatabaseError) in
       try database.run(
-        "INSERT INTO charts (name, frequency) VALUES (?, ?)", name, frequency?.rawValue)
+        "INSERT INTO charts (name, frequency, time_zone) VALUES (?, ?, ?)", name,
+        frequency?.rawValue, timeZone)
       return ChartID(database.lastInsertedRowID)
     }
   }
@@ -26,6 +28,18 @@ extension ArchiveWriter {
     try writing { () throws(DatabaseError) in
       try database.run(
         "UPDATE charts SET frequency = ? WHERE id = ? AND frequency IS NULL", frequency.rawValue,
+        chart.rawValue)
+    }
+  }
+
+  /// Records the time zone a chart's snapshots are cut in when it has none; a zone stored already
+  /// stays (the snapshots' instants were read in it).
+  ///
+  /// - Parameter timeZone: an IANA time zone (`Asia/Seoul`).
+  public func setTimeZone(_ timeZone: String, ofChart chart: ChartID) throws(ArchiveError) {
+    try writing { () throws(DatabaseError) in
+      try database.run(
+        "UPDATE charts SET time_zone = ? WHERE id = ? AND time_zone IS NULL", timeZone,
         chart.rawValue)
     }
   }

@@ -107,13 +107,16 @@ extension Migrations {
     SchemaObject(
       type: "table", name: "charts",
       sql: #"""
-        CREATE TABLE charts (
+        CREATE TABLE "charts" (
           id INTEGER PRIMARY KEY,
           name TEXT NOT NULL UNIQUE CHECK (length(name) > 0),
           -- How often the chart is published, when known.
-          frequency TEXT CHECK (frequency IN ('hourly', 'daily', 'weekly', 'monthly', 'all-time'))
+          frequency TEXT CHECK (frequency IN ('hourly', 'daily', 'weekly', 'monthly', 'yearly', 'all-time')),
+          -- The IANA time zone its snapshots are cut in (Asia/Seoul), set by its first import that gives
+          -- one; NULL for UTC. Chart times stay instants (seconds since 1970-01-01T00:00:00Z).
+          time_zone TEXT
         )
-        """#, migration: "0001_initial_schema"),
+        """#, migration: "0016_chart_zones_and_yearly_charts"),
     SchemaObject(
       type: "table", name: "decision_entries",
       sql: #"""

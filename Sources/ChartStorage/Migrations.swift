@@ -56,6 +56,9 @@ enum Migrations {
         try index.rebuild()
       }),
     Migration("0015_archive_version", PackageResources._015_archive_version_sql),
+    Migration(
+      "0016_chart_zones_and_yearly_charts",
+      PackageResources._016_chart_zones_and_yearly_charts_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them
@@ -167,6 +170,12 @@ enum Migrations {
       throw ArchiveError.newerSchema(
         path: database.path, version: current, supported: latestVersion)
     }
+    // A migration that rebuilds a table (16's `charts`) drops it: with foreign keys on, that
+    // would delete the rows that refer to it. They are turned off around each migration (the
+    // setting changes only outside a transaction) and checked before its commit
+    // (<https://www.sqlite.org/lang_altertable.html>, "Making Other Kinds Of Table Schema Changes").
+    try database.execute("PRAGMA foreign_keys = OFF")
+    defer { try? database.execute("PRAGMA foreign_keys = ON") }
     for migration in all where migration.version > current {
       try database.inTransaction {
         // Another process may have migrated while this one waited for the write lock.
@@ -184,6 +193,11 @@ enum Migrations {
         // this build writes them (an earlier one would lack the columns later ones add).
         if migration.version == latestVersion {
           try decideUndecidedFigures(database, upgrade: upgrade)
+        }
+        let broken = try database.rows("PRAGMA foreign_key_check", []) { $0.string(at: 0) }
+        if let table = broken.first {
+          throw DatabaseError.other(
+            "migration \(migration.name) left rows of \(table) that refer to no row")
         }
         try database.execute("PRAGMA user_version = \(migration.version)")
       }

@@ -158,7 +158,7 @@ struct CompletionTests {
       run.output
         == "show\tShow a snapshot of a chart with each entry's movement, peak and weeks.\n"
         + "hot-100\tThe chart's name, such as hot-100.\n"
-        + "weekly\tHow often the chart is published: hourly, daily, weekly, monthly, all-time."
+        + "weekly\tHow often the chart is published: hourly, daily, weekly, monthly, yearly, all-time."
         + " Default: guessed from the chart's name.\n")
   }
 

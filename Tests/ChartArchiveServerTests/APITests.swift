@@ -408,7 +408,8 @@ struct APITests {
     for (query, detail) in [
       ("date=2024-13-01", "date '2024-13-01' is not a chart date (YYYY-MM-DD)"),
       ("date=", "date '' is not a chart date (YYYY-MM-DD)"),
-      ("format=xls", "unknown format 'xls'"), ("frequency=yearly", "unknown frequency 'yearly'"),
+      ("format=xls", "unknown format 'xls'"),
+      ("frequency=fortnightly", "unknown frequency 'fortnightly'"),
     ] {
       let refused = service.request(
         "POST", "/api/charts/app-new/snapshots?" + query, headers: bearer, body: file)

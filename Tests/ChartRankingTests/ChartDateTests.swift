@@ -72,6 +72,29 @@ struct ChartDateTests {
         == "2024-11-03T06:30:00Z")
   }
 
+  @Test func aYearlyChartsDatesAreAYearApart() throws {
+    func date(_ text: String) throws -> ChartDate { try ChartDate(iso8601: text) }
+    let yearly = ChartFrequency.yearly
+    #expect(yearly.isOnRhythm(from: try date("2022-12-31"), to: try date("2023-12-31")))
+    #expect(yearly.isOnRhythm(from: try date("2024-02-29"), to: try date("2025-02-28")))
+    #expect(!yearly.isOnRhythm(from: try date("2022-12-31"), to: try date("2023-12-30")))
+    #expect(!yearly.isOnRhythm(from: try date("2022-12-31"), to: try date("2024-12-31")))
+    #expect(!yearly.skipsAPeriod(from: try date("2022-12-31"), to: try date("2023-12-31")))
+    #expect(yearly.skipsAPeriod(from: try date("2021-12-31"), to: try date("2023-12-31")))
+    #expect(ChartFrequency.guessed(fromChartName: "hot-100-yearly") == .yearly)
+  }
+
+  @Test func aDayInAZoneRunsFromItsMidnightToTheNext() throws {
+    let day = try ChartDate(iso8601: "2024-06-08")
+    let seoul = ChartDate.instants(ofDay: day, in: TimeZone(identifier: "Asia/Seoul")!)
+    #expect(seoul == 1_717_772_400..<1_717_858_800)
+    #expect(ChartDate(secondsSince1970: seoul.lowerBound)?.iso8601 == "2024-06-07T15:00:00Z")
+    // A day the clocks went forward in New York is 23 hours long.
+    let spring = ChartDate.instants(
+      ofDay: try ChartDate(iso8601: "2024-03-10"), in: TimeZone(identifier: "America/New_York")!)
+    #expect(spring.count == 23 * 3_600)
+  }
+
   @Test func aDateAndTimeWithoutAZoneNeedsOne() throws {
     // A Korean hourly chart's local time.
     #expect(throws: ChartDateError.noTimeZone("2023-04-09 20:00:00")) {

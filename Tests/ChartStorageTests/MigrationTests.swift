@@ -70,7 +70,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 15)
+    #expect(try archive.storedSchemaVersion() == 16)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -121,7 +121,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 15)
+    #expect(try archive.storedSchemaVersion() == 16)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -161,7 +161,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 15)
+    #expect(try archive.storedSchemaVersion() == 16)
     let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
     let read: (Statement) -> String = { row in
       (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")
@@ -173,6 +173,57 @@ struct MigrationTests {
     #expect(throws: DatabaseError.self) {
       try archive.database.execute("INSERT INTO verdicts VALUES (1, 0, 3, 1, 7)")
     }
+  }
+
+  @Test func anArchiveOfVersionFifteenKeepsItsChartsAndSnapshotsAndTakesZonesAndYearly() throws {
+    let file = TemporaryArchive()
+    try FileManager.default.createDirectory(at: file.folder, withIntermediateDirectories: true)
+    do {
+      let database = try Database(path: file.path, mode: .create)
+      for migration in Migrations.all.prefix(15) { try database.execute(migration.sql) }
+      try database.execute(
+        """
+        PRAGMA user_version = 15;
+        INSERT INTO charts (id, name, frequency) VALUES (1, 'hot-100', 'weekly'), (2, 'app', NULL);
+        INSERT INTO snapshots (id, chart_id, chart_date, chart_time, source, imported_at,
+          publishes_previous_rank, entry_count) VALUES
+          (1, 1, '2024-01-06', 1704499200, 'a.json', '2024-01-07T00:00:00Z', 0, 1),
+          (2, 1, '2024-01-13', 1705104000, 'b.json', '2024-01-14T00:00:00Z', 0, 1),
+          (3, 2, '2024-01-13', 1705104000, 'c.json', '2024-01-14T00:00:00Z', 0, 1);
+        INSERT INTO songs (id, identity, title, artist, title_key, artist_key, base_title_key,
+          primary_artist_key) VALUES (1, 'song:hit' || char(31) || 'ann', 'Hit', 'Ann', 'hit',
+          'ann', 'hit', 'ann');
+        INSERT INTO entries (snapshot_id, position, rank, song_id, previous_rank, peak_position,
+          weeks_on_chart, run, title, artist) VALUES (1, 0, 3, 1, NULL, 3, 1, 1, 'Hit', 'Ann'),
+          (2, 0, 1, 1, 3, 1, 2, 1, 'Hit', 'Ann'), (3, 0, 1, 1, NULL, 1, 1, 1, 'Hit', 'Ann');
+        """)
+      #expect(throws: DatabaseError.self) {
+        try database.execute("UPDATE charts SET frequency = 'yearly' WHERE id = 2")
+      }
+    }
+    let archive = try Archive(path: file.path, access: .write)
+    #expect(try archive.storedSchemaVersion() == 16)
+    #expect(
+      try archive.database.rows(
+        "SELECT id, name, coalesce(frequency, '-'), coalesce(time_zone, '-') FROM charts"
+      ) { "\($0.int(at: 0)) \($0.string(at: 1)) \($0.string(at: 2)) \($0.string(at: 3))" } == [
+        "1 hot-100 weekly -", "2 app - -",
+      ])
+    #expect(
+      try archive.snapshots(of: "hot-100").map(\.chartDate.iso8601) == ["2024-01-06", "2024-01-13"])
+    #expect(try archive.snapshots(of: "app").map(\.entryCount) == [1])
+    // The views that name the chart table read the rebuilt one.
+    #expect(
+      try archive.database.rows("SELECT chart, rank FROM chart_entries ORDER BY chart, chart_date")
+      {
+        "\($0.string(at: 0)) \($0.int(at: 1))"
+      } == ["app 1", "hot-100 3", "hot-100 1"])
+    // Foreign keys are on again, and hold.
+    #expect(try archive.database.row("PRAGMA foreign_keys") { $0.int(at: 0) } == 1)
+    #expect(try archive.database.rows("PRAGMA foreign_key_check") { $0.string(at: 0) } == [])
+    try archive.database.execute(
+      "UPDATE charts SET frequency = 'yearly', time_zone = 'Asia/Seoul' WHERE id = 2")
+    #expect(try archive.check().filter { !$0.passed }.map { "\($0.kind) \($0.findings)" } == [])
   }
 
   @Test func connectionsEnforceForeignKeysAndUseWriteAheadLogging() throws {

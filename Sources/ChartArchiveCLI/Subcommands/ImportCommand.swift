@@ -81,7 +81,8 @@ enum ImportCommand: Subcommand {
     OptionSpec(
       name: "--timezone", valueName: "zone",
       help: "The time zone of dates and times written without one (an hourly chart's local time):"
-        + " an IANA name such as Asia/Seoul. Without it they are refused."),
+        + " an IANA name such as Asia/Seoul. Without it they are refused. A new chart keeps it:"
+        + " its later imports read a file name's time in it, and another zone is refused."),
     OptionSpec(
       name: "--format", valueName: "format",
       help: "Read every file in this format instead of detecting it: "
