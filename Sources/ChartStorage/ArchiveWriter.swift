@@ -109,8 +109,10 @@ public final class ArchiveWriter {
   /// - Throws: ``DatabaseError``.
   func finish() throws(DatabaseError) {
     try checkReferences()
-    try decideArtists()
+    // The credits of a first import are split on another thread while the full-text index fills.
+    let artists = try decideArtists()
     try addToSearchIndex()
+    try artists?.endUpdate()
     try advanceVersion()
   }
 
@@ -128,16 +130,18 @@ public final class ArchiveWriter {
 
   /// Decides the artists of the songs and credits this write added, and of the songs the archive
   /// rule decides otherwise now (``ArtistIndex/update(created:credited:)``); every song's again
-  /// when the write removed a song or a credit. Before the new songs are in the full-text index,
-  /// which finds the songs charted before.
+  /// when the write removed a song or a credit. Begun before the new songs are in the full-text
+  /// index, which finds the songs charted before.
   ///
+  /// - Returns: the index whose ``ArtistIndex/endUpdate()`` stores the artists, after the
+  ///   full-text index is filled; `nil` when every song's artists were decided again.
   /// - Throws: ``DatabaseError``.
-  private func decideArtists() throws(DatabaseError) {
+  private func decideArtists() throws(DatabaseError) -> ArtistIndex? {
     let index = ArtistIndex(database: database)
     if written.songsOrCreditsRemoved {
       try index.rebuild()
       written.songsOrCreditsRemoved = false
-      return
+      return nil
     }
     var credited: [(song: Int64, artist: String)] = []
     for credit in written.addedCredits {
@@ -148,7 +152,8 @@ public final class ArchiveWriter {
       else { continue }
       credited.append((credit.song, artist))
     }
-    try index.update(created: written.createdSongs, credited: credited)
+    try index.beginUpdate(created: written.createdSongs, credited: credited)
+    return index
   }
 
   // MARK: - The full-text index

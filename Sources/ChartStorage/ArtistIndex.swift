@@ -1,5 +1,7 @@
 import ChartRanking
+import Dispatch
 import Foundation
+import Synchronization
 
 /// Who is credited on each song (migration 0014: `artists`, `song_artists`, `whole_credits`),
 /// decided from the song's credits by the credit splitter (``ArtistCredit``, docs/rules.md, "The
@@ -16,13 +18,20 @@ final class ArtistIndex {
   let database: Database
   /// Artist IDs by name key, looked up or inserted by this index.
   private var ids: [String: Int64] = [:]
+  /// Whether the archive held an artist before this index inserted any; `nil` until asked.
+  private var artistsBefore: Bool?
   /// Whether a name key is a whole credit's, as asked of `whole_credits` or known from a rebuild.
   private var alone: [String: Bool] = [:]
-  /// The artists of each credit split so far (their keys and names), by the credit as published:
-  /// valid while ``alone`` does not change.
-  private var credits: [String: [(key: String, name: String)]] = [:]
-  /// Names' keys (``key(_:)``), by the name as written.
-  private var keys: [String: String] = [:]
+  /// The credits split so far and the names' keys: valid while ``alone`` does not change.
+  private var splitter = CreditSplitter()
+  /// What ``beginUpdate(created:credited:)`` leaves to ``endUpdate()``.
+  private var pending: Pending?
+
+  /// The created songs' artists being decided, and the songs to decide again after them.
+  private struct Pending {
+    var created: PendingRoles
+    var again: Set<Int64>
+  }
   /// Whether `alone` holds every whole credit (a rebuild), so that a key not in it charts with
   /// others only.
   private var aloneIsComplete = false
@@ -37,9 +46,49 @@ final class ArtistIndex {
     keyOfFolded(SongIdentity.fold(name))
   }
 
-  /// ``key(_:)`` of a name folded already.
+  /// ``key(_:)`` of a name folded already. An ASCII name is searched byte by byte (Foundation's
+  /// string search costs some thousand instructions a call on Linux, and most names are ASCII).
   static func keyOfFolded(_ folded: String) -> String {
-    folded.contains(" and ") ? folded.replacingOccurrences(of: " and ", with: " & ") : folded
+    guard isASCII(folded) else {
+      return folded.contains(" and ")
+        ? folded.replacingOccurrences(of: " and ", with: " & ") : folded
+    }
+    let bytes = Array(folded.utf8)
+    guard firstOffset(of: andBytes, in: bytes[...]) != nil else { return folded }
+    var key: [UInt8] = []
+    key.reserveCapacity(bytes.count)
+    var index = 0
+    while index < bytes.count {
+      if bytes[index] == 0x20, bytes[index...].starts(with: andBytes) {
+        key += [0x20, 0x26, 0x20]  // " & "
+        index += andBytes.count
+      } else {
+        key.append(bytes[index])
+        index += 1
+      }
+    }
+    return String(decoding: key, as: UTF8.self)
+  }
+
+  private static let andBytes = Array(" and ".utf8)
+
+  /// Whether a text is ASCII, without a carriage return (which makes one character with the line
+  /// feed after it): its characters are then its bytes.
+  static func isASCII(_ text: String) -> Bool {
+    text.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+  }
+
+  /// The offset of the first occurrence of `needle` in `bytes`, from `bytes`' start.
+  static func firstOffset(of needle: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
+    guard let first = needle.first, needle.count <= bytes.count else { return nil }
+    var index = bytes.startIndex
+    while index + needle.count <= bytes.endIndex {
+      if bytes[index] == first, bytes[index...].starts(with: needle) {
+        return index - bytes.startIndex
+      }
+      index += 1
+    }
+    return nil
   }
 
   /// The artists a title features (`(feat. B)`, `ft. B`; a lowercase `(with B)` when the song has
@@ -78,6 +127,14 @@ final class ArtistIndex {
   /// A folded name's spelling in the text it was folded from: the same characters where folding
   /// kept the text's length (it does but for letters such as `ß`), else the folded name.
   static func spelling(of name: String, in text: String, folded: String) -> String {
+    if isASCII(text), isASCII(folded), isASCII(name) {
+      // Characters are bytes: the same search, byte by byte.
+      let textBytes = Array(text.utf8)
+      guard folded.utf8.count == textBytes.count,
+        let start = firstOffset(of: Array(name.utf8), in: Array(folded.utf8)[...])
+      else { return name }
+      return String(decoding: textBytes[start..<start + name.utf8.count], as: UTF8.self)
+    }
     guard folded.count == text.count, let range = folded.range(of: name) else { return name }
     let start = folded.distance(from: folded.startIndex, to: range.lowerBound)
     let length = folded.distance(from: range.lowerBound, to: range.upperBound)
@@ -122,19 +179,29 @@ final class ArtistIndex {
   func update(created: Set<Int64>, credited: [(song: Int64, artist: String)])
     throws(DatabaseError)
   {
+    try beginUpdate(created: created, credited: credited)
+    try endUpdate()
+  }
+
+  /// The first part of ``update(created:credited:)``: which names chart whole, which songs are
+  /// decided again, the created songs' credits read, and the split of many of them (a first
+  /// import's) begun on another thread. Until ``endUpdate()`` the write may do what does not touch
+  /// the artists, the songs or their credits (fill the full-text index).
+  ///
+  /// - Throws: ``DatabaseError``.
+  func beginUpdate(created: Set<Int64>, credited: [(song: Int64, artist: String)])
+    throws(DatabaseError)
+  {
     guard !created.isEmpty || !credited.isEmpty else { return }
     let hadArtists = try database.row("SELECT 1 FROM song_artists LIMIT 1", []) { _ in true } != nil
+    let rows = try creditRows(created.sorted())
     // Each credit once: an artist charts many songs under one.
     var texts = Set(credited.map(\.artist))
-    for run in References.runs(of: created) {
-      texts.formUnion(
-        try database.rows(
-          "SELECT artist FROM songs WHERE id BETWEEN ? AND ?", [run.lowerBound, run.upperBound],
-          { $0.string(at: 0) }))
-    }
+    for row in rows where row.isOwn { texts.insert(row.artist) }
     var newlyWhole: [String] = []
     let insert = try database.statement("INSERT OR IGNORE INTO whole_credits (name_key) VALUES (?)")
-    for key in Set(texts.map(cachedKey)) {
+    // In key order, the order of the table's rows.
+    for key in Set(texts.map(cachedKey)).sorted() {
       alone[key] = true
       insert.bind(key, at: 1)
       defer { insert.reset() }
@@ -147,9 +214,19 @@ final class ArtistIndex {
       for key in newlyWhole { again.formUnion(try songs(naming: key)) }
       again.subtract(created)
     }
-    try decide(created.sorted(), new: true)
-    let before = try artistsOf(again)
-    try decide(again.sorted(), new: false)
+    pending = Pending(created: try startRoles(of: rows), again: again)
+  }
+
+  /// The end of ``update(created:credited:)``: the created songs' artists stored, and those of
+  /// the songs decided again.
+  ///
+  /// - Throws: ``DatabaseError``.
+  func endUpdate() throws(DatabaseError) {
+    guard let pending else { return }
+    self.pending = nil
+    try insert(pending.created.roles(), new: true)
+    let before = try artistsOf(pending.again)
+    try decide(pending.again.sorted(), new: false)
     for artist in before {
       try database.run(
         "DELETE FROM artists WHERE id = ?1 AND NOT EXISTS"
@@ -181,82 +258,129 @@ final class ArtistIndex {
 
   /// Decides the artists of songs from their credits, replacing those they had unless `new`.
   private func decide(_ songs: [Int64], new: Bool) throws(DatabaseError) {
-    guard !songs.isEmpty else { return }
-    let insert = try database.statement(
-      "INSERT INTO song_artists (song_id, artist_id, role) VALUES (?, ?, ?)")
+    try insert(try startRoles(of: try creditRows(songs)).roles(), new: new)
+  }
+
+  /// The credits of songs, each song's one after another in song order: its own, then those it
+  /// took since.
+  private func creditRows(_ songs: [Int64]) throws(DatabaseError) -> [CreditRow] {
+    var rows: [CreditRow] = []
     for run in References.runs(of: songs) {
-      let rows = try database.rows(
-        "SELECT id, identity LIKE 'url:%', title, artist FROM songs WHERE id BETWEEN ?1 AND ?2"
-          + " UNION ALL SELECT song_id, (SELECT identity LIKE 'url:%' FROM songs WHERE id = song_id),"
-          + " title, artist FROM song_credits WHERE song_id BETWEEN ?1 AND ?2 ORDER BY 1",
+      // Two reads merged here, cheaper than SQLite's merge of a UNION ALL ordered by song.
+      let own = try database.rows(
+        "SELECT id, identity LIKE 'url:%', title, artist FROM songs WHERE id BETWEEN ? AND ?",
         [run.lowerBound, run.upperBound]
-      ) { ($0.int64(at: 0), $0.int64(at: 1) != 0, $0.string(at: 2), $0.string(at: 3)) }
-      var index = rows.startIndex
-      while index < rows.endIndex {
-        let song = rows[index].0
-        var roles: [(key: String, name: String, role: Int)] = []
-        while index < rows.endIndex, rows[index].0 == song {
-          let (_, hasSongURL, title, artist) = rows[index]
-          try addRoles(title: title, artist: artist, hasSongURL: hasSongURL, to: &roles)
-          index += 1
-        }
-        if !new { try database.run("DELETE FROM song_artists WHERE song_id = ?", song) }
-        for (key, name, role) in roles {
-          insert.bind(song, at: 1)
-          insert.bind(try artistID(key: key, name: name), at: 2)
-          insert.bind(role, at: 3)
-          defer { insert.reset() }
-          try insert.run()
-        }
+      ) {
+        CreditRow(
+          song: $0.int64(at: 0), hasSongURL: $0.int64(at: 1) != 0, title: $0.string(at: 2),
+          artist: $0.string(at: 3), isOwn: true)
       }
+      let taken = try database.rows(
+        "SELECT song_id, title, artist FROM song_credits WHERE song_id BETWEEN ? AND ?"
+          + " ORDER BY song_id, title_key, artist_key", [run.lowerBound, run.upperBound]
+      ) {
+        CreditRow(
+          song: $0.int64(at: 0), hasSongURL: false, title: $0.string(at: 1),
+          artist: $0.string(at: 2), isOwn: false)
+      }
+      rows.reserveCapacity(rows.count + own.count + taken.count)
+      var next = 0
+      for var credit in taken {
+        while next < own.count, own[next].song <= credit.song {
+          rows.append(own[next])
+          next += 1
+        }
+        if let song = rows.last, song.song == credit.song, song.isOwn {
+          credit.hasSongURL = song.hasSongURL
+        }
+        rows.append(credit)
+      }
+      rows += own[next...]
+    }
+    return rows
+  }
+
+  /// Stores songs' artists, replacing those they had unless `new`, the artists new to the archive
+  /// inserted in the order the songs name them. The rows go in ``rowsPerInsert`` at a time: SQLite
+  /// runs a statement's setup and its end once per statement.
+  private func insert(_ decided: [(song: Int64, roles: [CreditSplitter.Role])], new: Bool)
+    throws(DatabaseError)
+  {
+    var rows: [(song: Int64, artist: Int64, role: Int)] = []
+    for (song, roles) in decided {
+      if !new { try database.run("DELETE FROM song_artists WHERE song_id = ?", song) }
+      for (key, name, role) in roles {
+        rows.append((song, try artistID(key: key, name: name), role))
+      }
+    }
+    var start = 0
+    while start < rows.count {
+      let count = rows.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+      let insert = try database.statement(
+        count == 1 ? Self.insertOneRow : Self.insertRows)
+      for (offset, row) in rows[start..<start + count].enumerated() {
+        insert.bind(row.song, at: Int32(offset * 3 + 1))
+        insert.bind(row.artist, at: Int32(offset * 3 + 2))
+        insert.bind(row.role, at: Int32(offset * 3 + 3))
+      }
+      defer { insert.reset() }
+      try insert.run()
+      start += count
     }
   }
 
-  /// Adds one credit's artists to a song's, each once, a lead one where any credit leads with it.
-  private func addRoles(
-    title: String, artist: String, hasSongURL: Bool,
-    to roles: inout [(key: String, name: String, role: Int)]
-  ) throws(DatabaseError) {
-    var failure: DatabaseError?
-    let chartsAlone = { (folded: String) -> Bool in
-      do throws(DatabaseError) {
-        return try self.chartsAlone(Self.keyOfFolded(folded))
-      } catch {
-        failure = error
-        return false
+  /// How many rows of `song_artists` one statement inserts, but for the last few.
+  static let rowsPerInsert = 100
+  private static let insertOneRow =
+    "INSERT INTO song_artists (song_id, artist_id, role) VALUES (?, ?, ?)"
+  private static let insertRows =
+    "INSERT INTO song_artists (song_id, artist_id, role) VALUES "
+    + Array(repeating: "(?, ?, ?)", count: rowsPerInsert).joined(separator: ", ")
+
+  /// How many songs a write decides at least for their credits to be split on another thread.
+  static let creditsSplitApart = 2_000
+
+  /// Each song's artists from its credits' rows (in song order), with their roles. Many songs' (a
+  /// first import's) are split on another thread, once every whole credit is known here, while
+  /// this one goes on; a few (a week's) here, asking the archive about the names they hold.
+  private func startRoles(of rows: [CreditRow]) throws(DatabaseError) -> PendingRoles {
+    let songStarts = rows.indices.filter { $0 == 0 || rows[$0 - 1].song != rows[$0].song }
+    guard songStarts.count >= Self.creditsSplitApart else {
+      var failure: DatabaseError?
+      let decided = splitter.roles(of: rows[...], songStarts: songStarts[...]) { key in
+        do throws(DatabaseError) {
+          return try self.chartsAlone(key)
+        } catch {
+          failure = error
+          return false
+        }
       }
+      if let failure { throw failure }
+      return PendingRoles(decided)
     }
-    // An artist charts many songs under one credit: its artists are split once.
-    var names: [(key: String, name: String)]
-    if let known = credits[artist] {
-      names = known
-    } else {
-      names = ArtistCredit.artists(in: artist, chartsAlone: chartsAlone).map {
-        (cachedKey($0), $0)
-      }
-      credits[artist] = names
+    try completeAlone()
+    let alone = self.alone
+    let splitter = self.splitter
+    return PendingRoles {
+      var splitter = splitter
+      return splitter.roles(of: rows[...], songStarts: songStarts[...]) { alone[$0] ?? false }
     }
-    names += Self.featured(in: title, hasSongURL: hasSongURL, chartsAlone: chartsAlone).map {
-      (Self.key($0), $0)
+  }
+
+  /// Reads every whole credit of the archive into ``alone``, so that a name not in it charts with
+  /// others only.
+  private func completeAlone() throws(DatabaseError) {
+    guard !aloneIsComplete else { return }
+    for key in try database.rows("SELECT name_key FROM whole_credits", [], { $0.string(at: 0) }) {
+      alone[key] = true
     }
-    if let failure { throw failure }
-    for (offset, (key, name)) in names.enumerated() where !key.isEmpty {
-      let role = offset == 0 ? 0 : 1
-      if let at = roles.firstIndex(where: { $0.key == key }) {
-        roles[at].role = min(roles[at].role, role)
-      } else {
-        roles.append((key, name, role))
-      }
-    }
+    aloneIsComplete = true
   }
 
   /// ``key(_:)`` of a name, folded once however often it is asked: a credit naming one artist is
   /// that artist's name.
   private func cachedKey(_ name: String) -> String {
-    if let key = keys[name] { return key }
-    let key = Self.key(name)
-    keys[name] = key
-    return key
+    splitter.key(name)
   }
 
   /// Whether a name key is a whole credit's.
@@ -273,16 +397,140 @@ final class ArtistIndex {
   /// The ID of the artist with a name key, inserted with the name when there is none.
   private func artistID(key: String, name: String) throws(DatabaseError) -> Int64 {
     if let id = ids[key] { return id }
+    if artistsBefore == nil {
+      artistsBefore = try database.row("SELECT 1 FROM artists LIMIT 1", []) { _ in true } != nil
+    }
+    // An archive without artists (a first import's) has none but those this index inserted.
+    var found: Int64?
+    if artistsBefore == true {
+      let select = try database.statement("SELECT id FROM artists WHERE name_key = ?")
+      select.bind(key, at: 1)
+      found = try select.step() ? select.int64(at: 0) : nil
+      select.reset()
+    }
     let id: Int64
-    if let found = try database.row(
-      "SELECT id FROM artists WHERE name_key = ?", [key], { $0.int64(at: 0) })
-    {
+    if let found {
       id = found
     } else {
-      try database.run("INSERT INTO artists (name, name_key) VALUES (?, ?)", name, key)
+      let insert = try database.statement("INSERT INTO artists (name, name_key) VALUES (?, ?)")
+      insert.bind(name, at: 1)
+      insert.bind(key, at: 2)
+      defer { insert.reset() }
+      try insert.run()
       id = database.lastInsertedRowID
     }
     ids[key] = id
     return id
+  }
+}
+
+/// One credit of a song, as ``ArtistIndex`` reads it: the song's, or one it took since.
+struct CreditRow: Sendable {
+  var song: Int64
+  /// Whether the song has a song URL (a lowercase `(with B)` in its title features B).
+  var hasSongURL: Bool
+  var title: String
+  var artist: String
+  /// Whether the credit is the song's own (`songs`), not one it took since (`song_credits`).
+  var isOwn: Bool
+}
+
+/// The credit splitter (``ArtistCredit``) as ``ArtistIndex`` asks it, with what it split so far:
+/// a value, so that two threads may each split part of a write's credits with a copy.
+struct CreditSplitter: Sendable {
+  /// An artist of a song: its name key, its name as written, and 0 (lead) or 1 (featured).
+  typealias Role = (key: String, name: String, role: Int)
+
+  /// The artists of each credit split so far (their keys and names), by the credit as published:
+  /// valid while what names chart alone does not change.
+  private var credits: [String: [(key: String, name: String)]] = [:]
+  /// Names' keys (``ArtistIndex/key(_:)``), by the name as written.
+  private var keys: [String: String] = [:]
+
+  /// ``ArtistIndex/key(_:)`` of a name, folded once however often it is asked.
+  mutating func key(_ name: String) -> String {
+    if let key = keys[name] { return key }
+    let key = ArtistIndex.key(name)
+    keys[name] = key
+    return key
+  }
+
+  /// The artists of the songs that start at `songStarts` in `rows` (each song's rows one after
+  /// another), each with its role.
+  ///
+  /// - Parameter chartsAlone: whether a name key is a whole credit's.
+  mutating func roles(
+    of rows: ArraySlice<CreditRow>, songStarts: ArraySlice<Int>,
+    chartsAlone: @escaping (String) -> Bool
+  ) -> [(song: Int64, roles: [Role])] {
+    var decided: [(song: Int64, roles: [Role])] = []
+    decided.reserveCapacity(songStarts.count)
+    for start in songStarts {
+      let song = rows[start].song
+      var roles: [Role] = []
+      var index = start
+      while index < rows.endIndex, rows[index].song == song {
+        addRoles(of: rows[index], to: &roles, chartsAlone: chartsAlone)
+        index += 1
+      }
+      decided.append((song, roles))
+    }
+    return decided
+  }
+
+  /// Adds one credit's artists to a song's, each once, a lead one where any credit leads with it.
+  private mutating func addRoles(
+    of row: CreditRow, to roles: inout [Role], chartsAlone: @escaping (String) -> Bool
+  ) {
+    let folded = { (folded: String) -> Bool in chartsAlone(ArtistIndex.keyOfFolded(folded)) }
+    // An artist charts many songs under one credit: its artists are split once.
+    var names: [(key: String, name: String)]
+    if let known = credits[row.artist] {
+      names = known
+    } else {
+      names = []
+      for name in ArtistCredit.artists(in: row.artist, chartsAlone: folded) {
+        names.append((key(name), name))
+      }
+      credits[row.artist] = names
+    }
+    for name in ArtistIndex.featured(
+      in: row.title, hasSongURL: row.hasSongURL, chartsAlone: folded)
+    {
+      names.append((key(name), name))
+    }
+    for (offset, (key, name)) in names.enumerated() where !key.isEmpty {
+      let role = offset == 0 ? 0 : 1
+      if let at = roles.firstIndex(where: { $0.key == key }) {
+        roles[at].role = min(roles[at].role, role)
+      } else {
+        roles.append((key, name, role))
+      }
+    }
+  }
+}
+
+/// Songs' artists decided here, or being decided on another thread.
+final class PendingRoles: Sendable {
+  private let result = Mutex<[(song: Int64, roles: [CreditSplitter.Role])]?>(nil)
+  private let group = DispatchGroup()
+
+  /// Roles decided already.
+  init(_ decided: [(song: Int64, roles: [CreditSplitter.Role])]) {
+    result.withLock { $0 = decided }
+  }
+
+  /// Roles `work` decides on another thread.
+  init(_ work: @escaping @Sendable () -> [(song: Int64, roles: [CreditSplitter.Role])]) {
+    DispatchQueue.global().async(group: group) { [self] in
+      let decided = work()
+      result.withLock { $0 = decided }
+    }
+  }
+
+  /// The roles, waiting for the other thread to decide them.
+  func roles() -> [(song: Int64, roles: [CreditSplitter.Role])] {
+    group.wait()
+    return result.withLock { $0 ?? [] }
   }
 }

@@ -198,6 +198,32 @@ struct ArtistTests {
     #expect(try Self.credits(archive) == expected)
     #expect(expected.count == 8)
   }
+
+  /// A name's key and a featured name's spelling, searched byte by byte in ASCII text, are what
+  /// Foundation's search gives: ` and ` written ` & ` at each occurrence left to right, the
+  /// spelling the first occurrence's.
+  @Test func asciiNamesAreSearchedAsFoundationSearchesThem() {
+    for folded in [
+      "hall and oates", "a and and b", "x and y and z", "and", " and ", "anderson", "band and",
+      "peaches and herb and", "tom and jerry-and friends", "",
+    ] {
+      let foundation =
+        folded.contains(" and ") ? folded.replacingOccurrences(of: " and ", with: " & ") : folded
+      #expect(ArtistIndex.keyOfFolded(folded) == foundation, "\(folded)")
+    }
+    #expect(ArtistIndex.keyOfFolded("hall and oates") == "hall & oates")
+    #expect(ArtistIndex.keyOfFolded("a and and b") == "a & and b")
+    #expect(ArtistIndex.keyOfFolded("beyoncé and jay-z") == "beyoncé & jay-z")
+    #expect(
+      ArtistIndex.spelling(
+        of: "sol", in: "Paper Moons (Feat. SOL)", folded: "paper moons (feat. sol)")
+        == "SOL")
+    #expect(ArtistIndex.spelling(of: "b", in: "A (feat. B)", folded: "a (feat. b)") == "B")
+    #expect(ArtistIndex.spelling(of: "zed", in: "A (feat. B)", folded: "a (feat. b)") == "zed")
+    // Folding that changed the length: the folded name itself.
+    #expect(ArtistIndex.spelling(of: "b", in: "A  (feat. B)", folded: "a (feat. b)") == "b")
+    #expect(ArtistIndex.spelling(of: "b", in: "Á (feat. B)", folded: "a (feat. b)") == "B")
+  }
 }
 
 /// The by-artist leaderboards: ranks shared by ties (1, 1, 3), the dates that make each figure,
@@ -280,4 +306,5 @@ struct ArtistLeaderboardTests {
       ], limit: 3)
     #expect(rows.map { "\($0.rank) \($0.artist.name)" } == ["1 A", "1 b", "3 c"])
   }
+
 }
