@@ -55,7 +55,7 @@ struct ReplicaCacheTests {
 
     /// Starts `varnishd` with the project's VCL, its two backends on `ports`, and waits (at most
     /// 20 s) until it answers the health check through a replica. It runs as a daemon of its own,
-    /// its output in a file: not a child the test process waits for.
+    /// its output in a file.
     init(backends ports: [UInt16], in folder: TemporaryFolder) throws {
       var vcl = try String(
         contentsOf: packageRoot.appendingPathComponent("contrib/varnish/chart-archive.vcl"),
@@ -67,11 +67,11 @@ struct ReplicaCacheTests {
       self.folder = folder
       let pidFile = folder.url.appendingPathComponent("varnishd.pid").path
       let work = folder.url.appendingPathComponent("varnish").path
-      let started = try bash(
+      let started = runDaemonCommand(
         "\(ReplicaCacheTests.varnishd) -j none -n '\(work)' -a 127.0.0.1:\(port) -f '\(vclPath)'"
-          + " -s malloc,32m -T none -P '\(pidFile)' > '\(work).log' 2>&1")
+          + " -s malloc,32m -T none -P '\(pidFile)'", log: work + ".log")
       try #require(
-        started.status == 0,
+        started == 0,
         "varnishd: \((try? String(contentsOfFile: work + ".log", encoding: .utf8)) ?? "")")
       pid =
         Int32(

@@ -260,6 +260,21 @@ func runProgram(_ path: String, _ arguments: [String], environment: [String: Str
   try StartedProcess(URL(fileURLWithPath: path), arguments, environment: environment).wait()
 }
 
+/// Runs a shell command that starts or stops a daemon (varnishd, nginx) and waits for the shell
+/// alone: posix_spawn(3) and waitpid(2) on its process ID, not Foundation's `Process`, whose wait
+/// for one child was seen to miss its end while a daemon it had started ran on. The command's
+/// output goes to `log`. Returns the shell's exit status.
+func runDaemonCommand(_ command: String, log: String) -> Int32 {
+  var pid: pid_t = 0
+  let arguments = ["/bin/sh", "-c", command + " > '\(log)' 2>&1"]
+  var pointers = arguments.map { strdup($0) } + [nil]
+  defer { for pointer in pointers { free(pointer) } }
+  guard posix_spawn(&pid, "/bin/sh", nil, nil, &pointers, environ) == 0 else { return -1 }
+  var status: Int32 = 0
+  while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+  return (status >> 8) & 0xFF
+}
+
 /// Whether a program is installed at `path`: tests that need one it lacks are skipped, saying so.
 func isInstalled(_ path: String) -> Bool { FileManager.default.isExecutableFile(atPath: path) }
 
