@@ -200,11 +200,17 @@ final class ArtistIndex {
     // Each credit once: an artist charts many songs under one.
     var texts = Set(credited.map(\.artist))
     for row in rows where row.isOwn { texts.insert(row.artist) }
+    var again = Set(credited.map(\.song)).subtracting(created)
+    // A first import's many credits are keyed on the other thread too; no song charted before
+    // them is decided again for the names they make whole.
+    if !hadArtists, created.count >= Self.creditsSplitApart {
+      pending = Pending(created: try startRoles(of: rows, keying: texts), again: again)
+      return
+    }
     // In key order, the order of the table's rows.
     let keys = Set(texts.map(cachedKey)).sorted()
     for key in keys { alone[key] = true }
     let newlyWhole = try insertWholeCredits(keys, tellingNew: hadArtists)
-    var again = Set(credited.map(\.song)).subtracting(created)
     // Songs charted before this write were decided without the names that chart whole now.
     if hadArtists {
       for key in newlyWhole { again.formUnion(try songs(naming: key)) }
@@ -220,7 +226,12 @@ final class ArtistIndex {
   func endUpdate() throws(DatabaseError) {
     guard let pending else { return }
     self.pending = nil
-    try insert(pending.created.roles(), new: true)
+    let decided = pending.created.decided()
+    if !decided.wholeCredits.isEmpty {
+      for key in decided.wholeCredits { alone[key] = true }
+      _ = try insertWholeCredits(decided.wholeCredits, tellingNew: false)
+    }
+    try insert(decided.roles, new: true)
     let before = try artistsOf(pending.again)
     try decide(pending.again.sorted(), new: false)
     for artist in before {
@@ -254,7 +265,7 @@ final class ArtistIndex {
 
   /// Decides the artists of songs from their credits, replacing those they had unless `new`.
   private func decide(_ songs: [Int64], new: Bool) throws(DatabaseError) {
-    try insert(try startRoles(of: try creditRows(songs)).roles(), new: new)
+    try insert(try startRoles(of: try creditRows(songs)).decided().roles, new: new)
   }
 
   /// The credits of songs, each song's one after another in song order: its own, then those it
@@ -396,9 +407,15 @@ final class ArtistIndex {
   /// Each song's artists from its credits' rows (in song order), with their roles. Many songs' (a
   /// first import's) are split on another thread, once every whole credit is known here, while
   /// this one goes on; a few (a week's) here, asking the archive about the names they hold.
-  private func startRoles(of rows: [CreditRow]) throws(DatabaseError) -> PendingRoles {
+  ///
+  /// - Parameter texts: credits that chart whole, not yet keyed nor in ``alone``: keyed on the
+  ///   other thread (the split always goes there then), their keys, in key order, given with the
+  ///   roles for `whole_credits`.
+  private func startRoles(of rows: [CreditRow], keying texts: Set<String>? = nil)
+    throws(DatabaseError) -> PendingRoles
+  {
     let songStarts = rows.indices.filter { $0 == 0 || rows[$0 - 1].song != rows[$0].song }
-    guard songStarts.count >= Self.creditsSplitApart else {
+    guard songStarts.count >= Self.creditsSplitApart || texts != nil else {
       var failure: DatabaseError?
       let decided = splitter.roles(of: rows[...], songStarts: songStarts[...]) { key in
         do throws(DatabaseError) {
@@ -409,14 +426,19 @@ final class ArtistIndex {
         }
       }
       if let failure { throw failure }
-      return PendingRoles(decided)
+      return PendingRoles((decided, []))
     }
     try completeAlone()
     let alone = self.alone
     let splitter = self.splitter
     return PendingRoles {
       var splitter = splitter
-      return splitter.roles(of: rows[...], songStarts: songStarts[...]) { alone[$0] ?? false }
+      var alone = alone
+      // In key order, the order of the table's rows.
+      let keys = Set((texts ?? []).map { splitter.key($0) }).sorted()
+      for key in keys { alone[key] = true }
+      let roles = splitter.roles(of: rows[...], songStarts: songStarts[...]) { alone[$0] ?? false }
+      return (roles, keys)
     }
   }
 
@@ -563,27 +585,31 @@ struct CreditSplitter: Sendable {
   }
 }
 
-/// Songs' artists decided here, or being decided on another thread.
+/// Songs' artists decided here, or being decided on another thread, with the whole credits'
+/// keys found there.
 final class PendingRoles: Sendable {
-  private let result = Mutex<[(song: Int64, roles: [CreditSplitter.Role])]?>(nil)
+  /// Songs' artists, with the keys of the whole credits keyed with them (in key order).
+  typealias Decided = (roles: [(song: Int64, roles: [CreditSplitter.Role])], wholeCredits: [String])
+
+  private let result = Mutex<Decided?>(nil)
   private let group = DispatchGroup()
 
   /// Roles decided already.
-  init(_ decided: [(song: Int64, roles: [CreditSplitter.Role])]) {
+  init(_ decided: Decided) {
     result.withLock { $0 = decided }
   }
 
   /// Roles `work` decides on another thread.
-  init(_ work: @escaping @Sendable () -> [(song: Int64, roles: [CreditSplitter.Role])]) {
+  init(_ work: @escaping @Sendable () -> Decided) {
     DispatchQueue.global().async(group: group) { [self] in
       let decided = work()
       result.withLock { $0 = decided }
     }
   }
 
-  /// The roles, waiting for the other thread to decide them.
-  func roles() -> [(song: Int64, roles: [CreditSplitter.Role])] {
+  /// The roles and keys, waiting for the other thread to decide them.
+  func decided() -> Decided {
     group.wait()
-    return result.withLock { $0 ?? [] }
+    return result.withLock { $0 ?? ([], []) }
   }
 }
