@@ -40,8 +40,12 @@ extension ArchiveWriter {
       insert.bind(borrowedText: songTexts.append(keys.primaryArtist), at: 7)
       defer { insert.reset() }
       try insert.run()
-      written.createdSongs.insert(database.lastInsertedRowID)
-      return SongID(database.lastInsertedRowID)
+      let id = database.lastInsertedRowID
+      written.createdSongs.insert(id)
+      written.createdCredits[id] = CreditRow(
+        song: id, hasSongURL: keys.identity.key.hasPrefix("url:"), title: entry.title,
+        artist: entry.artist, isOwn: true)
+      return SongID(id)
     }
   }
 

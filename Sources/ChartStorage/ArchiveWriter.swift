@@ -46,6 +46,9 @@ public final class ArchiveWriter {
     /// Every song inserted and every credit added; some may have been deleted since.
     var createdSongs: Set<Int64> = []
     var addedCredits: Set<CreditKey> = []
+    /// The own credit of every song inserted, by its ID, as ``ArtistIndex`` reads it: kept, so
+    /// that the artists of the songs are decided without reading them back.
+    var createdCredits: [Int64: CreditRow] = [:]
     /// Whether the write deleted a song or a credit, or restored one (a correction, a re-linking):
     /// every song's artists are then decided again (``ArtistIndex/rebuild()``).
     var songsOrCreditsRemoved = false
@@ -152,7 +155,8 @@ public final class ArchiveWriter {
       else { continue }
       credited.append((credit.song, artist))
     }
-    try index.beginUpdate(created: written.createdSongs, credited: credited)
+    try index.beginUpdate(
+      created: written.createdSongs, credited: credited, known: written.createdCredits)
     return index
   }
 
@@ -179,6 +183,7 @@ public final class ArchiveWriter {
     }
     written.createdSongs = []
     written.addedCredits = []
+    written.createdCredits = [:]
   }
 
   // MARK: - References

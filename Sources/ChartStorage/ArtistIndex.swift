@@ -179,7 +179,7 @@ final class ArtistIndex {
   func update(created: Set<Int64>, credited: [(song: Int64, artist: String)])
     throws(DatabaseError)
   {
-    try beginUpdate(created: created, credited: credited)
+    try beginUpdate(created: created, credited: credited, known: [:])
     try endUpdate()
   }
 
@@ -188,27 +188,29 @@ final class ArtistIndex {
   /// import's) begun on another thread. Until ``endUpdate()`` the write may do what does not touch
   /// the artists, the songs or their credits (fill the full-text index).
   ///
+  /// - Parameter known: the own credits (their rows in `songs`) of created songs, by song ID, so
+  ///   that they are not read back; those of the others are read.
   /// - Throws: ``DatabaseError``.
-  func beginUpdate(created: Set<Int64>, credited: [(song: Int64, artist: String)])
-    throws(DatabaseError)
-  {
+  func beginUpdate(
+    created: Set<Int64>, credited: [(song: Int64, artist: String)], known: [Int64: CreditRow]
+  ) throws(DatabaseError) {
     guard !created.isEmpty || !credited.isEmpty else { return }
     let hadArtists = try database.row("SELECT 1 FROM song_artists LIMIT 1", []) { _ in true } != nil
-    let rows = try creditRows(created.sorted())
+    let rows = try creditRows(created.sorted(), known: known)
     // Each credit once: an artist charts many songs under one.
     var texts = Set(credited.map(\.artist))
     for row in rows where row.isOwn { texts.insert(row.artist) }
-    var newlyWhole: [String] = []
-    let insert = try database.statement("INSERT OR IGNORE INTO whole_credits (name_key) VALUES (?)")
-    // In key order, the order of the table's rows.
-    for key in Set(texts.map(cachedKey)).sorted() {
-      alone[key] = true
-      insert.bind(key, at: 1)
-      defer { insert.reset() }
-      try insert.run()
-      if database.changes > 0 { newlyWhole.append(key) }
-    }
     var again = Set(credited.map(\.song)).subtracting(created)
+    // A first import's many credits are keyed on the other thread too; no song charted before
+    // them is decided again for the names they make whole.
+    if !hadArtists, created.count >= Self.creditsSplitApart {
+      pending = Pending(created: try startRoles(of: rows, keying: texts), again: again)
+      return
+    }
+    // In key order, the order of the table's rows.
+    let keys = Set(texts.map(cachedKey)).sorted()
+    for key in keys { alone[key] = true }
+    let newlyWhole = try insertWholeCredits(keys, tellingNew: hadArtists)
     // Songs charted before this write were decided without the names that chart whole now.
     if hadArtists {
       for key in newlyWhole { again.formUnion(try songs(naming: key)) }
@@ -224,7 +226,12 @@ final class ArtistIndex {
   func endUpdate() throws(DatabaseError) {
     guard let pending else { return }
     self.pending = nil
-    try insert(pending.created.roles(), new: true)
+    let decided = pending.created.decided()
+    if !decided.wholeCredits.isEmpty {
+      for key in decided.wholeCredits { alone[key] = true }
+      _ = try insertWholeCredits(decided.wholeCredits, tellingNew: false)
+    }
+    try insert(decided.roles, new: true)
     let before = try artistsOf(pending.again)
     try decide(pending.again.sorted(), new: false)
     for artist in before {
@@ -258,22 +265,32 @@ final class ArtistIndex {
 
   /// Decides the artists of songs from their credits, replacing those they had unless `new`.
   private func decide(_ songs: [Int64], new: Bool) throws(DatabaseError) {
-    try insert(try startRoles(of: try creditRows(songs)).roles(), new: new)
+    try insert(try startRoles(of: try creditRows(songs)).decided().roles, new: new)
   }
 
   /// The credits of songs, each song's one after another in song order: its own, then those it
   /// took since.
-  private func creditRows(_ songs: [Int64]) throws(DatabaseError) -> [CreditRow] {
+  ///
+  /// - Parameter known: songs' own credits known already, by song ID: a run of songs all known is
+  ///   not read from `songs`.
+  private func creditRows(_ songs: [Int64], known: [Int64: CreditRow] = [:])
+    throws(DatabaseError) -> [CreditRow]
+  {
     var rows: [CreditRow] = []
     for run in References.runs(of: songs) {
       // Two reads merged here, cheaper than SQLite's merge of a UNION ALL ordered by song.
-      let own = try database.rows(
-        "SELECT id, identity LIKE 'url:%', title, artist FROM songs WHERE id BETWEEN ? AND ?",
-        [run.lowerBound, run.upperBound]
-      ) {
-        CreditRow(
-          song: $0.int64(at: 0), hasSongURL: $0.int64(at: 1) != 0, title: $0.string(at: 2),
-          artist: $0.string(at: 3), isOwn: true)
+      let own: [CreditRow]
+      if let kept = Self.rows(of: run, in: known) {
+        own = kept
+      } else {
+        own = try database.rows(
+          "SELECT id, identity LIKE 'url:%', title, artist FROM songs WHERE id BETWEEN ? AND ?",
+          [run.lowerBound, run.upperBound]
+        ) {
+          CreditRow(
+            song: $0.int64(at: 0), hasSongURL: $0.int64(at: 1) != 0, title: $0.string(at: 2),
+            artist: $0.string(at: 3), isOwn: true)
+        }
       }
       let taken = try database.rows(
         "SELECT song_id, title, artist FROM song_credits WHERE song_id BETWEEN ? AND ?"
@@ -299,6 +316,52 @@ final class ArtistIndex {
     }
     return rows
   }
+
+  /// The own credits of a run of songs, when all are known.
+  private static func rows(of run: ClosedRange<Int64>, in known: [Int64: CreditRow])
+    -> [CreditRow]?
+  {
+    guard !known.isEmpty else { return nil }
+    var rows: [CreditRow] = []
+    rows.reserveCapacity(run.count)
+    for song in run {
+      guard let row = known[song] else { return nil }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  /// Inserts whole credits' name keys into `whole_credits`, those it holds already left as they
+  /// are.
+  ///
+  /// - Parameters:
+  ///   - keys: the keys, in key order.
+  ///   - tellingNew: whether to tell which keys are new to the table: each is then inserted by a
+  ///     statement of its own; else ``rowsPerInsert`` at a time, but for the last few.
+  /// - Returns: the keys new to the table when `tellingNew`, else none.
+  private func insertWholeCredits(_ keys: [String], tellingNew: Bool) throws(DatabaseError)
+    -> [String]
+  {
+    var newlyWhole: [String] = []
+    var start = 0
+    while start < keys.count {
+      let count = !tellingNew && keys.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
+      let insert = try database.statement(
+        count == 1 ? Self.insertOneWholeCredit : Self.insertWholeCredits)
+      for offset in 0..<count { insert.bind(keys[start + offset], at: Int32(offset + 1)) }
+      defer { insert.reset() }
+      try insert.run()
+      if tellingNew, database.changes > 0 { newlyWhole.append(keys[start]) }
+      start += count
+    }
+    return newlyWhole
+  }
+
+  private static let insertOneWholeCredit =
+    "INSERT OR IGNORE INTO whole_credits (name_key) VALUES (?)"
+  private static let insertWholeCredits =
+    "INSERT OR IGNORE INTO whole_credits (name_key) VALUES "
+    + Array(repeating: "(?)", count: rowsPerInsert).joined(separator: ", ")
 
   /// Stores songs' artists, replacing those they had unless `new`, the artists new to the archive
   /// inserted in the order the songs name them. The rows go in ``rowsPerInsert`` at a time: SQLite
@@ -329,7 +392,8 @@ final class ArtistIndex {
     }
   }
 
-  /// How many rows of `song_artists` one statement inserts, but for the last few.
+  /// How many rows of `song_artists` and `whole_credits` one statement inserts, but for the last
+  /// few.
   static let rowsPerInsert = 100
   private static let insertOneRow =
     "INSERT INTO song_artists (song_id, artist_id, role) VALUES (?, ?, ?)"
@@ -343,9 +407,15 @@ final class ArtistIndex {
   /// Each song's artists from its credits' rows (in song order), with their roles. Many songs' (a
   /// first import's) are split on another thread, once every whole credit is known here, while
   /// this one goes on; a few (a week's) here, asking the archive about the names they hold.
-  private func startRoles(of rows: [CreditRow]) throws(DatabaseError) -> PendingRoles {
+  ///
+  /// - Parameter texts: credits that chart whole, not yet keyed nor in ``alone``: keyed on the
+  ///   other thread (the split always goes there then), their keys, in key order, given with the
+  ///   roles for `whole_credits`.
+  private func startRoles(of rows: [CreditRow], keying texts: Set<String>? = nil)
+    throws(DatabaseError) -> PendingRoles
+  {
     let songStarts = rows.indices.filter { $0 == 0 || rows[$0 - 1].song != rows[$0].song }
-    guard songStarts.count >= Self.creditsSplitApart else {
+    guard songStarts.count >= Self.creditsSplitApart || texts != nil else {
       var failure: DatabaseError?
       let decided = splitter.roles(of: rows[...], songStarts: songStarts[...]) { key in
         do throws(DatabaseError) {
@@ -356,14 +426,19 @@ final class ArtistIndex {
         }
       }
       if let failure { throw failure }
-      return PendingRoles(decided)
+      return PendingRoles((decided, []))
     }
     try completeAlone()
     let alone = self.alone
     let splitter = self.splitter
     return PendingRoles {
       var splitter = splitter
-      return splitter.roles(of: rows[...], songStarts: songStarts[...]) { alone[$0] ?? false }
+      var alone = alone
+      // In key order, the order of the table's rows.
+      let keys = Set((texts ?? []).map { splitter.key($0) }).sorted()
+      for key in keys { alone[key] = true }
+      let roles = splitter.roles(of: rows[...], songStarts: songStarts[...]) { alone[$0] ?? false }
+      return (roles, keys)
     }
   }
 
@@ -510,27 +585,31 @@ struct CreditSplitter: Sendable {
   }
 }
 
-/// Songs' artists decided here, or being decided on another thread.
+/// Songs' artists decided here, or being decided on another thread, with the whole credits'
+/// keys found there.
 final class PendingRoles: Sendable {
-  private let result = Mutex<[(song: Int64, roles: [CreditSplitter.Role])]?>(nil)
+  /// Songs' artists, with the keys of the whole credits keyed with them (in key order).
+  typealias Decided = (roles: [(song: Int64, roles: [CreditSplitter.Role])], wholeCredits: [String])
+
+  private let result = Mutex<Decided?>(nil)
   private let group = DispatchGroup()
 
   /// Roles decided already.
-  init(_ decided: [(song: Int64, roles: [CreditSplitter.Role])]) {
+  init(_ decided: Decided) {
     result.withLock { $0 = decided }
   }
 
   /// Roles `work` decides on another thread.
-  init(_ work: @escaping @Sendable () -> [(song: Int64, roles: [CreditSplitter.Role])]) {
+  init(_ work: @escaping @Sendable () -> Decided) {
     DispatchQueue.global().async(group: group) { [self] in
       let decided = work()
       result.withLock { $0 = decided }
     }
   }
 
-  /// The roles, waiting for the other thread to decide them.
-  func roles() -> [(song: Int64, roles: [CreditSplitter.Role])] {
+  /// The roles and keys, waiting for the other thread to decide them.
+  func decided() -> Decided {
     group.wait()
-    return result.withLock { $0 ?? [] }
+    return result.withLock { $0 ?? ([], []) }
   }
 }
