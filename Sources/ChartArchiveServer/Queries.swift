@@ -110,7 +110,7 @@ enum Queries {
             + " lists: give offset + limit of \(most) or less")
       }
       var records = try reader.records(of: chart, span: span, limit: most)
-      /// How many rows a leaderboard lists at a limit.
+      // How many rows a leaderboard lists at a limit.
       func listed(_ board: Leaderboard, at limit: Int) -> Int {
         board.kind.subject == .artist
           ? board.rows.prefix { $0.rank <= limit }.count : min(limit, board.rows.count)

@@ -49,13 +49,7 @@ extension Router {
         ("outcome", .string(outcome)),
         (
           "snapshots",
-          .array(
-            report.snapshots.map {
-              .object([
-                ("chart", .string($0.chart)), ("chart_date", .string($0.chartDate.iso8601)),
-                ("entries", .int($0.entryCount)), ("outcome", .string($0.outcome.rawValue)),
-              ])
-            })
+          .array(report.snapshots.map(ImportWords.json(of:)))
         ),
         ("decisions_kept", .int(report.decisionsKept)),
         (

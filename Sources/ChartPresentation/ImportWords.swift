@@ -6,6 +6,16 @@ import ChartStorage
 /// What an import found, in the words every front end gives it (the command line prefixes each
 /// line with `warning: `; the service lists them in its answer to an upload).
 public enum ImportWords {
+  /// A snapshot an import stored or found stored, as every front end's JSON gives it (an upload's
+  /// answer, `import --move-to`'s report): `{"chart", "chart_date" (ISO 8601), "entries" (how
+  /// many), "outcome" (imported, replaced or unchanged)}`.
+  public static func json(of snapshot: ImportedSnapshot) -> JSONValue {
+    .object([
+      ("chart", .string(snapshot.chart)), ("chart_date", .string(snapshot.chartDate.iso8601)),
+      ("entries", .int(snapshot.entryCount)), ("outcome", .string(snapshot.outcome.rawValue)),
+    ])
+  }
+
   /// "a", or "an" before a word that starts with a vowel sound, a format's or a frequency's name
   /// (`an apple-music-charts file`, `an hourly chart`, but `a uk-chart-csv file`).
   public static func article(_ word: String) -> String {

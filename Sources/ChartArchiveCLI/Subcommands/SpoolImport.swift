@@ -1,5 +1,6 @@
 import ChartFormats
 import ChartImport
+import ChartPresentation
 import ChartRanking
 import Foundation
 
@@ -204,13 +205,7 @@ private struct SpoolRun {
         ("moved_to", .string(item.movedTo)), ("report", JSONValue(item.report)),
         (
           "snapshots",
-          .array(
-            item.snapshots.map {
-              .object([
-                ("chart", .string($0.chart)), ("chart_date", .string($0.chartDate.iso8601)),
-                ("entries", .int($0.entryCount)), ("outcome", .string($0.outcome.rawValue)),
-              ])
-            })
+          .array(item.snapshots.map(ImportWords.json(of:)))
         ),
       ])
     }
