@@ -24,6 +24,8 @@ final class ServiceMetrics: Sendable {
     var bytes = 0
     var cacheHits = 0
     var cacheMisses = 0
+    /// The uploads that were written, by their answer's `outcome`.
+    var uploads: [String: Int] = [:]
   }
 
   /// The histogram's upper bounds, in seconds.
@@ -52,15 +54,10 @@ final class ServiceMetrics: Sendable {
     }
   }
 
-  /// What an upload's status says of it: `stored` (201), `unchanged` (200: nothing new),
-  /// `busy` (503: the archive could not be written in time), `refused` (any other).
-  static func uploadOutcome(status: Int) -> String {
-    switch status {
-    case 201: "stored"
-    case 200: "unchanged"
-    case 503: "busy"
-    default: "refused"
-    }
+  /// Counts an upload that was written, by its answer's `outcome`: `imported`, `replaced` or
+  /// `unchanged` (the status alone cannot tell a replacement, 200, from nothing new, 200 too).
+  func recordUpload(outcome: String) {
+    counts.withLock { $0.uploads[outcome, default: 0] += 1 }
   }
 
   /// The archive's figures the metrics give beside the counts.
@@ -117,11 +114,13 @@ final class ServiceMetrics: Sendable {
     text += "chart_archive_response_cache_misses_total \(counts.cacheMisses)\n"
     family(
       "chart_archive_uploads_total", "counter",
-      "Uploads by outcome: stored (201), unchanged (200), refused (4xx), busy (503).")
-    var outcomes = ["busy": 0, "refused": 0, "stored": 0, "unchanged": 0]
+      "Uploads by outcome: imported, replaced or unchanged (as the upload's answer says),"
+        + " refused (an error answer), busy (503).")
+    var outcomes = ["busy": 0, "imported": 0, "refused": 0, "replaced": 0, "unchanged": 0]
+    outcomes.merge(counts.uploads) { $0 + $1 }
     for (labels, count) in counts.requests
-    where labels.route == uploadRoute && labels.method == "POST" {
-      outcomes[Self.uploadOutcome(status: labels.status), default: 0] += count
+    where labels.route == uploadRoute && labels.method == "POST" && labels.status >= 400 {
+      outcomes[labels.status == 503 ? "busy" : "refused", default: 0] += count
     }
     for (outcome, count) in outcomes.sorted(by: { $0.key < $1.key }) {
       text += "chart_archive_uploads_total{outcome=\"\(outcome)\"} \(count)\n"

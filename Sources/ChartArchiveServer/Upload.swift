@@ -45,6 +45,7 @@ extension Router {
       }
       let outcome =
         report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"
+      metrics.recordUpload(outcome: outcome)
       let body = JSONValue.object([
         ("outcome", .string(outcome)),
         (

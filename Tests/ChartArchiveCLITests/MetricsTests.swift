@@ -25,6 +25,14 @@ struct MetricsTests {
     #expect(try server.get("/no/such/page/secret-path").status == 404)
     #expect(try ServeUploadTests.upload(port: server.port, date: "2024-06-01").status == 201)
     #expect(try ServeUploadTests.upload(port: server.port, date: "2024-06-01").status == 200)
+    // A replacement is answered 200 as nothing new is: the metrics count it as replaced.
+    let replacement = try ServedArchive.request(
+      port: server.port, "POST",
+      "/api/charts/app-new/snapshots?date=2024-06-01&format=app-feed&replace=true",
+      headers: [("Authorization", "Bearer " + ServeUploadTests.token)],
+      body: Array(#"[{"title": "Another song", "artist": "B"}]"#.utf8))
+    #expect(replacement.status == 200)
+    #expect(try replacement.json() as? [String: Any] != nil)
     let refused = try ServedArchive.request(
       port: server.port, "POST", "/api/charts/app-new/snapshots?date=2024-06-02",
       headers: [("Authorization", "Bearer wrong")], body: Array("[]".utf8))
@@ -46,9 +54,10 @@ struct MetricsTests {
     #expect(requests("GET", "/api/charts/{chart}/{date}", 404) == "1")
     #expect(requests("GET", "none", 404) == "1")
     #expect(requests("POST", "/api/charts/{chart}/snapshots", 201) == "1")
-    #expect(requests("POST", "/api/charts/{chart}/snapshots", 200) == "1")
+    #expect(requests("POST", "/api/charts/{chart}/snapshots", 200) == "2")
     #expect(requests("POST", "/api/charts/{chart}/snapshots", 401) == "1")
-    #expect(samples["chart_archive_uploads_total{outcome=\"stored\"}"] == "1")
+    #expect(samples["chart_archive_uploads_total{outcome=\"imported\"}"] == "1")
+    #expect(samples["chart_archive_uploads_total{outcome=\"replaced\"}"] == "1")
     #expect(samples["chart_archive_uploads_total{outcome=\"unchanged\"}"] == "1")
     #expect(samples["chart_archive_uploads_total{outcome=\"refused\"}"] == "1")
     #expect(samples["chart_archive_uploads_total{outcome=\"busy\"}"] == "0")
@@ -56,11 +65,11 @@ struct MetricsTests {
     // are misses (an error is not kept). The upload emptied the cache, which nothing asked since.
     #expect(samples["chart_archive_response_cache_hits_total"] == "2")
     #expect(samples["chart_archive_response_cache_misses_total"] == "3")
-    // Nine requests before this one, each in the histogram once.
-    #expect(samples["chart_archive_http_request_duration_seconds_count"] == "9")
-    #expect(samples["chart_archive_http_request_duration_seconds_bucket{le=\"+Inf\"}"] == "9")
-    // Sample-data's import is version 1, the stored upload version 2.
-    #expect(samples["chart_archive_archive_version"] == "2")
+    // Ten requests before this one, each in the histogram once.
+    #expect(samples["chart_archive_http_request_duration_seconds_count"] == "10")
+    #expect(samples["chart_archive_http_request_duration_seconds_bucket{le=\"+Inf\"}"] == "10")
+    // Sample-data's import is version 1, the stored upload version 2, its replacement 3.
+    #expect(samples["chart_archive_archive_version"] == "3")
     let size = try FileManager.default.attributesOfItem(atPath: archive)[.size] as? Int ?? 0
     let log =
       (try? FileManager.default.attributesOfItem(atPath: archive + "-wal")[.size] as? Int) ?? 0
