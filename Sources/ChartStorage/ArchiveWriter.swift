@@ -140,6 +140,10 @@ public final class ArchiveWriter {
   ///   full-text index is filled; `nil` when every song's artists were decided again.
   /// - Throws: ``DatabaseError``.
   private func decideArtists() throws(DatabaseError) -> ArtistIndex? {
+    // The new songs' credits are read into the index's rows (or the archive's, in a rebuild): let
+    // go before the full-text index fills, when a first import's memory peaks (the rows, their
+    // split on another thread, SQLite's cache).
+    defer { written.createdCredits = [:] }
     let index = ArtistIndex(database: database)
     if written.songsOrCreditsRemoved {
       try index.rebuild()
@@ -183,7 +187,6 @@ public final class ArchiveWriter {
     }
     written.createdSongs = []
     written.addedCredits = []
-    written.createdCredits = [:]
   }
 
   // MARK: - References
