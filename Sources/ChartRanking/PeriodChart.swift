@@ -1,3 +1,5 @@
+public import Foundation
+
 /// How a period chart scores a song's place on one snapshot of the span. A song's points are the
 /// sum over the snapshots of the span it was on.
 ///
@@ -117,10 +119,15 @@ public struct PeriodSpan: Hashable, Sendable {
     return PeriodSpan(from: Self.date(daysSince1970: first), to: Self.date(daysSince1970: last))
   }
 
-  /// The first second of `from` and the last of `to`, in seconds since 1970 (UTC): the chart
-  /// dates of the span are those between them.
-  public var seconds: ClosedRange<Int64> {
-    from.secondsSince1970...(to.secondsSince1970 + 86_399)
+  /// The first second of `from`'s day and the last of `to`'s in a chart's time zone, in seconds
+  /// since 1970-01-01T00:00:00Z: the chart dates of the span are those between them (an hourly
+  /// chart's every hour of both days; a chart cut at 00:30 in Seoul, its snapshot of `from`, at
+  /// 15:30 UTC the day before).
+  ///
+  /// - Parameter zone: the chart's time zone; UTC for a chart that has none.
+  public func instants(in zone: TimeZone) -> ClosedRange<Int64> {
+    let first = ChartDate.instants(ofDay: from, in: zone).lowerBound
+    return first...(ChartDate.instants(ofDay: to, in: zone).upperBound - 1)
   }
 
   private static func day(_ date: ChartDate) -> ChartDate {

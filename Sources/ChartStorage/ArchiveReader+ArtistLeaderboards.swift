@@ -1,4 +1,5 @@
 public import ChartRanking
+import Foundation
 
 extension ArchiveReader {
   // MARK: - Artist leaderboards
@@ -13,8 +14,10 @@ extension ArchiveReader {
   /// - Parameters:
   ///   - figure: what is counted.
   ///   - chart: the chart's name.
-  ///   - from: the span's first chart date, inclusive, or `nil` for the chart's first.
-  ///   - to: the span's last chart date, inclusive, or `nil` for the chart's latest.
+  ///   - from: the span's first chart date, inclusive, or `nil` for the chart's first: a day is
+  ///     the chart's day in its time zone (``RecordSpan/instants(in:)``).
+  ///   - to: the span's last chart date, inclusive (all of its day), or `nil` for the chart's
+  ///     latest.
   ///   - limit: the last rank listed (more rows where artists tie at it); at least 1.
   /// - Returns: the leaderboard; no rows when no entry of the span counts.
   /// - Throws: ``ArchiveError/noSuchChart(_:charts:)`` for an unknown chart,
@@ -33,8 +36,9 @@ extension ArchiveReader {
     _ figure: ArtistLeaderboard.Figure, chartID: Int64, from: ChartDate?, to: ChartDate?,
     limit: Int
   ) throws(ArchiveError) -> [ArtistLeaderboard.Row] {
+    let instants = RecordSpan(from: from, to: to).instants(in: try timeZone(ofChart: chartID))
     let scores = try reading { () throws(DatabaseError) in
-      try artistScores(figure, chart: chartID, from: from, to: to)
+      try artistScores(figure, chart: chartID, instants: instants)
     }
     // Names are read for the artists that may be ranked within the limit only.
     let figures = scores.values.map(\.figure).sorted(by: >)
@@ -62,7 +66,7 @@ extension ArchiveReader {
 
   /// Every artist's score, by artist ID.
   private func artistScores(
-    _ figure: ArtistLeaderboard.Figure, chart: Int64, from: ChartDate?, to: ChartDate?
+    _ figure: ArtistLeaderboard.Figure, chart: Int64, instants: (from: Int64, to: Int64)
   ) throws(DatabaseError) -> [Int64: ArtistScore] {
     let deepest =
       switch figure {
@@ -77,8 +81,8 @@ extension ArchiveReader {
         + " WHERE s.chart_id = ?1 AND s.chart_time BETWEEN ?2 AND ?3 AND e.rank <= ?4"
         + " ORDER BY s.chart_time")
     statement.bind(chart, at: 1)
-    statement.bind(from?.secondsSince1970 ?? Int64.min, at: 2)
-    statement.bind(to?.secondsSince1970 ?? Int64.max, at: 3)
+    statement.bind(instants.from, at: 2)
+    statement.bind(instants.to, at: 3)
     statement.bind(deepest, at: 4)
     defer { statement.reset() }
     var scores: [Int64: ArtistScore] = [:]

@@ -8,16 +8,16 @@ extension ArchiveReader {
   ///
   /// - Parameters:
   ///   - chart: the chart's name.
-  ///   - from: the first chart date audited, or `nil` for the first snapshot.
-  ///   - to: the last chart date audited, or `nil` for the last snapshot.
+  ///   - from: the first chart date audited, or `nil` for the first snapshot: a day is the
+  ///     chart's day in its time zone (``RecordSpan/instants(in:)``).
+  ///   - to: the last chart date audited (all of its day), or `nil` for the last snapshot.
   /// - Throws: ``ArchiveError/noSuchChart(_:)`` or ``ArchiveError/database(path:_:)``.
   public func audit(of chart: String, from: ChartDate? = nil, to: ChartDate? = nil)
     throws(ArchiveError) -> ChartAudit
   {
     let chartID = try self.chartID(chart)
-    let range: [any StatementArgument] = [
-      chartID, from?.secondsSince1970 ?? .min, to?.secondsSince1970 ?? .max,
-    ]
+    let instants = RecordSpan(from: from, to: to).instants(in: try timeZone(ofChart: chartID))
+    let range: [any StatementArgument] = [chartID, instants.from, instants.to]
     return try reading {
       let counts =
         try database.row(

@@ -391,6 +391,21 @@ extension ArchiveReader {
       chart: chart, day: day, timeZone: zoneName, chartDates: found.map(\.chartDate))
   }
 
+  /// The time zone a chart's days are in, as a span of dates (records, periods) reads them: the
+  /// zone its snapshots are cut in (``ChartSummary/timeZone``), UTC for a chart without one.
+  ///
+  /// - Throws: ``ArchiveError/database(path:_:)``.
+  func timeZone(ofChart chartID: Int64) throws(ArchiveError) -> TimeZone {
+    let name = try reading {
+      try database.row("SELECT time_zone FROM charts WHERE id = ?", [chartID]) {
+        $0.optionalString(at: 0)
+      } ?? nil
+    }
+    return name.flatMap(TimeZone.init(identifier:)) ?? Self.utc
+  }
+
+  private static let utc = TimeZone(secondsFromGMT: 0) ?? .current
+
   // MARK: - Helpers
 
   func chartID(_ name: String) throws(ArchiveError) -> Int64 {

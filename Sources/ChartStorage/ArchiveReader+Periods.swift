@@ -1,4 +1,5 @@
 public import ChartRanking
+import Foundation
 
 /// A chart of a span made from the snapshots in it (see ``PeriodRanking``): the archive's own
 /// ranking from the charts it holds, not a publisher's year-end chart.
@@ -54,8 +55,10 @@ extension ArchiveReader {
     let chartID = try self.chartID(chart)
     let frequency = try self.chart(named: chart)?.frequency
     let previousSpan = span.previous(frequency: frequency)
-    let current = try periodPlacements(ofChart: chartID, in: span.seconds)
-    let before = try periodPlacements(ofChart: chartID, in: previousSpan.seconds)
+    // The span's days are the chart's days in its zone.
+    let zone = try timeZone(ofChart: chartID)
+    let current = try periodPlacements(ofChart: chartID, in: span.instants(in: zone))
+    let before = try periodPlacements(ofChart: chartID, in: previousSpan.instants(in: zone))
     let scoring =
       scoring
       ?? .standard(
@@ -64,7 +67,7 @@ extension ArchiveReader {
     let shown = standings.prefix(limit ?? standings.count)
     let names = try songNames(shown.map(\.song))
     // Every snapshot of the span counts, one of no entries (a listener's week without plays) too.
-    let times = try snapshotTimes(ofChart: chartID, in: span.seconds)
+    let times = try snapshotTimes(ofChart: chartID, in: span.instants(in: zone))
     var first: ChartDate?
     var last: ChartDate?
     if let earliest = times.first, let latest = times.last {
@@ -76,7 +79,9 @@ extension ArchiveReader {
       scoring: scoring,
       firstChartDate: first, lastChartDate: last,
       snapshotCount: times.count,
-      previousSnapshotCount: try snapshotTimes(ofChart: chartID, in: previousSpan.seconds).count,
+      previousSnapshotCount: try snapshotTimes(
+        ofChart: chartID, in: previousSpan.instants(in: zone)
+      ).count,
       songCount: standings.count,
       songs: shown.map {
         PeriodSong(standing: $0, title: names[$0.song]?.0 ?? "", artist: names[$0.song]?.1 ?? "")

@@ -1,4 +1,5 @@
 public import ChartRanking
+import Foundation
 
 /// A chart's records: its leaderboards over a span of chart dates, as `records` shows them.
 public struct ChartRecords: Hashable, Sendable {
@@ -71,7 +72,7 @@ extension ArchiveReader {
     _ kind: RecordKind, chartID: Int64, span: RecordSpan, limit: Int,
     shared: inout SharedRecords
   ) throws(ArchiveError) -> Leaderboard {
-    let bounds = RecordBounds(chartID: chartID, span: span)
+    let bounds = RecordBounds(chartID: chartID, span: span, zone: try timeZone(ofChart: chartID))
     let candidates: [RecordCandidate]
     switch kind {
     case .weeksAtNumberOne, .longestStayAtNumberOne:
@@ -337,16 +338,18 @@ extension ArchiveReader {
 }
 
 /// A chart and a span as a records query binds them (`?1` the chart, `?2` and `?3` the first and
-/// last chart time), and the bounds of migration 13's partial indexes.
+/// last instant of the span's days in the chart's zone), and the bounds of migration 13's partial
+/// indexes.
 struct RecordBounds {
   var chartID: Int64
   var from: Int64
   var to: Int64
 
-  init(chartID: Int64, span: RecordSpan) {
+  /// - Parameter zone: the chart's time zone, whose days the span's dates are
+  ///   (``RecordSpan/instants(in:)``).
+  init(chartID: Int64, span: RecordSpan, zone: TimeZone) {
     self.chartID = chartID
-    from = span.from?.secondsSince1970 ?? Int64.min
-    to = span.to?.secondsSince1970 ?? Int64.max
+    (from, to) = span.instants(in: zone)
   }
 
   var arguments: [any StatementArgument] { [chartID, from, to] }

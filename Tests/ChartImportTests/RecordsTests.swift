@@ -173,6 +173,27 @@ import Testing
       ])
   }
 
+  /// An hourly chart's `--to 2024-05-05` takes every hour of that day, not only its midnight.
+  @Test func aSpanOfAnHourlyChartTakesEveryHourOfItsDays() throws {
+    let (folder, archive) = try archiveInFolder()
+    _ = folder
+    let hours = ["2024-05-05T12:00:00Z", "2024-05-05T13:00:00Z", "2024-05-06T00:00:00Z"]
+    _ = try importFiles(
+      hours.map { hour in
+        (
+          name: "clock/\(hour.prefix(13)).json",
+          text: nativeSnapshot(
+            "clock", hour, [("A", "Singer A", nil, nil), ("B", "Singer B", nil, nil)],
+            frequency: "hourly")
+        )
+      }, into: archive)
+    let day = try ChartDate(iso8601: "2024-05-05")
+    let board = try archive.read {
+      try $0.leaderboard(.weeksAtNumberOne, of: "clock", span: RecordSpan(from: day, to: day))
+    }
+    #expect(Self.rows(board) == ["1 A 2 2024-05-05T12:00:00Z 2024-05-05T13:00:00Z"])
+  }
+
   @Test func aDailyChartCountsDays() throws {
     let (folder, archive) = try Self.archive(daily: true)
     _ = folder

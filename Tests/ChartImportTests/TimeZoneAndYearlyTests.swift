@@ -147,4 +147,51 @@ struct TimeZoneAndYearlyTests {
     #expect(latest.placements.map(\.movement) == [.up(1), .debut, .down(2)])
     #expect(latest.placements.map(\.weeksOnChart) == [2, 1, 2])
   }
+
+  /// A daily chart cut at 00:30 in Seoul: its snapshot of 2024-06-08 is at 15:30 UTC the day
+  /// before, its 2024-06-09 one at 15:30 UTC on the 8th.
+  static let seoulNights: [(name: String, text: String)] = [
+    (
+      "app-daily/2024-06-08T00-30.json",
+      #"{"chart": "app-daily", "entries": [{"rank": 1, "title": "How Sweet", "artist": "NewJeans","#
+        + #" "weeks_on_chart": 1}, {"rank": 2, "title": "Supernova", "artist": "aespa","#
+        + #" "weeks_on_chart": 1}]}"#
+    ),
+    (
+      "app-daily/2024-06-09T00-30.json",
+      #"{"chart": "app-daily", "entries": [{"rank": 1, "title": "Supernova", "artist": "aespa","#
+        + #" "weeks_on_chart": 2}, {"rank": 2, "title": "How Sweet", "artist": "NewJeans","#
+        + #" "weeks_on_chart": 2}]}"#
+    ),
+  ]
+
+  /// Records, by-artist leaderboards, periods and audits take a span's dates as the chart's days
+  /// in its zone, as `show` does: `--from 2024-06-08 --to 2024-06-08` is the snapshot of June 8 in Seoul
+  /// (at 15:30 UTC on the 7th), not the one cut at 15:30 UTC on the 8th (June 9 in Seoul).
+  @Test func aSpanOfDatesIsTheChartsDaysInItsZone() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    _ = try importFiles(Self.seoulNights, into: archive, options: Self.seoul)
+    let june8 = try Self.day("2024-06-08")
+    let (stays, artists, period, audit) = try archive.read { reader in
+      (
+        try reader.leaderboard(
+          .weeksAtNumberOne, of: "app-daily", span: RecordSpan(from: june8, to: june8)),
+        try reader.artistLeaderboard(.numberOnes, chart: "app-daily", from: june8, to: june8),
+        try reader.periodChart(of: "app-daily", span: PeriodSpan(from: june8, to: june8)),
+        try reader.audit(of: "app-daily", from: june8, to: june8)
+      )
+    }
+    #expect(
+      stays.rows.map { row -> String in
+        guard case .song(let song) = row.record.holder else { return "an artist" }
+        return "\(song.title) \(row.record.figure) \(row.record.firstDate.iso8601)"
+      } == ["How Sweet 1 2024-06-07T15:30:00Z"])
+    #expect(artists.rows.map { "\($0.artist.name) \($0.figure)" } == ["NewJeans 1"])
+    #expect(period.snapshotCount == 1)
+    #expect(period.songs.map(\.title) == ["How Sweet", "Supernova"])
+    // The two published weeks on chart of June 8's snapshot, both agreeing.
+    #expect(
+      audit.agreements.first { $0.figure == .weeksOnChart }
+        == FigureAgreement(figure: .weeksOnChart, compared: 2, agreeing: 2))
+  }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ChartRanking
@@ -120,7 +121,18 @@ struct PeriodChartTests {
     #expect(PeriodSpan.year(holding: try date("1984-12-01"), frequency: .daily) == 1984)
     #expect(PeriodSpan.year(holding: try date("2024-12-31T23:00:00Z"), frequency: .hourly) == 2024)
     // The last second of the last day is in the span: an hourly chart's 23:00 is.
-    #expect(daily.seconds.upperBound == (try date("2025-01-01")).secondsSince1970 - 1)
+    let utc = try #require(TimeZone(identifier: "UTC"))
+    #expect(daily.instants(in: utc).upperBound == (try date("2025-01-01")).secondsSince1970 - 1)
+  }
+
+  /// A span's days are the chart's days in its zone: Seoul's 2024-06-08 runs from 15:00 UTC the
+  /// day before to 14:59:59 UTC.
+  @Test func aSpansDaysAreTheChartsDaysInItsZone() throws {
+    let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+    let span = PeriodSpan(from: try date("2024-06-08"), to: try date("2024-06-08"))
+    let first = try date("2024-06-07T15:00:00Z").secondsSince1970
+    let last = try date("2024-06-08T14:59:59Z").secondsSince1970
+    #expect(span.instants(in: seoul) == first...last)
   }
 
   @Test func aSpanOfTwoDatesComparesWithTheSameNumberOfDaysBefore() throws {
