@@ -1,5 +1,6 @@
 import ChartRanking
 import ChartStorage
+import Foundation
 
 /// Makes, applies again and undoes the decisions of the archive (see ``Correction``): ties
 /// entries to songs as a person decided, over what the rules of ``SongLinking`` tied, and has
@@ -61,7 +62,13 @@ final class DecisionKeeper {
       throw ArchiveError.noSuchChart(name, charts: try reader.chartNames().sorted())
     }
     let onChart = try reader.entries(ofSong: song).filter { $0.chart == chart.id }
-    let time = date.secondsSince1970
+    // A date is its day in the chart's zone (a chart cut at 00:30 in Seoul has its June 9 at 15:30
+    // UTC on the 8th); a date and time, that instant.
+    let zone = chart.timeZone.flatMap(TimeZone.init(identifier:))
+    let time =
+      date.hasTime
+      ? date.secondsSince1970
+      : zone.map { ChartDate.instants(ofDay: date, in: $0).lowerBound } ?? date.secondsSince1970
     guard let first = onChart.first(where: { $0.chartDate.secondsSince1970 >= time }) else {
       throw CorrectionError.nothingToSplit(song: song, chart: name, from: date, before: false)
     }

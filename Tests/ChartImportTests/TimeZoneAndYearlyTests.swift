@@ -194,4 +194,24 @@ struct TimeZoneAndYearlyTests {
       audit.agreements.first { $0.figure == .weeksOnChart }
         == FigureAgreement(figure: .weeksOnChart, compared: 2, agreeing: 2))
   }
+
+  /// `songs split --from DATE` of a zoned chart starts at that day in the chart's zone: the Seoul
+  /// chart's June 9 snapshot (at 15:30 UTC on the 8th) goes to the new song, June 8's stays.
+  @Test func aSplitStartsAtItsDayInTheChartsZone() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    _ = try importFiles(Self.seoulNights, into: archive, options: Self.seoul)
+    func song(on day: String) throws -> SongID? {
+      try archive.read { reader in
+        try reader.chartSnapshot(of: "app-daily", at: .on(Self.day(day))).placements
+          .first { $0.entry.title == "How Sweet" }?.song
+      }
+    }
+    let before = try #require(try song(on: "2024-06-08"))
+    let decision = try archive.correct(
+      .split(before, chart: "app-daily", from: try Self.day("2024-06-09")))
+    #expect(decision.songs.first?.map(\.chartDate.iso8601) == ["2024-06-08T15:30:00Z"])
+    #expect(try song(on: "2024-06-08") == before)
+    let after = try song(on: "2024-06-09")
+    #expect(after != nil && after != before)
+  }
 }
