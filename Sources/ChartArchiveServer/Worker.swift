@@ -36,9 +36,9 @@ final class Worker: @unchecked Sendable {
   /// The connections held, by bufferevent.
   private var held: [OpaquePointer: HeldConnection] = [:]
   /// Those waiting for a request or sending one, oldest first.
-  private var waiting = ConnectionList(\.waitingLinks)
+  private var waiting = ConnectionList(.waiting)
   /// Those sending a head, the one whose first byte came first first.
-  private var heads = ConnectionList(\.headLinks)
+  private var heads = ConnectionList(.heads)
   /// Those accepted whose libevent connection is not known yet.
   private var unattached: [HeldConnection] = []
   /// Those whose head is refused, to answer.
