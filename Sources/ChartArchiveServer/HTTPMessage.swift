@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable {
   public var headers: [String: String]
   /// The body (an upload's file), empty for most requests.
   public var body: [UInt8]
+  /// The target as it came on the request line, for a request made from one: it names the
+  /// request's answer in the response cache (``ResponseCache/Asked``).
+  var target: String?
 
   /// A request.
   public init(
@@ -57,6 +60,7 @@ public struct HTTPRequest: Sendable {
       body: body)
     repeatedParameters = repeated
     malformedParameters = malformed
+    self.target = target
   }
 }
 

@@ -456,6 +456,10 @@ final class Worker: @unchecked Sendable {
       answering += 1
     }
     evhttp_request_set_on_complete_cb(request, requestDone, context)
+    if connection?.head.refusal == nil, let (asked, kept) = keptAnswer(to: request) {
+      send(kept, to: request, method: asked.method, target: asked.target, since: start)
+      return
+    }
     let incoming = Self.request(from: request)
     if let refusal = connection?.head.refusal {
       reply(router.refusal(refusal), to: request, incoming: incoming, since: start, closing: true)
@@ -487,10 +491,64 @@ final class Worker: @unchecked Sendable {
     }
   }
 
+  /// The answer the router kept for a GET or HEAD request as it came, found from libevent's
+  /// request without copying it (see ``Router/keptAnswer(to:acceptEncoding:)``); `nil` for any
+  /// other request, one with `If-None-Match`, a body or a header the answer may depend on given
+  /// twice, and one whose answer is not kept: ``Router/respond(to:)`` answers those.
+  private func keptAnswer(to request: OpaquePointer) -> (ResponseCache.Asked, HTTPResponse)? {
+    let method: String
+    switch evhttp_request_get_command(request) {
+    case EVHTTP_REQ_GET: method = "GET"
+    case EVHTTP_REQ_HEAD: method = "HEAD"
+    default: return nil
+    }
+    guard let uri = evhttp_request_get_uri(request) else { return nil }
+    var accept: String?
+    var acceptEncoding: String?
+    var header = chart_archive_first_header(evhttp_request_get_input_headers(request))
+    while let current = header {
+      header = chart_archive_next_header(current)
+      guard let key = current.pointee.key, let value = current.pointee.value else { continue }
+      if strcasecmp(key, "accept") == 0 {
+        guard accept == nil else { return nil }
+        accept = String(cString: value)
+      } else if strcasecmp(key, "accept-encoding") == 0 {
+        guard acceptEncoding == nil else { return nil }
+        acceptEncoding = String(cString: value)
+      } else if strcasecmp(key, "if-none-match") == 0 || strcasecmp(key, "content-length") == 0
+        || strcasecmp(key, "transfer-encoding") == 0
+      {
+        return nil
+      }
+    }
+    let asked = ResponseCache.Asked(method: method, target: String(cString: uri), accept: accept)
+    guard let kept = router.keptAnswer(to: asked, acceptEncoding: acceptEncoding) else {
+      return nil
+    }
+    return (asked, kept)
+  }
+
   /// Sends a response on the loop's thread and writes its line to the access log.
   private func reply(
     _ response: HTTPResponse, to request: OpaquePointer, incoming: HTTPRequest, since start: Double,
     closing: Bool = false
+  ) {
+    // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
+    // request on the connection, so the connection ends with this answer.
+    let unreadBody =
+      (incoming.method == "TRACE" || incoming.method == "HEAD")
+      && (incoming.headers["content-length"].map { $0 != "0" } ?? false
+        || incoming.headers["transfer-encoding"] != nil)
+    send(
+      response, to: request, method: incoming.method, target: incoming.path,
+      closing: closing || unreadBody, since: start)
+  }
+
+  /// Sends a response to a request of a method, on the loop's thread, and writes its line to
+  /// the access log with the target's path; `closing`, the connection ends with it.
+  private func send(
+    _ response: HTTPResponse, to request: OpaquePointer, method: String, target: String,
+    closing: Bool = false, since start: Double
   ) {
     // The connection's timeout runs from now: an answer that took longer than it was dropped
     // unsent as soon as the loop went on. The loop's clock is read again first: libevent times a
@@ -503,15 +561,9 @@ final class Worker: @unchecked Sendable {
     let bufferevent = connection.flatMap { evhttp_connection_get_bufferevent($0) }
     let output = evhttp_request_get_output_headers(request)
     for (name, value) in response.headers { evhttp_add_header(output, name, value) }
-    // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
-    // request on the connection, so the connection ends with this answer.
-    let unreadBody =
-      (incoming.method == "TRACE" || incoming.method == "HEAD")
-      && (incoming.headers["content-length"].map { $0 != "0" } ?? false
-        || incoming.headers["transfer-encoding"] != nil)
-    if stopping || unreadBody || closing { evhttp_add_header(output, "Connection", "close") }
+    if stopping || closing { evhttp_add_header(output, "Connection", "close") }
     let reason = reasonPhrase(response.status)
-    if incoming.method == "HEAD" {
+    if method == "HEAD" {
       // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
       if response.status != 304, response.status != 204 {
         evhttp_add_header(output, "Content-Length", String(response.body.count))
@@ -529,9 +581,10 @@ final class Worker: @unchecked Sendable {
     }
     // The line is written before the answer leaves: a client that has its answer finds it in the
     // log.
+    let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
     logAnswer(
-      method: incoming.method, route: response.route, path: incoming.path,
-      status: response.status, bytes: response.body.count, since: start)
+      method: method, route: response.route, path: path, status: response.status,
+      bytes: response.body.count, since: start)
     if let bufferevent { writeNow(bufferevent) }
   }
 

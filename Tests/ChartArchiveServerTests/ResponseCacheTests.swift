@@ -84,4 +84,42 @@ struct ResponseCacheTests {
     #expect(service.get("/api/songs?q=lovin&chart=hot-100&format=csv").status == 200)
     #expect(service.router.cache.count == kept + 3)
   }
+
+  /// A GET answered once is found again as it came (method, target, `Accept`) without being
+  /// routed: the very answer routing gives, plain or compressed as asked. Another spelling of it,
+  /// another method or another `Accept` is not found until it was answered too.
+  @Test func anAnswerIsFoundAgainByTheRequestAsItCame() throws {
+    let service = try Service(try TestArchive.shared.get().path)
+    let target = "/api/charts/hot-100/2024-01-06"
+    let asked = ResponseCache.Asked(method: "GET", target: target, accept: nil)
+    #expect(service.router.keptAnswer(to: asked, acceptEncoding: nil) == nil)
+    let routed = service.get(target)
+    let compressed = service.get(target, headers: ["Accept-Encoding": "gzip"])
+    #expect(compressed.header("Content-Encoding") == "gzip")
+    for (expected, encoding) in [(routed, nil), (compressed, "gzip, deflate")] {
+      let kept = try #require(service.router.keptAnswer(to: asked, acceptEncoding: encoding))
+      #expect(kept.status == 200)
+      #expect(
+        kept.headers.map { "\($0.name): \($0.value)" }
+          == expected.headers.map { "\($0.name): \($0.value)" })
+      #expect(kept.body.bytes == expected.body.bytes)
+      #expect(kept.route == "/api/charts/{chart}/{date}")
+    }
+    let others = [
+      ResponseCache.Asked(method: "GET", target: "/api/charts/hot%2D100/2024-01-06", accept: nil),
+      ResponseCache.Asked(method: "HEAD", target: target, accept: nil),
+      ResponseCache.Asked(method: "GET", target: target, accept: "text/csv"),
+    ]
+    let count = service.router.cache.count
+    for other in others {
+      #expect(service.router.keptAnswer(to: other, acceptEncoding: nil) == nil)
+      _ = service.request(
+        other.method, other.target, headers: other.accept.map { ["Accept": $0] } ?? [:])
+      #expect(service.router.keptAnswer(to: other, acceptEncoding: nil)?.status == 200)
+    }
+    // The CSV form is another answer; the other two are the one kept.
+    #expect(service.router.cache.count == count + 1)
+    let csv = service.router.keptAnswer(to: others[2], acceptEncoding: nil)
+    #expect(csv?.header("Content-Type") == "text/csv; charset=utf-8")
+  }
 }
