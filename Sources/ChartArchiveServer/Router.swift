@@ -104,10 +104,15 @@ public final class Router: Sendable {
         response.headers.append(("ETag", EntityTag.of(response.body)))
       }
       let entry = cache.keep(response, for: key) { [self] entry in
-        ResponseCache.Finished(
-          plain: finish(entry.response, gzipped: nil, for: Self.plainRequest),
+        func lined(_ response: HTTPResponse) -> HTTPResponse {
+          var response = response
+          response.lines = HeaderLines(of: response)
+          return response
+        }
+        return ResponseCache.Finished(
+          plain: lined(finish(entry.response, gzipped: nil, for: Self.plainRequest)),
           compressed: entry.gzipped.map {
-            finish(entry.response, gzipped: $0, for: Self.compressedRequest)
+            lined(finish(entry.response, gzipped: $0, for: Self.compressedRequest))
           },
           countsHit: countsHit)
       }

@@ -560,12 +560,26 @@ final class Worker: @unchecked Sendable {
     }
     let bufferevent = connection.flatMap { evhttp_connection_get_bufferevent($0) }
     let output = evhttp_request_get_output_headers(request)
-    for (name, value) in response.headers { evhttp_add_header(output, name, value) }
+    if let lines = response.lines {
+      // The headers libevent would add, Date and Content-Length, given as well: libevent's own
+      // are printed afresh for every answer.
+      lines.name.withUnsafeBufferPointer { name in
+        lines.value.withUnsafeBufferPointer { value in
+          _ = chart_archive_add_header_lines(output, name.baseAddress, value.baseAddress)
+        }
+      }
+      currentDate.withUnsafeBufferPointer { _ = evhttp_add_header(output, "Date", $0.baseAddress) }
+      lines.contentLength.withUnsafeBufferPointer {
+        _ = evhttp_add_header(output, "Content-Length", $0.baseAddress)
+      }
+    } else {
+      for (name, value) in response.headers { evhttp_add_header(output, name, value) }
+    }
     if stopping || closing { evhttp_add_header(output, "Connection", "close") }
     let reason = reasonPhrase(response.status)
     if method == "HEAD" {
       // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
-      if response.status != 304, response.status != 204 {
+      if response.status != 304, response.status != 204, response.lines == nil {
         evhttp_add_header(output, "Content-Length", String(response.body.count))
       }
       evhttp_send_reply(request, Int32(response.status), reason, nil)
@@ -688,6 +702,18 @@ final class Worker: @unchecked Sendable {
     return String(
       path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
   }
+
+  /// The `Date` header's value now, a C string, made once a second.
+  private var currentDate: ContiguousArray<CChar> {
+    let now = time(nil)
+    if now != dateSecond {
+      dateSecond = now
+      dateText = ContiguousArray(Self.httpDate(now).utf8CString)
+    }
+    return dateText
+  }
+  private var dateSecond = 0
+  private var dateText: ContiguousArray<CChar> = []
 
   /// The time now as a `Date` header gives it (RFC 9110, section 5.6.7):
   /// `Sun, 06 Nov 1994 08:49:37 GMT`.

@@ -122,4 +122,27 @@ struct ResponseCacheTests {
     let csv = service.router.keptAnswer(to: others[2], acceptEncoding: nil)
     #expect(csv?.header("Content-Type") == "text/csv; charset=utf-8")
   }
+
+  /// A kept answer's headers are handed to libevent as one block of lines, Content-Type first,
+  /// with its body's length; a header libevent looks for itself, a line break or a NUL in a
+  /// value, or no header at all, and they are handed over one by one.
+  @Test func aKeptAnswersHeadersAreOneBlockOfLines() throws {
+    func text(_ characters: ContiguousArray<CChar>) -> String {
+      characters.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+    let response = HTTPResponse(
+      status: 200,
+      headers: [("ETag", "\"1\""), ("Content-Type", "application/json"), ("Vary", "Accept")],
+      body: Array(repeating: 65, count: 12))
+    let lines = try #require(HeaderLines(of: response))
+    #expect(text(lines.name) == "Content-Type")
+    #expect(text(lines.value) == "application/json\r\nETag: \"1\"\r\nVary: Accept")
+    #expect(text(lines.contentLength) == "12")
+    for apart in [("Connection", "close"), ("date", "x"), ("X-Note", "a\r\nSet-Cookie: b")] {
+      var other = response
+      other.headers.append(apart)
+      #expect(HeaderLines(of: other) == nil, "\(apart)")
+    }
+    #expect(HeaderLines(of: HTTPResponse(status: 200)) == nil)
+  }
 }
