@@ -48,13 +48,26 @@ struct RequestHead {
       target = words.dropFirst().first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
     }
     guard lines > 1, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-    let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-    if name == "content-length" {
+    let name = bytes[..<colon]
+    if Self.isNamed(name, "content-length") {
       let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
       let value = bytes[(colon + 1)...].drop(while: blank).reversed().drop(while: blank)
       contentLengths.insert(String(decoding: value.reversed(), as: UTF8.self))
-    } else if name == "transfer-encoding" {
+    } else if Self.isNamed(name, "transfer-encoding") {
       hasTransferEncoding = true
+    }
+  }
+
+  /// Whether a header's name is a lower-case ASCII name, in any case (without making a string
+  /// of it, for every line of every head).
+  private static func isNamed(_ name: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString)
+    -> Bool
+  {
+    guard name.count == lowercase.utf8CodeUnitCount else { return false }
+    let wanted = UnsafeBufferPointer(start: lowercase.utf8Start, count: name.count)
+    return zip(name, wanted).allSatisfy { byte, letter in
+      let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+      return lower == letter
     }
   }
 

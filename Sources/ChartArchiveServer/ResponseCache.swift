@@ -20,8 +20,16 @@ import Synchronization
 /// toward the limit too, and go with the entries.
 final class ResponseCache: Sendable {
   private struct Generation: Equatable {
-    var file: [Int64]
-    var log: [Int64]
+    var file: Stamp
+    var log: Stamp
+  }
+
+  /// A file's identity, size and modification time; all zero when it is missing.
+  private struct Stamp: Equatable {
+    var inode: UInt = 0
+    var size = 0
+    var seconds = 0
+    var nanoseconds = 0
   }
 
   private struct State {
@@ -63,6 +71,8 @@ final class ResponseCache: Sendable {
   }
 
   private let path: String
+  /// The archive's path and its write-ahead log's, as C strings.
+  private let paths: (file: ContiguousArray<CChar>, log: ContiguousArray<CChar>)
   private let state = Mutex(State())
   /// How many bytes the cache keeps at most (see ``size(of:key:)``); past that it starts again.
   let limitBytes: Int
@@ -80,20 +90,22 @@ final class ResponseCache: Sendable {
   /// A cache for the archive at a path, keeping at most `limitBytes`.
   init(path: String, limitBytes: Int = ResponseCache.defaultLimitBytes) {
     self.path = path
+    paths = (ContiguousArray(path.utf8CString), ContiguousArray((path + "-wal").utf8CString))
     self.limitBytes = limitBytes
   }
 
   /// The archive's generation: the identity, size and modification time of its file and log.
   private func generation() -> Generation {
-    func stamp(_ path: String) -> [Int64] {
+    func stamp(_ path: ContiguousArray<CChar>) -> Stamp {
       var status = stat()
-      guard stat(path, &status) == 0 else { return [] }
-      return [
-        Int64(status.st_ino), Int64(status.st_size), Int64(status.st_mtim.tv_sec),
-        Int64(status.st_mtim.tv_nsec),
-      ]
+      guard path.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
+        return Stamp()
+      }
+      return Stamp(
+        inode: UInt(status.st_ino), size: Int(status.st_size), seconds: status.st_mtim.tv_sec,
+        nanoseconds: status.st_mtim.tv_nsec)
     }
-    return Generation(file: stamp(path), log: stamp(path + "-wal"))
+    return Generation(file: stamp(paths.file), log: stamp(paths.log))
   }
 
   /// The entry kept for a key, when the archive has not changed since it was made.

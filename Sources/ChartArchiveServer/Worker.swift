@@ -317,6 +317,13 @@ final class Worker: @unchecked Sendable {
   private func readHead(of connection: HeldConnection) {
     let input = bufferevent_get_input(connection.bufferevent)
     let length = evbuffer_get_length(input)
+    // Input in one piece (a head that came in one read) is read where it is.
+    var piece = iovec()
+    if connection.head.searched < length, evbuffer_peek(input, -1, nil, &piece, 1) >= 1,
+      piece.iov_len >= length, let start = piece.iov_base
+    {
+      readHead(of: connection, in: UnsafeRawBufferPointer(start: start, count: length))
+    }
     while !connection.head.isComplete, connection.head.searched < length {
       var from = evbuffer_ptr()
       guard evbuffer_ptr_set(input, &from, connection.head.searched, EVBUFFER_PTR_SET) == 0 else {
@@ -342,6 +349,21 @@ final class Worker: @unchecked Sendable {
     if connection.head.refusal != nil {
       refused.append(connection)
       event_active(housekeeping, EV_TIMEOUT, 0)
+    }
+  }
+
+  /// Reads the whole lines of a connection's head in its input's bytes, as ``readHead(of:)``
+  /// does.
+  private func readHead(of connection: HeldConnection, in input: UnsafeRawBufferPointer) {
+    while !connection.head.isComplete, connection.head.searched < input.count {
+      guard let end = input[connection.head.searched...].firstIndex(of: UInt8(ascii: "\n")) else {
+        connection.head.searched = input.count
+        break
+      }
+      connection.head.read(
+        line: UnsafeRawBufferPointer(rebasing: input[connection.head.lineStart..<end]))
+      connection.head.lineStart = end + 1
+      connection.head.searched = end + 1
     }
   }
 
