@@ -20,8 +20,11 @@ struct RequestHead {
   private(set) var isComplete = false
   /// The request's method and target as its first line gives them, for the access log (at most
   /// 1,000 bytes of the target).
-  private(set) var method = "-"
-  private(set) var target = "-"
+  var method: String { word(0) }
+  var target: String { word(1) }
+  /// The first line's first 1,024 bytes, kept as they came: the words are made only for the
+  /// log of a refused head.
+  private var firstLine: [UInt8] = []
   private var lines = 0
   private var contentLengths: Set<String> = []
   private var hasTransferEncoding = false
@@ -42,11 +45,7 @@ struct RequestHead {
       return
     }
     lines += 1
-    if lines == 1 {
-      let words = bytes.prefix(1_024).split(separator: UInt8(ascii: " "), maxSplits: 2)
-      method = words.first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
-      target = words.dropFirst().first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
-    }
+    if lines == 1 { firstLine = Array(bytes.prefix(1_024)) }
     guard lines > 1, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
     let name = bytes[..<colon]
     if Self.isNamed(name, "content-length") {
@@ -69,6 +68,12 @@ struct RequestHead {
       let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
       return lower == letter
     }
+  }
+
+  /// A word of the first line, `-` when it has none.
+  private func word(_ index: Int) -> String {
+    let words = firstLine.split(separator: UInt8(ascii: " "), maxSplits: 2)
+    return words.dropFirst(index).first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
   }
 
   /// Bytes were taken from the start of the connection's input (libevent parsed them, or moved a
