@@ -17,7 +17,8 @@ import Synchronization
 /// An entry is also found by the requests, as they came, that it answered (``Asked``: method,
 /// target, `Accept`), which name its key as routing them would: the same request again is
 /// answered from the entry without being copied out of libevent or routed. Those names count
-/// toward the limit too, and go with the entries.
+/// toward the limit too, and go with the entries. A worker checks the archive for such a request
+/// once a turn of its loop (see `Worker`), every other lookup checks it first.
 final class ResponseCache: Sendable {
   private struct Generation: Equatable {
     var file: Stamp
@@ -121,11 +122,12 @@ final class ResponseCache: Sendable {
   }
 
   /// The entry kept for a request as it came (see ``remember(_:as:)``), when the archive has not
-  /// changed since it was made.
-  func entry(for asked: Asked) -> Entry? {
-    let now = generation()
+  /// changed since it was made; `checking` false, when it had not changed when last checked (by
+  /// a caller that knows no change since then can concern this request: see `Worker`).
+  func entry(for asked: Asked, checking: Bool = true) -> Entry? {
+    let now = checking ? generation() : nil
     return state.withLock { state in
-      if state.generation != now {
+      if let now, state.generation != now {
         state = State(generation: now)
         return nil
       }

@@ -126,8 +126,14 @@ public final class Router: Sendable {
   /// when the same request was answered from the response cache or kept there since the archive
   /// last changed: the response ``respond(to:)`` gives it, found without routing the request
   /// again. `nil` when there is none; a request with `If-None-Match` is not asked for here.
-  func keptAnswer(to asked: ResponseCache.Asked, acceptEncoding: String?) -> HTTPResponse? {
-    guard let finished = cache.entry(for: asked)?.finished else { return nil }
+  /// `checkingArchive` false, the archive is not checked for a change first (see
+  /// ``ResponseCache/entry(for:checking:)``).
+  func keptAnswer(
+    to asked: ResponseCache.Asked, acceptEncoding: String?, checkingArchive: Bool = true
+  ) -> HTTPResponse? {
+    guard let finished = cache.entry(for: asked, checking: checkingArchive)?.finished else {
+      return nil
+    }
     if finished.countsHit { metrics.recordCache(hit: true) }
     if let compressed = finished.compressed, Gzip.isAccepted(by: acceptEncoding) {
       return compressed

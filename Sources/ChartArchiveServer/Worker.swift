@@ -63,6 +63,10 @@ final class Worker: @unchecked Sendable {
   private var stopTimer: OpaquePointer?
   private var ticker: OpaquePointer?
   private var housekeeping: OpaquePointer?
+  /// Whether the archive was checked for a change in this turn of the loop (see
+  /// ``keptAnswer(to:)``), and the event that says the turn ended.
+  private var archiveChecked = false
+  private var turnEnded: OpaquePointer?
   /// A stop asked for before the loop was made.
   private let stopAsked = Mutex<Double?>(nil)
 
@@ -95,6 +99,7 @@ final class Worker: @unchecked Sendable {
       evconnlistener_set_error_cb(listener, acceptFailedOnLoop)
     }
     housekeeping = event_new(base, -1, 0, keepHouseOnLoop, context)
+    turnEnded = event_new(base, -1, 0, endTurnOnLoop, context)
     ticker = event_new(base, -1, Int16(EV_PERSIST), tickOnLoop, context)
     var interval = timeval(tv_sec: 0, tv_usec: 250_000)
     event_add(ticker, &interval)
@@ -102,7 +107,7 @@ final class Worker: @unchecked Sendable {
     if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
     event_base_dispatch(base)
     baseAddress.withLock { $0 = 0 }
-    for event in [stopTimer, ticker, housekeeping] { if let event { event_free(event) } }
+    for event in [stopTimer, ticker, housekeeping, turnEnded] { if let event { event_free(event) } }
     // Closes every connection left (each one's close callback forgets it), then forgets those
     // libevent freed before their close callback was set.
     evhttp_free(http)
@@ -544,11 +549,24 @@ final class Worker: @unchecked Sendable {
       }
     }
     let asked = ResponseCache.Asked(method: method, target: String(cString: uri), accept: accept)
-    guard let kept = router.keptAnswer(to: asked, acceptEncoding: acceptEncoding) else {
-      return nil
+    // The archive is checked for a change (two stat calls) once a turn of the loop, by its first
+    // such request: every request the turn answers arrived before the loop's wait for it
+    // returned, so before the check (libevent reads a request that came behind another, on the
+    // same connection, in the next turn), and a change made before a request was sent is seen.
+    let checking = !archiveChecked
+    let kept = router.keptAnswer(
+      to: asked, acceptEncoding: acceptEncoding, checkingArchive: checking)
+    if checking {
+      archiveChecked = true
+      // Run once the turn's other callbacks have run: those of the events the wait returned
+      // are queued already; what is queued later runs in the next turn.
+      event_active(turnEnded, EV_TIMEOUT, 0)
     }
-    return (asked, kept)
+    return kept.map { (asked, $0) }
   }
+
+  /// The loop's turn ended: the next request found by how it came checks the archive again.
+  fileprivate func endTurn() { archiveChecked = false }
 
   /// Sends a response on the loop's thread and writes its line to the access log.
   private func reply(
@@ -825,6 +843,11 @@ private func keepHouseOnLoop(
 ) {
   guard let context else { return }
   Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().keepHouse()
+}
+
+private func endTurnOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+  guard let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().endTurn()
 }
 
 private func tickOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {

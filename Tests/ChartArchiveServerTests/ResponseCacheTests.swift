@@ -145,4 +145,23 @@ struct ResponseCacheTests {
     }
     #expect(HeaderLines(of: HTTPResponse(status: 200)) == nil)
   }
+
+  /// A request found by how it came is answered after the archive changed only when the lookup
+  /// checks the archive: a worker checks it once a turn of its loop, and leaves it unchecked for
+  /// the turn's other requests.
+  @Test func aLookupThatDoesNotCheckTheArchiveKeepsWhatTheLastCheckFound() throws {
+    let folder = try TemporaryFolder()
+    let archive = try folder.write("archive.sqlite", "one")
+    let cache = ResponseCache(path: archive)
+    let asked = ResponseCache.Asked(method: "GET", target: "/a", accept: nil)
+    #expect(cache.entry(for: asked) == nil)
+    cache.keep(HTTPResponse(status: 200, body: [65]), for: "a")
+    cache.remember(asked, as: "a")
+    #expect(cache.entry(for: asked)?.response.body.bytes == [65])
+    try folder.write("archive.sqlite", "two, longer")
+    #expect(cache.entry(for: asked, checking: false)?.response.body.bytes == [65])
+    #expect(cache.entry(for: asked) == nil)
+    #expect(cache.entry(for: asked, checking: false) == nil)
+    #expect(cache.count == 0)
+  }
 }
