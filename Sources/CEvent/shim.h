@@ -5,6 +5,8 @@
 #include <sys/types.h>
 #include <sys/select.h>
 #include <sys/time.h>
+#include <stdlib.h>
+#include <string.h>
 #include <event2/buffer.h>
 #include <event2/bufferevent.h>
 #include <event2/event.h>
@@ -22,4 +24,28 @@ static inline struct evkeyval *chart_archive_first_header(struct evkeyvalq *head
 /// The header after one (TAILQ_NEXT), or NULL.
 static inline struct evkeyval *chart_archive_next_header(struct evkeyval *header) {
   return header->next.tqe_next;
+}
+
+/// Adds a header to a list as given, without libevent's check of its value: a block of header
+/// lines the server made and checked itself (its name the first line's, its value the rest of
+/// the first line and every other line, joined by CR LF), which libevent then writes out as one
+/// header, "name: value" and CR LF, and frees as its own (with free). 0, or -1 out of memory.
+static inline int chart_archive_add_header_lines(struct evkeyvalq *headers, const char *name,
+                                                 const char *value) {
+  struct evkeyval *header = calloc(1, sizeof(struct evkeyval));
+  if (header == NULL) return -1;
+  header->key = strdup(name);
+  header->value = strdup(value);
+  if (header->key == NULL || header->value == NULL) {
+    free(header->key);
+    free(header->value);
+    free(header);
+    return -1;
+  }
+  // TAILQ_INSERT_TAIL, a macro Swift cannot call.
+  header->next.tqe_next = NULL;
+  header->next.tqe_prev = headers->tqh_last;
+  *headers->tqh_last = header;
+  headers->tqh_last = &header->next.tqe_next;
+  return 0;
 }

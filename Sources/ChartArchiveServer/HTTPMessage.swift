@@ -16,6 +16,9 @@ public struct HTTPRequest: Sendable {
   public var headers: [String: String]
   /// The body (an upload's file), empty for most requests.
   public var body: [UInt8]
+  /// The target as it came on the request line, for a request made from one: it names the
+  /// request's answer in the response cache (``ResponseCache/Asked``).
+  var target: String?
 
   /// A request.
   public init(
@@ -57,6 +60,7 @@ public struct HTTPRequest: Sendable {
       body: body)
     repeatedParameters = repeated
     malformedParameters = malformed
+    self.target = target
   }
 }
 
@@ -74,6 +78,9 @@ public struct HTTPResponse: Sendable {
   /// The pattern of the route that answered (`/api/charts/{chart}/{date}`), which the metrics
   /// count it under; `nil` for a request no route answered.
   public var route: String?
+  /// The headers as the lines they are sent as, made once for an answer sent many times (a kept
+  /// one): then they must not change.
+  var lines: HeaderLines?
 
   /// How a response may be kept.
   public enum Caching: Sendable, Equatable {
@@ -98,6 +105,45 @@ public struct HTTPResponse: Sendable {
   /// The first value of a header, by name in any case.
   public func header(_ name: String) -> String? {
     headers.first { $0.name.lowercased() == name.lowercased() }?.value
+  }
+}
+
+/// A response's headers as the lines they are sent as, and its body's length as
+/// `Content-Length` gives it, made once for an answer sent many times: libevent is handed them as
+/// one header (see `chart_archive_add_header_lines`), the first header's name and the rest, rather
+/// than each header copied and printed on its own.
+final class HeaderLines: Sendable {
+  /// The first header's name, a C string.
+  let name: ContiguousArray<CChar>
+  /// The first header's value, then CR LF and every other header's line, a C string.
+  let value: ContiguousArray<CChar>
+  /// The body's length, a C string.
+  let contentLength: ContiguousArray<CChar>
+
+  /// The lines of a response's headers, `Content-Type` first; `nil` when it has none, or a
+  /// header libevent itself looks for in the headers it sends (`Connection`, `Content-Length`,
+  /// `Date`, `Transfer-Encoding`, and `Content-Type` but as the first), or a name or value that
+  /// libevent would refuse to send (a line break, a NUL): those are handed over one by one.
+  init?(of response: HTTPResponse) {
+    let typeFirst =
+      response.headers.filter { $0.name == "Content-Type" }
+      + response.headers.filter { $0.name != "Content-Type" }
+    guard let first = typeFirst.first else { return nil }
+    let watched: Set<String> = [
+      "connection", "content-length", "content-type", "date", "keep-alive", "proxy-connection",
+      "transfer-encoding",
+    ]
+    for (index, header) in typeFirst.enumerated() {
+      let unsafe = (header.name + header.value).utf8.contains {
+        $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\n") || $0 == 0
+      }
+      guard !unsafe, !header.name.isEmpty, index == 0 || !watched.contains(header.name.lowercased())
+      else { return nil }
+    }
+    let rest = typeFirst.dropFirst().map { "\r\n\($0.name): \($0.value)" }.joined()
+    name = ContiguousArray(first.name.utf8CString)
+    value = ContiguousArray((first.value + rest).utf8CString)
+    contentLength = ContiguousArray(String(response.body.count).utf8CString)
   }
 }
 

@@ -33,6 +33,23 @@ final class HeldConnection {
   var waitingLinks = ConnectionLinks()
   var headLinks = ConnectionLinks()
 
+  /// Its place in a list of a kind (a switch, not a key path: a key path's access costs a
+  /// runtime call on every step of a request).
+  fileprivate subscript(kind: ConnectionList.Kind) -> ConnectionLinks {
+    get {
+      switch kind {
+      case .waiting: waitingLinks
+      case .heads: headLinks
+      }
+    }
+    set {
+      switch kind {
+      case .waiting: waitingLinks = newValue
+      case .heads: headLinks = newValue
+      }
+    }
+  }
+
   init(bufferevent: OpaquePointer, since: Double) {
     self.bufferevent = bufferevent
     waitingSince = since
@@ -50,44 +67,52 @@ struct ConnectionLinks {
 /// request or sending one (by ``HeldConnection/waitingSince``), or those sending a head (by
 /// ``HeldConnection/headStarted``). Adding at the end and removing anywhere take constant time.
 struct ConnectionList {
-  /// Where a connection keeps its place in this list.
-  let links: ReferenceWritableKeyPath<HeldConnection, ConnectionLinks>
+  /// The lists a connection can be in, each with its own links.
+  enum Kind {
+    /// Those waiting for a request or sending one (``HeldConnection/waitingLinks``).
+    case waiting
+    /// Those sending a head (``HeldConnection/headLinks``).
+    case heads
+  }
+
+  /// Which of a connection's links this list uses.
+  let links: Kind
   private(set) var oldest: HeldConnection?
   private var newest: HeldConnection?
   /// How many it holds.
   private(set) var count = 0
 
-  init(_ links: ReferenceWritableKeyPath<HeldConnection, ConnectionLinks>) { self.links = links }
+  init(_ links: Kind) { self.links = links }
 
   /// Adds a connection as the newest, when it is not in the list.
   mutating func append(_ connection: HeldConnection) {
-    guard !connection[keyPath: links].isListed else { return }
-    connection[keyPath: links] = ConnectionLinks(older: newest, newer: nil, isListed: true)
-    if let newest { newest[keyPath: links].newer = connection } else { oldest = connection }
+    guard !connection[links].isListed else { return }
+    connection[links] = ConnectionLinks(older: newest, newer: nil, isListed: true)
+    if let newest { newest[links].newer = connection } else { oldest = connection }
     newest = connection
     count += 1
   }
 
   /// Takes a connection out, when it is there.
   mutating func remove(_ connection: HeldConnection) {
-    let place = connection[keyPath: links]
+    let place = connection[links]
     guard place.isListed else { return }
     if let older = place.older {
-      older[keyPath: links].newer = place.newer
+      older[links].newer = place.newer
     } else {
       oldest = place.newer
     }
     if let newer = place.newer {
-      newer[keyPath: links].older = place.older
+      newer[links].older = place.older
     } else {
       newest = place.older
     }
-    connection[keyPath: links] = ConnectionLinks()
+    connection[links] = ConnectionLinks()
     count -= 1
   }
 
   /// The connection after one, toward the newest.
   func newer(than connection: HeldConnection) -> HeldConnection? {
-    connection[keyPath: links].newer
+    connection[links].newer
   }
 }

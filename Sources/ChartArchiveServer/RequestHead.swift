@@ -20,8 +20,11 @@ struct RequestHead {
   private(set) var isComplete = false
   /// The request's method and target as its first line gives them, for the access log (at most
   /// 1,000 bytes of the target).
-  private(set) var method = "-"
-  private(set) var target = "-"
+  var method: String { word(0) }
+  var target: String { word(1) }
+  /// The first line's first 1,024 bytes, kept as they came: the words are made only for the
+  /// log of a refused head.
+  private var firstLine: [UInt8] = []
   private var lines = 0
   private var contentLengths: Set<String> = []
   private var hasTransferEncoding = false
@@ -42,20 +45,35 @@ struct RequestHead {
       return
     }
     lines += 1
-    if lines == 1 {
-      let words = bytes.prefix(1_024).split(separator: UInt8(ascii: " "), maxSplits: 2)
-      method = words.first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
-      target = words.dropFirst().first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
-    }
+    if lines == 1 { firstLine = Array(bytes.prefix(1_024)) }
     guard lines > 1, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
-    let name = String(decoding: bytes[..<colon], as: UTF8.self).lowercased()
-    if name == "content-length" {
+    let name = bytes[..<colon]
+    if Self.isNamed(name, "content-length") {
       let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
       let value = bytes[(colon + 1)...].drop(while: blank).reversed().drop(while: blank)
       contentLengths.insert(String(decoding: value.reversed(), as: UTF8.self))
-    } else if name == "transfer-encoding" {
+    } else if Self.isNamed(name, "transfer-encoding") {
       hasTransferEncoding = true
     }
+  }
+
+  /// Whether a header's name is a lower-case ASCII name, in any case (without making a string
+  /// of it, for every line of every head).
+  private static func isNamed(_ name: Slice<UnsafeRawBufferPointer>, _ lowercase: StaticString)
+    -> Bool
+  {
+    guard name.count == lowercase.utf8CodeUnitCount else { return false }
+    let wanted = UnsafeBufferPointer(start: lowercase.utf8Start, count: name.count)
+    return zip(name, wanted).allSatisfy { byte, letter in
+      let lower = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+      return lower == letter
+    }
+  }
+
+  /// A word of the first line, `-` when it has none.
+  private func word(_ index: Int) -> String {
+    let words = firstLine.split(separator: UInt8(ascii: " "), maxSplits: 2)
+    return words.dropFirst(index).first.map { String(decoding: $0, as: UTF8.self) } ?? "-"
   }
 
   /// Bytes were taken from the start of the connection's input (libevent parsed them, or moved a

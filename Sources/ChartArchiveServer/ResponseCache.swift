@@ -13,15 +13,31 @@ import Synchronization
 /// beside them), and past the limit the cache starts again. A response whose key is longer than
 /// ``longestKey`` is not kept: a unique long value of a parameter in every request would fill the
 /// cache with entries asked for once.
+///
+/// An entry is also found by the requests, as they came, that it answered (``Asked``: method,
+/// target, `Accept`), which name its key as routing them would: the same request again is
+/// answered from the entry without being copied out of libevent or routed. Those names count
+/// toward the limit too, and go with the entries. A worker checks the archive for such a request
+/// once a turn of its loop (see `Worker`), every other lookup checks it first.
 final class ResponseCache: Sendable {
   private struct Generation: Equatable {
-    var file: [Int64]
-    var log: [Int64]
+    var file: Stamp
+    var log: Stamp
+  }
+
+  /// A file's identity, size and modification time; all zero when it is missing.
+  private struct Stamp: Equatable {
+    var inode: UInt = 0
+    var size = 0
+    var seconds = 0
+    var nanoseconds = 0
   }
 
   private struct State {
     var generation: Generation?
     var entries: [String: Entry] = [:]
+    /// The keys of the entries by the requests as they came (see ``Asked``).
+    var aliases: [Asked: String] = [:]
     var bytes = 0
   }
 
@@ -29,9 +45,35 @@ final class ResponseCache: Sendable {
   struct Entry: Sendable {
     var response: HTTPResponse
     var gzipped: ResponseBody?
+    /// The answers as sent to a request without `If-None-Match`, made once: with every header
+    /// the router gives (see ``Router``), plain and, when there is a gzip form, compressed.
+    var finished: Finished?
+  }
+
+  /// An entry's answers as sent.
+  struct Finished: Sendable {
+    var plain: HTTPResponse
+    var compressed: HTTPResponse?
+    /// Whether a hit counts in the metrics' cache hits (the route is cacheable).
+    var countsHit: Bool
+  }
+
+  /// A request as it came, which names an entry without being routed again: the method, the
+  /// target (path and query, as written) and the `Accept` header (which may choose the format).
+  struct Asked: Hashable, Sendable {
+    var method: String
+    var target: String
+    var accept: String?
+
+    /// The bytes it counts for in the cache, with ``entryOverhead``.
+    var size: Int {
+      method.utf8.count + target.utf8.count + (accept?.utf8.count ?? 0) + entryOverhead
+    }
   }
 
   private let path: String
+  /// The archive's path and its write-ahead log's, as C strings.
+  private let paths: (file: ContiguousArray<CChar>, log: ContiguousArray<CChar>)
   private let state = Mutex(State())
   /// How many bytes the cache keeps at most (see ``size(of:key:)``); past that it starts again.
   let limitBytes: Int
@@ -49,20 +91,22 @@ final class ResponseCache: Sendable {
   /// A cache for the archive at a path, keeping at most `limitBytes`.
   init(path: String, limitBytes: Int = ResponseCache.defaultLimitBytes) {
     self.path = path
+    paths = (ContiguousArray(path.utf8CString), ContiguousArray((path + "-wal").utf8CString))
     self.limitBytes = limitBytes
   }
 
   /// The archive's generation: the identity, size and modification time of its file and log.
   private func generation() -> Generation {
-    func stamp(_ path: String) -> [Int64] {
+    func stamp(_ path: ContiguousArray<CChar>) -> Stamp {
       var status = stat()
-      guard stat(path, &status) == 0 else { return [] }
-      return [
-        Int64(status.st_ino), Int64(status.st_size), Int64(status.st_mtim.tv_sec),
-        Int64(status.st_mtim.tv_nsec),
-      ]
+      guard path.withUnsafeBufferPointer({ stat($0.baseAddress!, &status) }) == 0 else {
+        return Stamp()
+      }
+      return Stamp(
+        inode: UInt(status.st_ino), size: Int(status.st_size), seconds: status.st_mtim.tv_sec,
+        nanoseconds: status.st_mtim.tv_nsec)
     }
-    return Generation(file: stamp(path), log: stamp(path + "-wal"))
+    return Generation(file: stamp(paths.file), log: stamp(paths.log))
   }
 
   /// The entry kept for a key, when the archive has not changed since it was made.
@@ -77,6 +121,37 @@ final class ResponseCache: Sendable {
     }
   }
 
+  /// The entry kept for a request as it came (see ``remember(_:as:)``), when the archive has not
+  /// changed since it was made; `checking` false, when it had not changed when last checked (by
+  /// a caller that knows no change since then can concern this request: see `Worker`).
+  func entry(for asked: Asked, checking: Bool = true) -> Entry? {
+    let now = checking ? generation() : nil
+    return state.withLock { state in
+      if let now, state.generation != now {
+        state = State(generation: now)
+        return nil
+      }
+      return state.aliases[asked].flatMap { state.entries[$0] }
+    }
+  }
+
+  /// Remembers the key of the entry a request as it came was answered from, so that the same
+  /// request finds it without being routed; not when the entry is gone, or the target is longer
+  /// than ``longestKey``. It counts toward the limit as an entry does.
+  func remember(_ asked: Asked, as key: String) {
+    guard asked.target.utf8.count + (asked.accept?.utf8.count ?? 0) <= Self.longestKey else {
+      return
+    }
+    let size = asked.size
+    state.withLock { state in
+      guard state.aliases[asked] == nil, state.entries[key] != nil,
+        state.bytes + size <= limitBytes
+      else { return }
+      state.aliases[asked] = key
+      state.bytes += size
+    }
+  }
+
   /// How many responses are kept.
   var count: Int { state.withLock { $0.entries.count } }
 
@@ -86,20 +161,27 @@ final class ResponseCache: Sendable {
   /// The bytes an entry kept under a key counts for: the key, the response's headers (names and
   /// values) and body, the body's gzip form, and ``entryOverhead``.
   static func size(of entry: Entry, key: String) -> Int {
-    key.utf8.count
-      + entry.response.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count }
-      + entry.response.body.count + (entry.gzipped?.count ?? 0) + entryOverhead
+    func headers(_ response: HTTPResponse?) -> Int {
+      response?.headers.reduce(0) { $0 + $1.name.utf8.count + $1.value.utf8.count } ?? 0
+    }
+    return key.utf8.count + headers(entry.response) + entry.response.body.count
+      + (entry.gzipped?.count ?? 0) + headers(entry.finished?.plain)
+      + headers(entry.finished?.compressed) + entryOverhead
   }
 
-  /// Keeps a response for a key, with its gzip form, and returns the entry; one whose key is longer
-  /// than ``longestKey``, or that alone would pass the limit, is returned and not kept.
+  /// Keeps a response for a key, with its gzip form and the answers `finish` makes of them, and
+  /// returns the entry; one whose key is longer than ``longestKey``, or that alone would pass
+  /// the limit, is returned and not kept.
   @discardableResult
-  func keep(_ response: HTTPResponse, for key: String) -> Entry {
+  func keep(
+    _ response: HTTPResponse, for key: String, finish: ((Entry) -> Finished)? = nil
+  ) -> Entry {
     let body = response.body
-    let entry = Entry(
+    var entry = Entry(
       response: response,
       gzipped: body.count >= Self.smallestGzipped
         ? Gzip.compress(body.bytes).map(ResponseBody.init) : nil)
+    entry.finished = finish?(entry)
     let size = Self.size(of: entry, key: key)
     guard key.utf8.count <= Self.longestKey, size <= limitBytes else { return entry }
     state.withLock { state in

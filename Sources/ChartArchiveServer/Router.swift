@@ -87,10 +87,14 @@ public final class Router: Sendable {
     }
     let canCache = request.method == "GET" || request.method == "HEAD"
     let key = routed.cacheKey
+    let countsHit = routed.route.caching != .none
     if canCache {
       let kept = cache.entry(for: key)
-      if routed.route.caching != .none { metrics.recordCache(hit: kept != nil) }
-      if let kept { return finish(kept.response, gzipped: kept.gzipped, for: request) }
+      if countsHit { metrics.recordCache(hit: kept != nil) }
+      if let kept {
+        remember(request, as: key)
+        return finish(kept.response, gzipped: kept.gzipped, for: request)
+      }
     }
     var response = answer(routed)
     response.route = routed.route.pattern
@@ -99,11 +103,58 @@ public final class Router: Sendable {
       if response.header("ETag") == nil {
         response.headers.append(("ETag", EntityTag.of(response.body)))
       }
-      let entry = cache.keep(response, for: key)
+      let entry = cache.keep(response, for: key) { [self] entry in
+        func lined(_ response: HTTPResponse) -> HTTPResponse {
+          var response = response
+          response.lines = HeaderLines(of: response)
+          return response
+        }
+        return ResponseCache.Finished(
+          plain: lined(finish(entry.response, gzipped: nil, for: Self.plainRequest)),
+          compressed: entry.gzipped.map {
+            lined(finish(entry.response, gzipped: $0, for: Self.compressedRequest))
+          },
+          countsHit: countsHit)
+      }
+      remember(request, as: key)
       return finish(response, gzipped: entry.gzipped, for: request)
     }
     return finish(response, gzipped: nil, for: request)
   }
+
+  /// The answer kept for a GET or HEAD request as it came (its method, target and `Accept`),
+  /// when the same request was answered from the response cache or kept there since the archive
+  /// last changed: the response ``respond(to:)`` gives it, found without routing the request
+  /// again. `nil` when there is none; a request with `If-None-Match` is not asked for here.
+  /// `checkingArchive` false, the archive is not checked for a change first (see
+  /// ``ResponseCache/entry(for:checking:)``).
+  func keptAnswer(
+    to asked: ResponseCache.Asked, acceptEncoding: String?, checkingArchive: Bool = true
+  ) -> HTTPResponse? {
+    guard let finished = cache.entry(for: asked, checking: checkingArchive)?.finished else {
+      return nil
+    }
+    if finished.countsHit { metrics.recordCache(hit: true) }
+    if let compressed = finished.compressed, Gzip.isAccepted(by: acceptEncoding) {
+      return compressed
+    }
+    return finished.plain
+  }
+
+  /// Remembers which entry a GET or HEAD request as it came was answered from (see
+  /// ``keptAnswer(to:acceptEncoding:)``).
+  private func remember(_ request: HTTPRequest, as key: String) {
+    guard let target = request.target else { return }
+    let asked = ResponseCache.Asked(
+      method: request.method, target: target, accept: request.headers["accept"])
+    cache.remember(asked, as: key)
+  }
+
+  /// A request as ``finish(_:gzipped:for:)`` sees it for a kept entry's answers: without
+  /// `If-None-Match`, taking gzip or not.
+  private static let plainRequest = HTTPRequest(method: "GET", path: "/")
+  private static let compressedRequest = HTTPRequest(
+    method: "GET", path: "/", headers: ["accept-encoding": "gzip"])
 
   /// Copies what uploads committed in the archive's write-ahead log into the archive file, as far
   /// as readers let it (`Archive.checkpoint()`), when the server takes uploads: the service does

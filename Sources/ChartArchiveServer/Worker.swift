@@ -36,9 +36,9 @@ final class Worker: @unchecked Sendable {
   /// The connections held, by bufferevent.
   private var held: [OpaquePointer: HeldConnection] = [:]
   /// Those waiting for a request or sending one, oldest first.
-  private var waiting = ConnectionList(\.waitingLinks)
+  private var waiting = ConnectionList(.waiting)
   /// Those sending a head, the one whose first byte came first first.
-  private var heads = ConnectionList(\.headLinks)
+  private var heads = ConnectionList(.heads)
   /// Those accepted whose libevent connection is not known yet.
   private var unattached: [HeldConnection] = []
   /// Those whose head is refused, to answer.
@@ -63,6 +63,10 @@ final class Worker: @unchecked Sendable {
   private var stopTimer: OpaquePointer?
   private var ticker: OpaquePointer?
   private var housekeeping: OpaquePointer?
+  /// Whether the archive was checked for a change in this turn of the loop (see
+  /// ``keptAnswer(to:)``), and the event that says the turn ended.
+  private var archiveChecked = false
+  private var turnEnded: OpaquePointer?
   /// A stop asked for before the loop was made.
   private let stopAsked = Mutex<Double?>(nil)
 
@@ -86,7 +90,7 @@ final class Worker: @unchecked Sendable {
 
   /// The loop: runs on the worker's thread until stopped.
   func run() {
-    guard let base = event_base_new(), let http = evhttp_new(base) else { return }
+    guard let base = Self.makeBase(), let http = evhttp_new(base) else { return }
     self.http = http
     configure(http)
     bound = evhttp_accept_socket_with_handle(http, socket)
@@ -95,6 +99,7 @@ final class Worker: @unchecked Sendable {
       evconnlistener_set_error_cb(listener, acceptFailedOnLoop)
     }
     housekeeping = event_new(base, -1, 0, keepHouseOnLoop, context)
+    turnEnded = event_new(base, -1, 0, endTurnOnLoop, context)
     ticker = event_new(base, -1, Int16(EV_PERSIST), tickOnLoop, context)
     var interval = timeval(tv_sec: 0, tv_usec: 250_000)
     event_add(ticker, &interval)
@@ -102,13 +107,26 @@ final class Worker: @unchecked Sendable {
     if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
     event_base_dispatch(base)
     baseAddress.withLock { $0 = 0 }
-    for event in [stopTimer, ticker, housekeeping] { if let event { event_free(event) } }
+    for event in [stopTimer, ticker, housekeeping, turnEnded] { if let event { event_free(event) } }
     // Closes every connection left (each one's close callback forgets it), then forgets those
     // libevent freed before their close callback was set.
     evhttp_free(http)
     for connection in Array(held.values) { forget(connection) }
     Self.byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] = nil }
     event_base_free(base)
+  }
+
+  /// The loop's event base. Its changes of what epoll watches are batched until the loop next
+  /// waits (`EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST`): a request answered within its turn of the
+  /// loop (``writeNow(_:)``) turns the socket's write interest on and off again, and libevent
+  /// turns its read interest off and on, which then cost one `epoll_ctl` instead of four. What
+  /// that asks: no socket the loop watches is closed while another descriptor of it stays open
+  /// (the listening socket, which every worker holds a copy of: see ``beginStopping(graceSeconds:)``).
+  private static func makeBase() -> OpaquePointer? {
+    guard let settings = event_config_new() else { return nil }
+    defer { event_config_free(settings) }
+    event_config_set_flag(settings, Int32(EVENT_BASE_FLAG_EPOLL_USE_CHANGELIST.rawValue))
+    return event_base_new_with_config(settings)
   }
 
   /// libevent's settings: the callbacks, the limits, the methods.
@@ -154,10 +172,18 @@ final class Worker: @unchecked Sendable {
   /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
   /// flight are answered.
   fileprivate func beginStopping(graceSeconds: Double) {
-    guard !stopping, let http, let base else { return }
+    guard !stopping, http != nil, let base else { return }
     stopping = true
-    if let bound { evhttp_del_accept_socket(http, bound) }
-    bound = nil
+    // The listening socket is closed once epoll has stopped watching it: closed with that change
+    // still batched (see `makeBase`), epoll would go on watching it (the other workers' copies
+    // keep it open), and the loop would wake for every connection they accept.
+    if let bound, let listener = evhttp_bound_socket_get_listener(bound) {
+      evconnlistener_disable(listener)
+    }
+    onLoop { [self] in
+      if let http = self.http, let bound { evhttp_del_accept_socket(http, bound) }
+      bound = nil
+    }
     deadline = monotonicSeconds() + graceSeconds
     stopTimer = event_new(base, -1, Int16(EV_PERSIST), checkStoppedOnLoop, context)
     var interval = timeval(tv_sec: 0, tv_usec: 20_000)
@@ -296,6 +322,13 @@ final class Worker: @unchecked Sendable {
   private func readHead(of connection: HeldConnection) {
     let input = bufferevent_get_input(connection.bufferevent)
     let length = evbuffer_get_length(input)
+    // Input in one piece (a head that came in one read) is read where it is.
+    var piece = iovec()
+    if connection.head.searched < length, evbuffer_peek(input, -1, nil, &piece, 1) >= 1,
+      piece.iov_len >= length, let start = piece.iov_base
+    {
+      readHead(of: connection, in: UnsafeRawBufferPointer(start: start, count: length))
+    }
     while !connection.head.isComplete, connection.head.searched < length {
       var from = evbuffer_ptr()
       guard evbuffer_ptr_set(input, &from, connection.head.searched, EVBUFFER_PTR_SET) == 0 else {
@@ -321,6 +354,21 @@ final class Worker: @unchecked Sendable {
     if connection.head.refusal != nil {
       refused.append(connection)
       event_active(housekeeping, EV_TIMEOUT, 0)
+    }
+  }
+
+  /// Reads the whole lines of a connection's head in its input's bytes, as ``readHead(of:)``
+  /// does.
+  private func readHead(of connection: HeldConnection, in input: UnsafeRawBufferPointer) {
+    while !connection.head.isComplete, connection.head.searched < input.count {
+      guard let end = input[connection.head.searched...].firstIndex(of: UInt8(ascii: "\n")) else {
+        connection.head.searched = input.count
+        break
+      }
+      connection.head.read(
+        line: UnsafeRawBufferPointer(rebasing: input[connection.head.lineStart..<end]))
+      connection.head.lineStart = end + 1
+      connection.head.searched = end + 1
     }
   }
 
@@ -435,6 +483,10 @@ final class Worker: @unchecked Sendable {
       answering += 1
     }
     evhttp_request_set_on_complete_cb(request, requestDone, context)
+    if connection?.head.refusal == nil, let (asked, kept) = keptAnswer(to: request) {
+      send(kept, to: request, method: asked.method, target: asked.target, since: start)
+      return
+    }
     let incoming = Self.request(from: request)
     if let refusal = connection?.head.refusal {
       reply(router.refusal(refusal), to: request, incoming: incoming, since: start, closing: true)
@@ -466,31 +518,108 @@ final class Worker: @unchecked Sendable {
     }
   }
 
+  /// The answer the router kept for a GET or HEAD request as it came, found from libevent's
+  /// request without copying it (see ``Router/keptAnswer(to:acceptEncoding:)``); `nil` for any
+  /// other request, one with `If-None-Match`, a body or a header the answer may depend on given
+  /// twice, and one whose answer is not kept: ``Router/respond(to:)`` answers those.
+  private func keptAnswer(to request: OpaquePointer) -> (ResponseCache.Asked, HTTPResponse)? {
+    let method: String
+    switch evhttp_request_get_command(request) {
+    case EVHTTP_REQ_GET: method = "GET"
+    case EVHTTP_REQ_HEAD: method = "HEAD"
+    default: return nil
+    }
+    guard let uri = evhttp_request_get_uri(request) else { return nil }
+    var accept: String?
+    var acceptEncoding: String?
+    var header = chart_archive_first_header(evhttp_request_get_input_headers(request))
+    while let current = header {
+      header = chart_archive_next_header(current)
+      guard let key = current.pointee.key, let value = current.pointee.value else { continue }
+      if strcasecmp(key, "accept") == 0 {
+        guard accept == nil else { return nil }
+        accept = String(cString: value)
+      } else if strcasecmp(key, "accept-encoding") == 0 {
+        guard acceptEncoding == nil else { return nil }
+        acceptEncoding = String(cString: value)
+      } else if strcasecmp(key, "if-none-match") == 0 || strcasecmp(key, "content-length") == 0
+        || strcasecmp(key, "transfer-encoding") == 0
+      {
+        return nil
+      }
+    }
+    let asked = ResponseCache.Asked(method: method, target: String(cString: uri), accept: accept)
+    // The archive is checked for a change (two stat calls) once a turn of the loop, by its first
+    // such request: every request the turn answers arrived before the loop's wait for it
+    // returned, so before the check (libevent reads a request that came behind another, on the
+    // same connection, in the next turn), and a change made before a request was sent is seen.
+    let checking = !archiveChecked
+    let kept = router.keptAnswer(
+      to: asked, acceptEncoding: acceptEncoding, checkingArchive: checking)
+    if checking {
+      archiveChecked = true
+      // Run once the turn's other callbacks have run: those of the events the wait returned
+      // are queued already; what is queued later runs in the next turn.
+      event_active(turnEnded, EV_TIMEOUT, 0)
+    }
+    return kept.map { (asked, $0) }
+  }
+
+  /// The loop's turn ended: the next request found by how it came checks the archive again.
+  fileprivate func endTurn() { archiveChecked = false }
+
   /// Sends a response on the loop's thread and writes its line to the access log.
   private func reply(
     _ response: HTTPResponse, to request: OpaquePointer, incoming: HTTPRequest, since start: Double,
     closing: Bool = false
   ) {
-    // The connection's timeout runs from now: an answer that took longer than it was dropped
-    // unsent as soon as the loop went on. The loop's clock is read again first: libevent times a
-    // timeout from the time it cached when this callback began.
-    if let connection = evhttp_request_get_connection(request), let base {
-      event_base_update_cache_time(base)
-      evhttp_connection_set_timeout(connection, Int32(configuration.timeoutSeconds))
-    }
-    let output = evhttp_request_get_output_headers(request)
-    for (name, value) in response.headers { evhttp_add_header(output, name, value) }
     // libevent reads no body for TRACE or HEAD: one sent anyway would be read as the next
     // request on the connection, so the connection ends with this answer.
     let unreadBody =
       (incoming.method == "TRACE" || incoming.method == "HEAD")
       && (incoming.headers["content-length"].map { $0 != "0" } ?? false
         || incoming.headers["transfer-encoding"] != nil)
-    if stopping || unreadBody || closing { evhttp_add_header(output, "Connection", "close") }
+    send(
+      response, to: request, method: incoming.method, target: incoming.path,
+      closing: closing || unreadBody, since: start)
+  }
+
+  /// Sends a response to a request of a method, on the loop's thread, and writes its line to
+  /// the access log with the target's path; `closing`, the connection ends with it.
+  private func send(
+    _ response: HTTPResponse, to request: OpaquePointer, method: String, target: String,
+    closing: Bool = false, since start: Double
+  ) {
+    // The connection's timeout runs from now: an answer that took longer than it was dropped
+    // unsent as soon as the loop went on. The loop's clock is read again first: libevent times a
+    // timeout from the time it cached when this callback began.
+    let connection = evhttp_request_get_connection(request)
+    if let connection, let base {
+      event_base_update_cache_time(base)
+      evhttp_connection_set_timeout(connection, Int32(configuration.timeoutSeconds))
+    }
+    let bufferevent = connection.flatMap { evhttp_connection_get_bufferevent($0) }
+    let output = evhttp_request_get_output_headers(request)
+    if let lines = response.lines {
+      // The headers libevent would add, Date and Content-Length, given as well: libevent's own
+      // are printed afresh for every answer.
+      lines.name.withUnsafeBufferPointer { name in
+        lines.value.withUnsafeBufferPointer { value in
+          _ = chart_archive_add_header_lines(output, name.baseAddress, value.baseAddress)
+        }
+      }
+      currentDate.withUnsafeBufferPointer { _ = evhttp_add_header(output, "Date", $0.baseAddress) }
+      lines.contentLength.withUnsafeBufferPointer {
+        _ = evhttp_add_header(output, "Content-Length", $0.baseAddress)
+      }
+    } else {
+      for (name, value) in response.headers { evhttp_add_header(output, name, value) }
+    }
+    if stopping || closing { evhttp_add_header(output, "Connection", "close") }
     let reason = reasonPhrase(response.status)
-    if incoming.method == "HEAD" {
+    if method == "HEAD" {
       // The headers a GET would have, without its body (RFC 9110, section 9.3.2).
-      if response.status != 304, response.status != 204 {
+      if response.status != 304, response.status != 204, response.lines == nil {
         evhttp_add_header(output, "Content-Length", String(response.body.count))
       }
       evhttp_send_reply(request, Int32(response.status), reason, nil)
@@ -504,9 +633,33 @@ final class Worker: @unchecked Sendable {
     } else {
       evhttp_send_reply(request, Int32(response.status), reason, nil)
     }
+    // The line is written before the answer leaves: a client that has its answer finds it in the
+    // log.
+    let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
     logAnswer(
-      method: incoming.method, route: response.route, path: incoming.path,
-      status: response.status, bytes: response.body.count, since: start)
+      method: method, route: response.route, path: path, status: response.status,
+      bytes: response.body.count, since: start)
+    if let bufferevent { writeNow(bufferevent) }
+  }
+
+  /// Writes what a connection's output holds now, in this turn of the loop, rather than in the
+  /// next one once epoll says the socket takes it; all of it written, the answer is done as
+  /// libevent would have done it then (its write callback: the next request is read, or the
+  /// connection closed). Otherwise (the socket's buffer full, an error) the loop writes the rest
+  /// as before, and meets the error.
+  ///
+  /// The connection may be freed before this returns.
+  private func writeNow(_ bufferevent: OpaquePointer) {
+    let output = bufferevent_get_output(bufferevent)
+    let descriptor = bufferevent_getfd(bufferevent)
+    guard descriptor >= 0, evbuffer_get_length(output) > 0 else { return }
+    // A bufferevent's output is drained by its own write callback only (frozen at the front
+    // otherwise).
+    evbuffer_unfreeze(output, 1)
+    let written = evbuffer_write(output, descriptor)
+    evbuffer_freeze(output, 1)
+    guard written > 0, evbuffer_get_length(output) == 0 else { return }
+    bufferevent_trigger(bufferevent, Int16(EV_WRITE), 0)
   }
 
   /// The access log's line: method, path, status, bytes, milliseconds; and the request counted
@@ -515,10 +668,12 @@ final class Worker: @unchecked Sendable {
     method: String, route: String?, path: String, status: Int, bytes: Int, since start: Double
   ) {
     let seconds = monotonicSeconds() - start
-    let milliseconds = seconds * 1_000
+    // Tenths of a millisecond, written as a Double's description would write them (`0.3`,
+    // `12.0`) without its costlier formatting.
+    let tenths = Int(seconds * 1_000 * 10)
     log(
       "\(Self.loggable(method)) \(Self.loggable(path)) \(status) \(bytes)"
-        + " \(Double(Int(milliseconds * 10)) / 10)ms")
+        + " \(tenths / 10).\(tenths % 10)ms")
     let counted = ServiceMetrics.Labels(
       method: Self.knownMethods.contains(method) ? method : "other", route: route ?? "none",
       status: status)
@@ -589,6 +744,18 @@ final class Worker: @unchecked Sendable {
     return String(
       path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
   }
+
+  /// The `Date` header's value now, a C string, made once a second.
+  private var currentDate: ContiguousArray<CChar> {
+    let now = time(nil)
+    if now != dateSecond {
+      dateSecond = now
+      dateText = ContiguousArray(Self.httpDate(now).utf8CString)
+    }
+    return dateText
+  }
+  private var dateSecond = 0
+  private var dateText: ContiguousArray<CChar> = []
 
   /// The time now as a `Date` header gives it (RFC 9110, section 5.6.7):
   /// `Sun, 06 Nov 1994 08:49:37 GMT`.
@@ -676,6 +843,11 @@ private func keepHouseOnLoop(
 ) {
   guard let context else { return }
   Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().keepHouse()
+}
+
+private func endTurnOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
+  guard let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().endTurn()
 }
 
 private func tickOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {

@@ -84,4 +84,84 @@ struct ResponseCacheTests {
     #expect(service.get("/api/songs?q=lovin&chart=hot-100&format=csv").status == 200)
     #expect(service.router.cache.count == kept + 3)
   }
+
+  /// A GET answered once is found again as it came (method, target, `Accept`) without being
+  /// routed: the very answer routing gives, plain or compressed as asked. Another spelling of it,
+  /// another method or another `Accept` is not found until it was answered too.
+  @Test func anAnswerIsFoundAgainByTheRequestAsItCame() throws {
+    let service = try Service(try TestArchive.shared.get().path)
+    let target = "/api/charts/hot-100/2024-01-06"
+    let asked = ResponseCache.Asked(method: "GET", target: target, accept: nil)
+    #expect(service.router.keptAnswer(to: asked, acceptEncoding: nil) == nil)
+    let routed = service.get(target)
+    let compressed = service.get(target, headers: ["Accept-Encoding": "gzip"])
+    #expect(compressed.header("Content-Encoding") == "gzip")
+    for (expected, encoding) in [(routed, nil), (compressed, "gzip, deflate")] {
+      let kept = try #require(service.router.keptAnswer(to: asked, acceptEncoding: encoding))
+      #expect(kept.status == 200)
+      #expect(
+        kept.headers.map { "\($0.name): \($0.value)" }
+          == expected.headers.map { "\($0.name): \($0.value)" })
+      #expect(kept.body.bytes == expected.body.bytes)
+      #expect(kept.route == "/api/charts/{chart}/{date}")
+    }
+    let others = [
+      ResponseCache.Asked(method: "GET", target: "/api/charts/hot%2D100/2024-01-06", accept: nil),
+      ResponseCache.Asked(method: "HEAD", target: target, accept: nil),
+      ResponseCache.Asked(method: "GET", target: target, accept: "text/csv"),
+    ]
+    let count = service.router.cache.count
+    for other in others {
+      #expect(service.router.keptAnswer(to: other, acceptEncoding: nil) == nil)
+      _ = service.request(
+        other.method, other.target, headers: other.accept.map { ["Accept": $0] } ?? [:])
+      #expect(service.router.keptAnswer(to: other, acceptEncoding: nil)?.status == 200)
+    }
+    // The CSV form is another answer; the other two are the one kept.
+    #expect(service.router.cache.count == count + 1)
+    let csv = service.router.keptAnswer(to: others[2], acceptEncoding: nil)
+    #expect(csv?.header("Content-Type") == "text/csv; charset=utf-8")
+  }
+
+  /// A kept answer's headers are handed to libevent as one block of lines, Content-Type first,
+  /// with its body's length; a header libevent looks for itself, a line break or a NUL in a
+  /// value, or no header at all, and they are handed over one by one.
+  @Test func aKeptAnswersHeadersAreOneBlockOfLines() throws {
+    func text(_ characters: ContiguousArray<CChar>) -> String {
+      characters.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+    let response = HTTPResponse(
+      status: 200,
+      headers: [("ETag", "\"1\""), ("Content-Type", "application/json"), ("Vary", "Accept")],
+      body: Array(repeating: 65, count: 12))
+    let lines = try #require(HeaderLines(of: response))
+    #expect(text(lines.name) == "Content-Type")
+    #expect(text(lines.value) == "application/json\r\nETag: \"1\"\r\nVary: Accept")
+    #expect(text(lines.contentLength) == "12")
+    for apart in [("Connection", "close"), ("date", "x"), ("X-Note", "a\r\nSet-Cookie: b")] {
+      var other = response
+      other.headers.append(apart)
+      #expect(HeaderLines(of: other) == nil, "\(apart)")
+    }
+    #expect(HeaderLines(of: HTTPResponse(status: 200)) == nil)
+  }
+
+  /// A request found by how it came is answered after the archive changed only when the lookup
+  /// checks the archive: a worker checks it once a turn of its loop, and leaves it unchecked for
+  /// the turn's other requests.
+  @Test func aLookupThatDoesNotCheckTheArchiveKeepsWhatTheLastCheckFound() throws {
+    let folder = try TemporaryFolder()
+    let archive = try folder.write("archive.sqlite", "one")
+    let cache = ResponseCache(path: archive)
+    let asked = ResponseCache.Asked(method: "GET", target: "/a", accept: nil)
+    #expect(cache.entry(for: asked) == nil)
+    cache.keep(HTTPResponse(status: 200, body: [65]), for: "a")
+    cache.remember(asked, as: "a")
+    #expect(cache.entry(for: asked)?.response.body.bytes == [65])
+    try folder.write("archive.sqlite", "two, longer")
+    #expect(cache.entry(for: asked, checking: false)?.response.body.bytes == [65])
+    #expect(cache.entry(for: asked) == nil)
+    #expect(cache.entry(for: asked, checking: false) == nil)
+    #expect(cache.count == 0)
+  }
 }
