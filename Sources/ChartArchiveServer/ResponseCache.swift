@@ -20,13 +20,15 @@ import Synchronization
 /// toward the limit too, and go with the entries. A worker checks the archive for such a request
 /// once a turn of its loop (see `Worker`), every other lookup checks it first.
 final class ResponseCache: Sendable {
-  private struct Generation: Equatable {
+  /// What the archive was when a lookup was made (``lookUp(_:)``): an answer made after it is
+  /// kept only while the cache is of the same (``keep(_:for:seen:finish:)``).
+  struct Generation: Equatable, Sendable {
     var file: Stamp
     var log: Stamp
   }
 
   /// A file's identity, size and modification time; all zero when it is missing.
-  private struct Stamp: Equatable {
+  struct Stamp: Equatable, Sendable {
     var inode: UInt = 0
     var size = 0
     var seconds = 0
@@ -110,14 +112,19 @@ final class ResponseCache: Sendable {
   }
 
   /// The entry kept for a key, when the archive has not changed since it was made.
-  func entry(for key: String) -> Entry? {
+  func entry(for key: String) -> Entry? { lookUp(key).entry }
+
+  /// The entry kept for a key, when the archive has not changed since it was made, and the
+  /// archive's generation seen: an answer made for a key not found is kept with it
+  /// (``keep(_:for:seen:finish:)``).
+  func lookUp(_ key: String) -> (entry: Entry?, generation: Generation) {
     let now = generation()
     return state.withLock { state in
       if state.generation != now {
         state = State(generation: now)
-        return nil
+        return (nil, now)
       }
-      return state.entries[key]
+      return (state.entries[key], now)
     }
   }
 
@@ -171,10 +178,13 @@ final class ResponseCache: Sendable {
 
   /// Keeps a response for a key, with its gzip form and the answers `finish` makes of them, and
   /// returns the entry; one whose key is longer than ``longestKey``, or that alone would pass
-  /// the limit, is returned and not kept.
+  /// the limit, is returned and not kept. So is one made after a lookup that saw another
+  /// generation of the archive than the cache holds now (`seen`): an import landed meanwhile, and
+  /// the answer may have been read before it.
   @discardableResult
   func keep(
-    _ response: HTTPResponse, for key: String, finish: ((Entry) -> Finished)? = nil
+    _ response: HTTPResponse, for key: String, seen: Generation? = nil,
+    finish: ((Entry) -> Finished)? = nil
   ) -> Entry {
     let body = response.body
     var entry = Entry(
@@ -185,6 +195,7 @@ final class ResponseCache: Sendable {
     let size = Self.size(of: entry, key: key)
     guard key.utf8.count <= Self.longestKey, size <= limitBytes else { return entry }
     state.withLock { state in
+      if let seen, state.generation != seen { return }
       if let replaced = state.entries[key] { state.bytes -= Self.size(of: replaced, key: key) }
       if state.bytes + size > limitBytes { state = State(generation: state.generation) }
       state.entries[key] = entry

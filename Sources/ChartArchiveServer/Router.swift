@@ -88,8 +88,10 @@ public final class Router: Sendable {
     let canCache = request.method == "GET" || request.method == "HEAD"
     let key = routed.cacheKey
     let countsHit = routed.route.caching != .none
+    var seen: ResponseCache.Generation?
     if canCache {
-      let kept = cache.entry(for: key)
+      let (kept, generation) = cache.lookUp(key)
+      seen = generation
       if countsHit { metrics.recordCache(hit: kept != nil) }
       if let kept {
         remember(request, as: key)
@@ -103,7 +105,7 @@ public final class Router: Sendable {
       if response.header("ETag") == nil {
         response.headers.append(("ETag", EntityTag.of(response.body)))
       }
-      let entry = cache.keep(response, for: key) { [self] entry in
+      let entry = cache.keep(response, for: key, seen: seen) { [self] entry in
         func lined(_ response: HTTPResponse) -> HTTPResponse {
           var response = response
           response.lines = HeaderLines(of: response)

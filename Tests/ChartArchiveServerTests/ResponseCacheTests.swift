@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import ChartArchiveServer
@@ -43,6 +44,26 @@ struct ResponseCacheTests {
     #expect(
       cache.bytes
         == 3 + 12 + 16 + 100 + 5 + 2_000 + gzipped + 2 * ResponseCache.entryOverhead)
+  }
+
+  /// An answer made after a lookup, while an import changed the archive and another request
+  /// started the cache again, may have been read before the import: it is not kept for the new
+  /// archive (it was, and was served until the next change).
+  @Test func anAnswerMadeBeforeAChangeIsNotKeptAfterIt() throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("response-cache-\(getpid()).sqlite").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data([1]).write(to: URL(fileURLWithPath: path))
+    let cache = ResponseCache(path: path)
+    let (missed, before) = cache.lookUp("a")
+    #expect(missed == nil)
+    try Data([1, 2]).write(to: URL(fileURLWithPath: path))
+    let (_, after) = cache.lookUp("b")
+    #expect(after != before)
+    cache.keep(HTTPResponse(status: 200, body: [65]), for: "a", seen: before)
+    #expect(cache.entry(for: "a") == nil)
+    cache.keep(HTTPResponse(status: 200, body: [66]), for: "b", seen: after)
+    #expect(cache.entry(for: "b")?.response.body.bytes == [66])
   }
 
   /// Past the limit the cache starts again: what it holds never passes the limit, keys and
