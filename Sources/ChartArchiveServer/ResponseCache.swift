@@ -5,8 +5,12 @@ import Foundation
 import Synchronization
 
 /// The responses the router made, kept until the archive changes: its file or its write-ahead log
-/// (an import by anyone commits there) has another size or modification time than when they were
-/// made. Shared by the worker threads, behind a lock held for a lookup or an insert only.
+/// (an import by anyone commits there) has another identity, size or modification time than when
+/// they were made, or its version (`archive_version`, read in a transaction of its own) is
+/// another. The version is what a reader sees: SQLite writes a commit's pages into the log before
+/// it makes them visible (<https://www.sqlite.org/wal.html>), so a lookup in between finds the
+/// log changed while a read still finds the archive before the commit. Shared by the worker
+/// threads, behind a lock held for a lookup or an insert only.
 ///
 /// Bounded: everything an entry holds counts toward ``limitBytes`` (its key, its response's
 /// headers and body, the body's gzip form, and an estimate of what the table and the objects take
@@ -25,6 +29,8 @@ final class ResponseCache: Sendable {
   struct Generation: Equatable, Sendable {
     var file: Stamp
     var log: Stamp
+    /// The archive's version as a read saw it after the stamps were taken; `nil` when unknown.
+    var version: Int?
   }
 
   /// A file's identity, size and modification time; all zero when it is missing.
@@ -74,6 +80,8 @@ final class ResponseCache: Sendable {
   }
 
   private let path: String
+  /// Reads the archive's version, in a read transaction of its own; `nil` when it cannot.
+  private let readVersion: @Sendable () -> Int?
   /// The archive's path and its write-ahead log's, as C strings.
   private let paths: (file: ContiguousArray<CChar>, log: ContiguousArray<CChar>)
   private let state = Mutex(State())
@@ -90,14 +98,21 @@ final class ResponseCache: Sendable {
   /// than they save.
   static let smallestGzipped = 1_024
 
-  /// A cache for the archive at a path, keeping at most `limitBytes`.
-  init(path: String, limitBytes: Int = ResponseCache.defaultLimitBytes) {
+  /// A cache for the archive at a path, keeping at most `limitBytes`; `version` reads the
+  /// archive's version (see ``Generation/version``).
+  init(
+    path: String, limitBytes: Int = ResponseCache.defaultLimitBytes,
+    version: @escaping @Sendable () -> Int? = { nil }
+  ) {
     self.path = path
+    readVersion = version
     paths = (ContiguousArray(path.utf8CString), ContiguousArray((path + "-wal").utf8CString))
     self.limitBytes = limitBytes
   }
 
-  /// The archive's generation: the identity, size and modification time of its file and log.
+  /// The archive's generation: the identity, size and modification time of its file and log,
+  /// then its version as a read sees it. An answer read after this sees that version or a later
+  /// one: kept under it, it is never older than the generation says.
   private func generation() -> Generation {
     func stamp(_ path: ContiguousArray<CChar>) -> Stamp {
       var status = stat()
@@ -108,7 +123,9 @@ final class ResponseCache: Sendable {
         inode: UInt(status.st_ino), size: Int(status.st_size), seconds: status.st_mtim.tv_sec,
         nanoseconds: status.st_mtim.tv_nsec)
     }
-    return Generation(file: stamp(paths.file), log: stamp(paths.log))
+    let file = stamp(paths.file)
+    let log = stamp(paths.log)
+    return Generation(file: file, log: log, version: readVersion())
   }
 
   /// The entry kept for a key, when the archive has not changed since it was made.

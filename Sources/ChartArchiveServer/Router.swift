@@ -59,9 +59,12 @@ public final class Router: Sendable {
       ? nil
       : try Archive(
         path: configuration.archivePath, access: .create, upgrade: .decidingFigures)
-    archive = try Archive(
+    let archive = try Archive(
       path: configuration.archivePath, access: .read, upgrade: .decidingFigures)
-    cache = ResponseCache(path: configuration.archivePath)
+    self.archive = archive
+    cache = ResponseCache(path: configuration.archivePath) {
+      try? archive.read { reader in try reader.version().version }
+    }
   }
 
   // MARK: - Answering

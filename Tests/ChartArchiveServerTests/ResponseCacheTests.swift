@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import ChartArchiveServer
@@ -64,6 +65,26 @@ struct ResponseCacheTests {
     #expect(cache.entry(for: "a") == nil)
     cache.keep(HTTPResponse(status: 200, body: [66]), for: "b", seen: after)
     #expect(cache.entry(for: "b")?.response.body.bytes == [66])
+  }
+
+  /// SQLite writes a commit into the log before a reader sees it: a lookup in between finds the
+  /// log changed while the answer is read from the archive before the commit. The version a read
+  /// sees is part of the generation, so that such an answer, kept, is not found once the commit
+  /// is visible (it was, until the next change).
+  @Test func anAnswerIsFoundOnlyWhileTheVersionAReadSeesIsTheSame() {
+    let version = Mutex(7)
+    let cache = ResponseCache(path: "/nonexistent/archive.sqlite") {
+      version.withLock { $0 }
+    }
+    let (missed, seen) = cache.lookUp("feed")
+    #expect(missed == nil)
+    cache.keep(HTTPResponse(status: 200, body: [65]), for: "feed", seen: seen)
+    #expect(cache.entry(for: "feed")?.response.body.bytes == [65])
+    let asked = ResponseCache.Asked(method: "GET", target: "/api/feed/daily", accept: nil)
+    cache.remember(asked, as: "feed")
+    version.withLock { $0 = 8 }
+    #expect(cache.entry(for: asked) == nil)
+    #expect(cache.entry(for: "feed") == nil)
   }
 
   /// Past the limit the cache starts again: what it holds never passes the limit, keys and
