@@ -128,9 +128,6 @@ final class ResponseCache: Sendable {
     return Generation(file: file, log: log, version: readVersion())
   }
 
-  /// The entry kept for a key, when the archive has not changed since it was made.
-  func entry(for key: String) -> Entry? { lookUp(key).entry }
-
   /// The entry kept for a key, when the archive has not changed since it was made, and the
   /// archive's generation seen: an answer made for a key not found is kept with it
   /// (``keep(_:for:seen:finish:)``).

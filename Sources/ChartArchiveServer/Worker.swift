@@ -549,10 +549,11 @@ final class Worker: @unchecked Sendable {
       }
     }
     let asked = ResponseCache.Asked(method: method, target: String(cString: uri), accept: accept)
-    // The archive is checked for a change (two stat calls) once a turn of the loop, by its first
-    // such request: every request the turn answers arrived before the loop's wait for it
-    // returned, so before the check (libevent reads a request that came behind another, on the
-    // same connection, in the next turn), and a change made before a request was sent is seen.
+    // The archive is checked for a change (its files' stamps and its version) once a turn of the
+    // loop, by its first such request: every request the turn answers arrived before the loop's
+    // wait for it returned, so before the check (libevent reads a request that came behind
+    // another, on the same connection, in the next turn), and a change made before a request was
+    // sent is seen.
     let checking = !archiveChecked
     let kept = router.keptAnswer(
       to: asked, acceptEncoding: acceptEncoding, checkingArchive: checking)

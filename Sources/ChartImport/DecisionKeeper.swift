@@ -64,11 +64,8 @@ final class DecisionKeeper {
     let onChart = try reader.entries(ofSong: song).filter { $0.chart == chart.id }
     // A date is its day in the chart's zone (a chart cut at 00:30 in Seoul has its June 9 at 15:30
     // UTC on the 8th); a date and time, that instant.
-    let zone = chart.timeZone.flatMap(TimeZone.init(identifier:))
-    let time =
-      date.hasTime
-      ? date.secondsSince1970
-      : zone.map { ChartDate.instants(ofDay: date, in: $0).lowerBound } ?? date.secondsSince1970
+    let zone = chart.timeZone.flatMap(TimeZone.init(identifier:)) ?? .gmt
+    let time = date.instants(in: zone).lowerBound
     guard let first = onChart.first(where: { $0.chartDate.secondsSince1970 >= time }) else {
       throw CorrectionError.nothingToSplit(song: song, chart: name, from: date, before: false)
     }

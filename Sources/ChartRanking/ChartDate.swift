@@ -94,6 +94,19 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     return start(midnight)..<start(midnight + 86_400)
   }
 
+  /// The instants a date asked for names in a chart's time zone, in seconds since
+  /// 1970-01-01T00:00:00Z, both ends included: its whole calendar day there (a chart cut at 00:30
+  /// in Seoul has its `2024-06-09` snapshot at `2024-06-08T15:30:00Z`), or, for a date with its
+  /// time of day, that instant alone. What `show`, records, periods, audits and `songs split`
+  /// read a date as (docs/rules.md, "Chart dates").
+  ///
+  /// - Parameter zone: the chart's time zone; UTC for a chart that has none.
+  public func instants(in zone: TimeZone) -> ClosedRange<Int64> {
+    guard !hasTime else { return secondsSince1970...secondsSince1970 }
+    let day = Self.instants(ofDay: self, in: zone)
+    return day.lowerBound...(day.upperBound - 1)
+  }
+
   /// The instant of the midnight UTC that starts the date's calendar day.
   private var secondsSinceMidnightUTC: Int64 {
     secondsSince1970 - ((secondsSince1970 % 86_400) + 86_400) % 86_400

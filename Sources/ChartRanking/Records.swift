@@ -262,16 +262,15 @@ public struct RecordSpan: Hashable, Sendable {
 
   /// The instants the span covers in a chart's time zone, in seconds since 1970-01-01T00:00:00Z,
   /// both ends included: from the first second of `from`'s day in the zone to the last of `to`'s
-  /// (a date given with its time of day is that instant); `Int64.min` or `Int64.max` for an open
-  /// end. A chart cut at 00:30 in Seoul has its `2024-06-08` snapshot at `2024-06-07T15:30:00Z`,
+  /// (a date given with its time of day is that instant: ``ChartDate/instants(in:)``);
+  /// `Int64.min` or `Int64.max` for an open end. A chart cut at 00:30 in Seoul has its `2024-06-08` snapshot at `2024-06-07T15:30:00Z`,
   /// and an hourly chart's `--to 2024-05-05` takes every hour of that day.
   ///
   /// - Parameter zone: the chart's time zone; UTC for a chart that has none.
   public func instants(in zone: TimeZone) -> (from: Int64, to: Int64) {
-    func day(_ date: ChartDate) -> Range<Int64> { ChartDate.instants(ofDay: date, in: zone) }
-    return (
-      from.map { $0.hasTime ? $0.secondsSince1970 : day($0).lowerBound } ?? Int64.min,
-      to.map { $0.hasTime ? $0.secondsSince1970 : day($0).upperBound - 1 } ?? Int64.max
+    (
+      from?.instants(in: zone).lowerBound ?? Int64.min,
+      to?.instants(in: zone).upperBound ?? Int64.max
     )
   }
 }

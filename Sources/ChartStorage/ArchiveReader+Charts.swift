@@ -401,10 +401,8 @@ extension ArchiveReader {
         $0.optionalString(at: 0)
       } ?? nil
     }
-    return name.flatMap(TimeZone.init(identifier:)) ?? Self.utc
+    return name.flatMap(TimeZone.init(identifier:)) ?? .gmt
   }
-
-  private static let utc = TimeZone(secondsFromGMT: 0) ?? .current
 
   // MARK: - Helpers
 

@@ -62,9 +62,9 @@ struct ResponseCacheTests {
     let (_, after) = cache.lookUp("b")
     #expect(after != before)
     cache.keep(HTTPResponse(status: 200, body: [65]), for: "a", seen: before)
-    #expect(cache.entry(for: "a") == nil)
+    #expect(cache.lookUp("a").entry == nil)
     cache.keep(HTTPResponse(status: 200, body: [66]), for: "b", seen: after)
-    #expect(cache.entry(for: "b")?.response.body.bytes == [66])
+    #expect(cache.lookUp("b").entry?.response.body.bytes == [66])
   }
 
   /// SQLite writes a commit into the log before a reader sees it: a lookup in between finds the
@@ -79,12 +79,12 @@ struct ResponseCacheTests {
     let (missed, seen) = cache.lookUp("feed")
     #expect(missed == nil)
     cache.keep(HTTPResponse(status: 200, body: [65]), for: "feed", seen: seen)
-    #expect(cache.entry(for: "feed")?.response.body.bytes == [65])
+    #expect(cache.lookUp("feed").entry?.response.body.bytes == [65])
     let asked = ResponseCache.Asked(method: "GET", target: "/api/feed/daily", accept: nil)
     cache.remember(asked, as: "feed")
     version.withLock { $0 = 8 }
     #expect(cache.entry(for: asked) == nil)
-    #expect(cache.entry(for: "feed") == nil)
+    #expect(cache.lookUp("feed").entry == nil)
   }
 
   /// Past the limit the cache starts again: what it holds never passes the limit, keys and

@@ -95,6 +95,16 @@ struct ChartDateTests {
     #expect(spring.count == 23 * 3_600)
   }
 
+  /// A date asked for is its whole day in the chart's zone; a date and time, that instant.
+  @Test func aDateAskedForIsItsDayInTheZoneAndADateAndTimeItsInstant() throws {
+    let seoul = try #require(TimeZone(identifier: "Asia/Seoul"))
+    let day = try ChartDate(iso8601: "2024-06-08")
+    #expect(day.instants(in: seoul) == 1_717_772_400...1_717_858_799)
+    let instant = try ChartDate(iso8601: "2024-06-08T03:00:00Z")
+    #expect(instant.instants(in: seoul) == instant.secondsSince1970...instant.secondsSince1970)
+    #expect(day.instants(in: .gmt) == 1_717_804_800...1_717_891_199)
+  }
+
   @Test func aDateAndTimeWithoutAZoneNeedsOne() throws {
     // A Korean hourly chart's local time.
     #expect(throws: ChartDateError.noTimeZone("2023-04-09 20:00:00")) {
