@@ -25,6 +25,9 @@ final class HeldConnection {
   var head = RequestHead()
   /// Whether the worker has forgotten it (closed, or found freed).
   var isForgotten = false
+  /// libevent's write callback, set aside while the rest of an answer kept whole is written
+  /// (see `Worker`).
+  var setAsideWrite: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
   /// The worker holding it.
   weak var worker: Worker?
 

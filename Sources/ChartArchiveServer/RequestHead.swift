@@ -29,6 +29,29 @@ struct RequestHead {
   private var contentLengths: Set<String> = []
   private var hasTransferEncoding = false
   private var hasNUL = false
+  /// What a plain GET gives so far, `nil` once the head is found not to be one.
+  private var plain: PlainGet? = PlainGet()
+
+  /// What a plain GET's head gives that its answer may depend on, as libevent reads them: its
+  /// target and its `Accept` and `Accept-Encoding` values (leading spaces and trailing spaces and
+  /// tabs left out). A plain GET's first line is `GET`, one space, a target that begins with `/`
+  /// and has no space, one space and `HTTP/1.1`, with no blank line before it; it gives no
+  /// header that a kept answer is not made for (`Connection`, `Content-Length`, `Expect`,
+  /// `If-None-Match`, `Keep-Alive`, `Proxy-Connection`, `TE`, `Transfer-Encoding`, `Upgrade`)
+  /// and neither of its two headers twice, and has no line folded onto the one before it. Such a
+  /// request is answered the same for the same three values while the archive does not change.
+  struct PlainGet: Hashable {
+    var target: [UInt8] = []
+    var accept: [UInt8]?
+    var acceptEncoding: [UInt8]?
+  }
+
+  /// The head's plain GET (see ``PlainGet``), once the head is whole; `nil` for any other head.
+  var plainGet: PlainGet? { isComplete && refusal == nil ? plain : nil }
+
+  /// Whether nothing was taken from the connection's input since the head began: all of it is
+  /// there still, from the input's start, and libevent has not begun reading it.
+  private(set) var isUntouched = true
 
   /// A head not begun.
   init() {}
@@ -41,13 +64,24 @@ struct RequestHead {
     if bytes.contains(0) { hasNUL = true }
     // Blank lines before the request line are skipped, as libevent skips them.
     if bytes.isEmpty {
-      if lines > 0 { isComplete = true }
+      if lines > 0 { isComplete = true } else { plain = nil }
       return
     }
     lines += 1
-    if lines == 1 { firstLine = Array(bytes.prefix(1_024)) }
-    guard lines > 1, let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return }
+    if lines == 1 {
+      firstLine = Array(bytes.prefix(1_024))
+      if plain != nil { plain?.target = Self.plainTarget(bytes) ?? [] }
+      if plain?.target.isEmpty == true { plain = nil }
+      return
+    }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),
+      bytes.first != UInt8(ascii: " "), bytes.first != UInt8(ascii: "\t")
+    else {
+      plain = nil
+      return
+    }
     let name = bytes[..<colon]
+    if plain != nil { readPlain(name: name, value: bytes[(colon + 1)...]) }
     if Self.isNamed(name, "content-length") {
       let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
       let value = bytes[(colon + 1)...].drop(while: blank).reversed().drop(while: blank)
@@ -56,6 +90,44 @@ struct RequestHead {
       hasTransferEncoding = true
     }
   }
+
+  /// The target of a plain GET's first line (see ``PlainGet``), `nil` for another line.
+  private static func plainTarget(_ line: Slice<UnsafeRawBufferPointer>) -> [UInt8]? {
+    let prefix = "GET /".utf8
+    let suffix = " HTTP/1.1".utf8
+    guard line.count >= prefix.count + suffix.count, line.starts(with: prefix),
+      line.reversed().starts(with: suffix.reversed())
+    else { return nil }
+    let target = line.dropFirst(prefix.count - 1).dropLast(suffix.count)
+    guard !target.contains(UInt8(ascii: " ")) else { return nil }
+    return Array(target)
+  }
+
+  /// Reads a header of a plain GET: its `Accept` and `Accept-Encoding` values kept, or the head
+  /// found not plain.
+  private mutating func readPlain(
+    name: Slice<UnsafeRawBufferPointer>, value: Slice<UnsafeRawBufferPointer>
+  ) {
+    // As libevent gives a value: leading spaces and trailing spaces and tabs left out.
+    let trimmed = value.drop { $0 == UInt8(ascii: " ") }.reversed().drop {
+      $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t")
+    }
+    if Self.isNamed(name, "accept") {
+      plain = plain?.accept == nil ? plain : nil
+      plain?.accept = Array(trimmed.reversed())
+    } else if Self.isNamed(name, "accept-encoding") {
+      plain = plain?.acceptEncoding == nil ? plain : nil
+      plain?.acceptEncoding = Array(trimmed.reversed())
+    } else if Self.unplainHeaders.contains(where: { Self.isNamed(name, $0) }) {
+      plain = nil
+    }
+  }
+
+  /// The headers that make a GET not plain (see ``PlainGet``).
+  private static let unplainHeaders: [StaticString] = [
+    "connection", "content-length", "expect", "if-none-match", "keep-alive", "proxy-connection",
+    "te", "transfer-encoding", "upgrade",
+  ]
 
   /// Whether a header's name is a lower-case ASCII name, in any case (without making a string
   /// of it, for every line of every head).
@@ -79,6 +151,7 @@ struct RequestHead {
   /// Bytes were taken from the start of the connection's input (libevent parsed them, or moved a
   /// body out).
   mutating func drained(_ count: Int) {
+    if count > 0, searched > 0 || lines > 0 { isUntouched = false }
     lineStart = max(0, lineStart - count)
     searched = max(0, searched - count)
   }

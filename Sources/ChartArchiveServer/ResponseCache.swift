@@ -47,6 +47,8 @@ final class ResponseCache: Sendable {
     /// The keys of the entries by the requests as they came (see ``Asked``).
     var aliases: [Asked: String] = [:]
     var bytes = 0
+    /// Counts the changes of the archive seen (see ``epoch(checking:)``).
+    var epoch = 0
   }
 
   /// A response kept, with its body's gzip form when it is worth one.
@@ -135,7 +137,7 @@ final class ResponseCache: Sendable {
     let now = generation()
     return state.withLock { state in
       if state.generation != now {
-        state = State(generation: now)
+        state = State(generation: now, epoch: state.epoch + 1)
         return (nil, now)
       }
       return (state.entries[key], now)
@@ -146,13 +148,33 @@ final class ResponseCache: Sendable {
   /// changed since it was made; `checking` false, when it had not changed when last checked (by
   /// a caller that knows no change since then can concern this request: see `Worker`).
   func entry(for asked: Asked, checking: Bool = true) -> Entry? {
+    entryAndEpoch(for: asked, checking: checking).entry
+  }
+
+  /// The entry kept for a request as it came, as ``entry(for:checking:)`` finds it, and the
+  /// cache's epoch when it was found (see ``epoch(checking:)``).
+  func entryAndEpoch(for asked: Asked, checking: Bool = true) -> (entry: Entry?, epoch: Int) {
     let now = checking ? generation() : nil
     return state.withLock { state in
       if let now, state.generation != now {
-        state = State(generation: now)
-        return nil
+        state = State(generation: now, epoch: state.epoch + 1)
+        return (nil, state.epoch)
       }
-      return state.aliases[asked].flatMap { state.entries[$0] }
+      return (state.aliases[asked].flatMap { state.entries[$0] }, state.epoch)
+    }
+  }
+
+  /// A number that grows by one each time the cache finds the archive changed, and never
+  /// otherwise: an answer found in the cache at an epoch holds for every request checked at that
+  /// epoch or before it (a worker keeps such answers whole, see `Worker`). `checking`, the
+  /// archive is checked first, as ``entry(for:checking:)`` checks it.
+  func epoch(checking: Bool) -> Int {
+    let now = checking ? generation() : nil
+    return state.withLock { state in
+      if let now, state.generation != now {
+        state = State(generation: now, epoch: state.epoch + 1)
+      }
+      return state.epoch
     }
   }
 
@@ -211,7 +233,9 @@ final class ResponseCache: Sendable {
     state.withLock { state in
       if let seen, state.generation != seen { return }
       if let replaced = state.entries[key] { state.bytes -= Self.size(of: replaced, key: key) }
-      if state.bytes + size > limitBytes { state = State(generation: state.generation) }
+      if state.bytes + size > limitBytes {
+        state = State(generation: state.generation, epoch: state.epoch)
+      }
       state.entries[key] = entry
       state.bytes += size
     }

@@ -136,14 +136,23 @@ public final class Router: Sendable {
   func keptAnswer(
     to asked: ResponseCache.Asked, acceptEncoding: String?, checkingArchive: Bool = true
   ) -> HTTPResponse? {
-    guard let finished = cache.entry(for: asked, checking: checkingArchive)?.finished else {
-      return nil
-    }
+    keptAnswerAndEpoch(to: asked, acceptEncoding: acceptEncoding, checkingArchive: checkingArchive)?
+      .response
+  }
+
+  /// The answer ``keptAnswer(to:acceptEncoding:checkingArchive:)`` gives, with the cache's epoch
+  /// it was found at (see ``ResponseCache/epoch(checking:)``) and whether it counts as a cache
+  /// hit in the metrics (it was counted).
+  func keptAnswerAndEpoch(
+    to asked: ResponseCache.Asked, acceptEncoding: String?, checkingArchive: Bool = true
+  ) -> (response: HTTPResponse, epoch: Int, countsHit: Bool)? {
+    let (entry, epoch) = cache.entryAndEpoch(for: asked, checking: checkingArchive)
+    guard let finished = entry?.finished else { return nil }
     if finished.countsHit { metrics.recordCache(hit: true) }
     if let compressed = finished.compressed, Gzip.isAccepted(by: acceptEncoding) {
-      return compressed
+      return (compressed, epoch, finished.countsHit)
     }
-    return finished.plain
+    return (finished.plain, epoch, finished.countsHit)
   }
 
   /// Remembers which entry a GET or HEAD request as it came was answered from (see

@@ -14,7 +14,9 @@ import Synchronization
 /// A request head must be whole within the timeout of its first byte (libevent's own timeout
 /// starts again with every byte, so that a client sending a header line now and then was never
 /// cut off). The worker reads each head as it arrives, before libevent, for that and for what it
-/// refuses (``RequestHead``): such a request is answered 400 and its connection closed.
+/// refuses (``RequestHead``): such a request is answered 400 and its connection closed. A plain
+/// GET whose answer the worker keeps whole (``WholeAnswer``) is answered there and then, without
+/// libevent's HTTP layer.
 final class Worker: @unchecked Sendable {
   let index: Int
   let configuration: ServerConfiguration
@@ -43,6 +45,8 @@ final class Worker: @unchecked Sendable {
   private var unattached: [HeldConnection] = []
   /// Those whose head is refused, to answer.
   private var refused: [HeldConnection] = []
+  /// Those whose next request came while the one before was answered, to answer whole.
+  private var answerWholeSoon: [HeldConnection] = []
   /// How many requests are being answered (or their answers written).
   private var answering = 0
   /// How many connections were accepted in this turn of the loop.
@@ -67,6 +71,14 @@ final class Worker: @unchecked Sendable {
   /// ``keptAnswer(to:)``), and the event that says the turn ended.
   private var archiveChecked = false
   private var turnEnded: OpaquePointer?
+  /// The response cache's epoch when this worker last checked the archive (see
+  /// ``ResponseCache/epoch(checking:)``).
+  private var checkedEpoch = -1
+  /// The answers kept whole, by the plain GET they answer (see ``WholeAnswer``), all found in
+  /// the response cache at one epoch; and the bytes they take.
+  private var wholeAnswers: [RequestHead.PlainGet: WholeAnswer] = [:]
+  private var wholeAnswersEpoch = -1
+  private var wholeAnswersBytes = 0
   /// A stop asked for before the loop was made.
   private let stopAsked = Mutex<Double?>(nil)
 
@@ -301,6 +313,7 @@ final class Worker: @unchecked Sendable {
     guard added > 0, !connection.isAnswering, !connection.head.isComplete else { return }
     if connection.headStarted == nil { startHead(of: connection, at: monotonicSeconds()) }
     readHead(of: connection)
+    answerWhole(connection)
   }
 
   /// The first byte of a connection's head came: the deadline for its head runs.
@@ -372,9 +385,10 @@ final class Worker: @unchecked Sendable {
     }
   }
 
-  /// After each accept and refused head, in the same turn of the loop: finds libevent's
-  /// connections of those accepted, accepts again after a turn's most, and answers refused heads
-  /// that libevent has not handed over (their body not whole).
+  /// After each accept, refused head and request that came behind another, in the same turn of
+  /// the loop: finds libevent's connections of those accepted, accepts again after a turn's
+  /// most, answers whole what can be (before libevent reads it: its reading is queued behind this
+  /// event), and answers refused heads that libevent has not handed over (their body not whole).
   fileprivate func keepHouse() {
     if acceptedThisTurn >= Self.acceptsPerTurn, !paused, !stopping, let bound,
       let listener = evhttp_bound_socket_get_listener(bound)
@@ -385,6 +399,9 @@ final class Worker: @unchecked Sendable {
     let accepted = unattached
     unattached = []
     for connection in accepted where !connection.isForgotten { _ = attach(connection) }
+    let whole = answerWholeSoon
+    answerWholeSoon = []
+    for connection in whole where !connection.isForgotten { answerWhole(connection) }
     let refusing = refused
     refused = []
     for connection in refusing where !connection.isForgotten && !connection.isAnswering {
@@ -484,7 +501,10 @@ final class Worker: @unchecked Sendable {
     }
     evhttp_request_set_on_complete_cb(request, requestDone, context)
     if connection?.head.refusal == nil, let (asked, kept) = keptAnswer(to: request) {
-      send(kept, to: request, method: asked.method, target: asked.target, since: start)
+      if asked.method == "GET", let plain = connection?.head.plainGet {
+        keepWhole(kept.response, epoch: kept.epoch, countsHit: kept.countsHit, for: plain)
+      }
+      send(kept.response, to: request, method: asked.method, target: asked.target, since: start)
       return
     }
     let incoming = Self.request(from: request)
@@ -522,7 +542,9 @@ final class Worker: @unchecked Sendable {
   /// request without copying it (see ``Router/keptAnswer(to:acceptEncoding:)``); `nil` for any
   /// other request, one with `If-None-Match`, a body or a header the answer may depend on given
   /// twice, and one whose answer is not kept: ``Router/respond(to:)`` answers those.
-  private func keptAnswer(to request: OpaquePointer) -> (ResponseCache.Asked, HTTPResponse)? {
+  private func keptAnswer(
+    to request: OpaquePointer
+  ) -> (ResponseCache.Asked, (response: HTTPResponse, epoch: Int, countsHit: Bool))? {
     let method: String
     switch evhttp_request_get_command(request) {
     case EVHTTP_REQ_GET: method = "GET"
@@ -555,19 +577,172 @@ final class Worker: @unchecked Sendable {
     // another, on the same connection, in the next turn), and a change made before a request was
     // sent is seen.
     let checking = !archiveChecked
-    let kept = router.keptAnswer(
+    let kept = router.keptAnswerAndEpoch(
       to: asked, acceptEncoding: acceptEncoding, checkingArchive: checking)
     if checking {
-      archiveChecked = true
-      // Run once the turn's other callbacks have run: those of the events the wait returned
-      // are queued already; what is queued later runs in the next turn.
-      event_active(turnEnded, EV_TIMEOUT, 0)
+      // Found missing, the archive was checked all the same.
+      archiveCheckedThisTurn(epoch: kept?.epoch ?? router.cache.epoch(checking: false))
     }
     return kept.map { (asked, $0) }
   }
 
+  /// The archive was checked in this turn of the loop, and the cache was at an epoch then.
+  private func archiveCheckedThisTurn(epoch: Int) {
+    archiveChecked = true
+    checkedEpoch = max(checkedEpoch, epoch)
+    // Run once the turn's other callbacks have run: those of the events the wait returned are
+    // queued already; what is queued later runs in the next turn.
+    event_active(turnEnded, EV_TIMEOUT, 0)
+  }
+
   /// The loop's turn ended: the next request found by how it came checks the archive again.
   fileprivate func endTurn() { archiveChecked = false }
+
+  // MARK: - Answers kept whole
+
+  /// Keeps an answer the cache gave a plain GET, at the cache's epoch, whole (see
+  /// ``WholeAnswer``): not one found at an epoch older than those kept, nor one with headers
+  /// given one by one, nor past the bound (a quarter of the response cache's limit, when the
+  /// whole answers start again).
+  private func keepWhole(
+    _ response: HTTPResponse, epoch: Int, countsHit: Bool, for plain: RequestHead.PlainGet
+  ) {
+    guard !stopping, epoch >= wholeAnswersEpoch, wholeAnswers[plain] == nil,
+      let answer = WholeAnswer(response, countsHit: countsHit)
+    else { return }
+    if epoch > wholeAnswersEpoch { forgetWholeAnswers(epoch: epoch) }
+    let size =
+      answer.size + plain.target.count + (plain.accept?.count ?? 0)
+      + (plain.acceptEncoding?.count ?? 0) + ResponseCache.entryOverhead
+    if wholeAnswersBytes + size > router.cache.limitBytes / 4 { forgetWholeAnswers(epoch: epoch) }
+    wholeAnswers[plain] = answer
+    wholeAnswersBytes += size
+  }
+
+  private func forgetWholeAnswers(epoch: Int) {
+    wholeAnswers = [:]
+    wholeAnswersBytes = 0
+    wholeAnswersEpoch = epoch
+  }
+
+  /// Answers the plain GETs whose heads are whole at the start of a connection's input from the
+  /// answers kept whole, writing each to the socket without libevent's HTTP layer (which never
+  /// sees those requests), and reads the head that follows; stops at a request it has no such
+  /// answer for, which libevent answers. The archive is checked once a turn, as for
+  /// ``keptAnswer(to:)``. An answer the socket does not take at once is written by the loop
+  /// (``writeRest(of:)``), and the connection reads nothing more until it is.
+  private func answerWhole(_ connection: HeldConnection) {
+    while !stopping, !connection.isAnswering, connection.head.isUntouched,
+      let plain = connection.head.plainGet
+    {
+      let length = connection.head.lineStart
+      let bufferevent = connection.bufferevent
+      let input = bufferevent_get_input(bufferevent)
+      let descriptor = bufferevent_getfd(bufferevent)
+      guard length <= configuration.maximumHeaderBytes, evbuffer_get_length(input) >= length,
+        descriptor >= 0
+      else { return }
+      if !archiveChecked { archiveCheckedThisTurn(epoch: router.cache.epoch(checking: true)) }
+      if checkedEpoch > wholeAnswersEpoch { forgetWholeAnswers(epoch: checkedEpoch) }
+      guard let answer = wholeAnswers[plain] else { return }
+      let start = monotonicSeconds()
+      if answer.countsHit { router.metrics.recordCache(hit: true) }
+      let target = String(decoding: plain.target, as: UTF8.self)
+      let path =
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(target[..<$0]) } ?? target
+      // The line is written before the answer leaves, as for every answer.
+      logAnswer(
+        method: "GET", route: answer.route, path: path, status: answer.status,
+        bytes: answer.body.count, since: start)
+      let date = currentDateLine
+      let written = answer.write(to: descriptor, date: date)
+      connection.head = RequestHead()
+      evbuffer_drain(input, length)
+      connection.head = RequestHead()
+      if written < 0, errno != EAGAIN, errno != EWOULDBLOCK {
+        // The client is gone: libevent would meet the same error.
+        close(connection)
+        return
+      }
+      if written < answer.count(date: date) {
+        writeRest(of: answer, date: date, from: max(0, written), on: connection)
+        return
+      }
+      endHead(of: connection)
+      connection.waitingSince = monotonicSeconds()
+      waiting.remove(connection)
+      waiting.append(connection)
+      guard evbuffer_get_length(input) > 0 else { return }
+      startHead(of: connection, at: connection.waitingSince)
+      readHead(of: connection)
+    }
+  }
+
+  /// Writes the rest of an answer kept whole on the loop, as libevent writes its own: the
+  /// connection is being answered until it is written (it reads nothing, and the connection's
+  /// write timeout runs); libevent's write callback, which would end a request of its own, is
+  /// set aside meanwhile (see `restWrittenOnLoop`).
+  private func writeRest(
+    of answer: WholeAnswer, date: [UInt8], from written: Int, on connection: HeldConnection
+  ) {
+    let bufferevent = connection.bufferevent
+    guard attach(connection) != nil else { return }
+    connection.isAnswering = true
+    answering += 1
+    endHead(of: connection)
+    waiting.remove(connection)
+    let output = bufferevent_get_output(bufferevent)
+    let head = answer.head + date + answer.tail
+    if written < head.count {
+      head[written...].withUnsafeBytes { _ = evbuffer_add(output, $0.baseAddress, $0.count) }
+    }
+    let bodyWritten = max(0, written - head.count)
+    if bodyWritten < answer.body.count {
+      let retained = Unmanaged.passRetained(answer.body).toOpaque()
+      evbuffer_add_reference(
+        output, answer.body.storage.baseAddress! + bodyWritten, answer.body.count - bodyWritten,
+        releaseBody, retained)
+    }
+    var read: bufferevent_data_cb?
+    var write: bufferevent_data_cb?
+    var event: bufferevent_event_cb?
+    var argument: UnsafeMutableRawPointer?
+    bufferevent_getcb(bufferevent, &read, &write, &event, &argument)
+    connection.setAsideWrite = write
+    bufferevent_setcb(bufferevent, read, restWrittenOnLoop, event, argument)
+    evbuffer_freeze(bufferevent_get_input(bufferevent), 1)
+    bufferevent_disable(bufferevent, Int16(EV_READ))
+    bufferevent_enable(bufferevent, Int16(EV_WRITE))
+  }
+
+  /// The rest of an answer kept whole was written: libevent's write callback is put back, the
+  /// connection reads again, and a request that came meanwhile is answered.
+  fileprivate func restWritten(_ bufferevent: OpaquePointer) {
+    guard let connection = held[bufferevent], connection.isAnswering else { return }
+    var read: bufferevent_data_cb?
+    var event: bufferevent_event_cb?
+    var argument: UnsafeMutableRawPointer?
+    bufferevent_getcb(bufferevent, &read, nil, &event, &argument)
+    bufferevent_setcb(bufferevent, read, connection.setAsideWrite, event, argument)
+    connection.setAsideWrite = nil
+    bufferevent_disable(bufferevent, Int16(EV_WRITE))
+    let input = bufferevent_get_input(bufferevent)
+    evbuffer_unfreeze(input, 1)
+    bufferevent_enable(bufferevent, Int16(EV_READ))
+    connection.isAnswering = false
+    answering -= 1
+    connection.waitingSince = monotonicSeconds()
+    waiting.append(connection)
+    guard evbuffer_get_length(input) > 0 else { return }
+    startHead(of: connection, at: connection.waitingSince)
+    readHead(of: connection)
+    answerWhole(connection)
+    // What is left is a request libevent answers: it reads it now, as it would have on its
+    // arrival.
+    if !connection.isForgotten, !connection.isAnswering, evbuffer_get_length(input) > 0 {
+      bufferevent_trigger(bufferevent, Int16(EV_READ), Int32(BEV_TRIG_IGNORE_WATERMARKS.rawValue))
+    }
+  }
 
   /// Sends a response on the loop's thread and writes its line to the access log.
   private func reply(
@@ -700,6 +875,12 @@ final class Worker: @unchecked Sendable {
     if evbuffer_get_length(bufferevent_get_input(connection.bufferevent)) > 0 {
       startHead(of: connection, at: now)
       readHead(of: connection)
+      // Answered whole once libevent has made the connection ready for a request again, and
+      // before it reads this one (it does that in the loop's next turn).
+      if connection.head.plainGet != nil {
+        answerWholeSoon.append(connection)
+        event_active(housekeeping, EV_TIMEOUT, 0)
+      }
     }
   }
 
@@ -757,6 +938,18 @@ final class Worker: @unchecked Sendable {
   }
   private var dateSecond = 0
   private var dateText: ContiguousArray<CChar> = []
+
+  /// The `Date` header's line now, CR LF included, made once a second.
+  private var currentDateLine: [UInt8] {
+    let now = time(nil)
+    if now != dateLineSecond {
+      dateLineSecond = now
+      dateLine = Array("Date: \(Self.httpDate(now))\r\n".utf8)
+    }
+    return dateLine
+  }
+  private var dateLineSecond = 0
+  private var dateLine: [UInt8] = []
 
   /// The time now as a `Date` header gives it (RFC 9110, section 5.6.7):
   /// `Sun, 06 Nov 1994 08:49:37 GMT`.
@@ -818,6 +1011,15 @@ private func inputChangedOnLoop(
   let connection = Unmanaged<HeldConnection>.fromOpaque(context).takeUnretainedValue()
   connection.worker?.inputChanged(
     connection, added: info.pointee.n_added, deleted: info.pointee.n_deleted)
+}
+
+private func restWrittenOnLoop(
+  _ bufferevent: OpaquePointer?, _ connection: UnsafeMutableRawPointer?
+) {
+  guard let bufferevent, let connection,
+    let http = evhttp_connection_get_server(OpaquePointer(connection))
+  else { return }
+  Worker.of(http)?.restWritten(bufferevent)
 }
 
 private func releaseBody(

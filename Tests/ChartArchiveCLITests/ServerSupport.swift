@@ -116,8 +116,13 @@ struct ServerFailure: Error, CustomStringConvertible {
 final class RawConnection {
   let socket: Int32
 
-  init(port: UInt16) throws {
+  /// A connection to a port; its receive buffer `receiveBuffer` bytes when given (set before it
+  /// connects, so that the window the server sees is small).
+  init(port: UInt16, receiveBuffer: Int32? = nil) throws {
     socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    if var size = receiveBuffer {
+      setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
