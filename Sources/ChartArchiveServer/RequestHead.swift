@@ -70,8 +70,7 @@ struct RequestHead {
     lines += 1
     if lines == 1 {
       firstLine = Array(bytes.prefix(1_024))
-      if plain != nil { plain?.target = Self.plainTarget(bytes) ?? [] }
-      if plain?.target.isEmpty == true { plain = nil }
+      plain = plain == nil ? nil : Self.plainTarget(bytes).map { PlainGet(target: $0) }
       return
     }
     guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")),

@@ -38,7 +38,7 @@ final class WholeAnswer {
     self.countsHit = countsHit
   }
 
-  /// The bytes it takes beside its body.
+  /// The bytes it holds, its body's included (shared with the cache, it is counted all the same).
   var size: Int { head.count + tail.count + body.count }
 
   /// How many bytes it sends with a `Date` line.

@@ -630,7 +630,7 @@ final class Worker: @unchecked Sendable {
   /// sees those requests), and reads the head that follows; stops at a request it has no such
   /// answer for, which libevent answers. The archive is checked once a turn, as for
   /// ``keptAnswer(to:)``. An answer the socket does not take at once is written by the loop
-  /// (``writeRest(of:)``), and the connection reads nothing more until it is.
+  /// (`writeRest`), and the connection reads nothing more until it is.
   private func answerWhole(_ connection: HeldConnection) {
     while !stopping, !connection.isAnswering, connection.head.isUntouched,
       let plain = connection.head.plainGet
@@ -656,7 +656,6 @@ final class Worker: @unchecked Sendable {
         bytes: answer.body.count, since: start)
       let date = currentDateLine
       let written = answer.write(to: descriptor, date: date)
-      connection.head = RequestHead()
       evbuffer_drain(input, length)
       connection.head = RequestHead()
       if written < 0, errno != EAGAIN, errno != EWOULDBLOCK {
@@ -927,28 +926,29 @@ final class Worker: @unchecked Sendable {
       path.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
   }
 
-  /// The `Date` header's value now, a C string, made once a second.
+  /// The `Date` header's value now, a C string (for libevent), made once a second.
   private var currentDate: ContiguousArray<CChar> {
-    let now = time(nil)
-    if now != dateSecond {
-      dateSecond = now
-      dateText = ContiguousArray(Self.httpDate(now).utf8CString)
-    }
+    refreshDate()
     return dateText
+  }
+
+  /// The `Date` header's line now, CR LF included (for an answer kept whole), made once a second.
+  private var currentDateLine: [UInt8] {
+    refreshDate()
+    return dateLine
+  }
+
+  /// Makes the `Date` header's forms again when the second changed.
+  private func refreshDate() {
+    let now = time(nil)
+    guard now != dateSecond else { return }
+    dateSecond = now
+    let date = Self.httpDate(now)
+    dateText = ContiguousArray(date.utf8CString)
+    dateLine = Array("Date: \(date)\r\n".utf8)
   }
   private var dateSecond = 0
   private var dateText: ContiguousArray<CChar> = []
-
-  /// The `Date` header's line now, CR LF included, made once a second.
-  private var currentDateLine: [UInt8] {
-    let now = time(nil)
-    if now != dateLineSecond {
-      dateLineSecond = now
-      dateLine = Array("Date: \(Self.httpDate(now))\r\n".utf8)
-    }
-    return dateLine
-  }
-  private var dateLineSecond = 0
   private var dateLine: [UInt8] = []
 
   /// The time now as a `Date` header gives it (RFC 9110, section 5.6.7):
