@@ -124,6 +124,8 @@ final class Worker: @unchecked Sendable {
     // libevent freed before their close callback was set.
     evhttp_free(http)
     for connection in Array(held.values) { forget(connection) }
+    lingerSoon = []
+    for bufferevent in Array(lingering.keys) { endLingering(bufferevent) }
     Self.byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] = nil }
     event_base_free(base)
   }
@@ -212,7 +214,10 @@ final class Worker: @unchecked Sendable {
   /// A new connection's bufferevent, made for libevent as it accepts (`evhttp_set_bevcb`): the
   /// connection is held from now on, and at the limit another makes room.
   fileprivate func makeBufferevent(_ base: OpaquePointer) -> OpaquePointer? {
-    guard let bufferevent = bufferevent_socket_new(base, -1, 0) else { return nil }
+    // The socket is closed when the bufferevent is freed: by the last reference given back,
+    // which is the worker's (see `forget` and `linger`).
+    guard let bufferevent = bufferevent_socket_new(base, -1, Int32(BEV_OPT_CLOSE_ON_FREE.rawValue))
+    else { return nil }
     bufferevent_incref(bufferevent)
     let connection = HeldConnection(bufferevent: bufferevent, since: monotonicSeconds())
     connection.inputCallback = evbuffer_add_cb(
@@ -229,6 +234,11 @@ final class Worker: @unchecked Sendable {
       let listener = evhttp_bound_socket_get_listener(bound)
     {
       evconnlistener_disable(listener)
+    }
+    if held.count + lingering.count > limit,
+      let oldest = lingering.min(by: { $0.value < $1.value })?.key
+    {
+      endLingering(oldest)
     }
     if held.count > limit {
       closedAtLimit += 1
@@ -271,25 +281,90 @@ final class Worker: @unchecked Sendable {
   }
 
   /// Closes a held connection (libevent's close callback then forgets it); whether it was open.
+  ///
+  /// - Parameter lingering: whether its socket reads what the client still sends before it is
+  ///   closed (see ``closed(_:)``); a connection closed at a limit or a deadline is not.
   @discardableResult
-  private func close(_ connection: HeldConnection) -> Bool {
+  private func close(_ connection: HeldConnection, lingering: Bool = false) -> Bool {
     guard !connection.isForgotten, let found = attach(connection) else { return false }
+    closeLingers = lingering
+    defer { closeLingers = true }
     evhttp_connection_free(found)
     forget(connection)
     return true
   }
 
-  /// libevent closed a connection.
+  /// Whether a connection closed now lingers: libevent's own closes do, after an answer that
+  /// ends its connection (`Connection: close`, HTTP/1.0) or a request it refused.
+  private var closeLingers = true
+
+  /// libevent closed a connection (its close callback, before it shuts the socket down for
+  /// writing and frees the bufferevent). Unless the worker is stopping or at its limit (where a
+  /// lingering socket counts, and a new connection ends the one lingering longest), the socket
+  /// stays open a moment, reading and dropping what the client still sends: closed
+  /// with unread input, it would send a reset, which can make the client's system discard
+  /// answers it received but has not read yet (RFC 9112, section 9.6).
   fileprivate func closed(_ connection: OpaquePointer) {
     guard let bufferevent = evhttp_connection_get_bufferevent(connection),
-      let held = held[bufferevent]
+      let closing = held[bufferevent]
     else { return }
-    forget(held)
+    // A lingering socket counts toward the limit (`held` counts this one still).
+    let lingers = closeLingers && !stopping && !outOfFiles && held.count + lingering.count <= limit
+    forget(closing, keepingSocket: lingers)
+    if lingers {
+      // libevent clears the bufferevent's callbacks once this returns: it lingers from the
+      // housekeeping of this turn of the loop on.
+      lingering[bufferevent] = monotonicSeconds()
+      lingerSoon.append(bufferevent)
+      event_active(housekeeping, EV_TIMEOUT, 0)
+    }
+  }
+
+  /// Sockets closed by libevent that linger (see ``closed(_:)``), by bufferevent, with when they
+  /// began to; and those to begin in this turn's housekeeping.
+  private var lingering: [OpaquePointer: Double] = [:]
+  private var lingerSoon: [OpaquePointer] = []
+  /// How long a socket lingers at most, and how long it waits for the client's next bytes.
+  private static let lingerSeconds = 2.0
+  private static let lingerWaitSeconds = 1
+
+  /// Lets the bufferevent of a connection libevent closed read and drop what comes, until the
+  /// client closes its side, waits more than ``lingerWaitSeconds`` or lingers more than
+  /// ``lingerSeconds``.
+  private func linger(_ bufferevent: OpaquePointer) {
+    guard bufferevent_getfd(bufferevent) >= 0, !stopping else { return endLingering(bufferevent) }
+    bufferevent_setcb(bufferevent, lingerReadOnLoop, nil, lingerEventOnLoop, context)
+    bufferevent_disable(bufferevent, Int16(EV_WRITE))
+    let output = bufferevent_get_output(bufferevent)
+    evbuffer_drain(output, evbuffer_get_length(output))
+    var wait = timeval(tv_sec: Self.lingerWaitSeconds, tv_usec: 0)
+    bufferevent_set_timeouts(bufferevent, &wait, nil)
+    bufferevent_enable(bufferevent, Int16(EV_READ))
+    lingerRead(bufferevent)
+  }
+
+  /// A lingering socket read: what came is dropped; past ``lingerSeconds`` it is closed.
+  fileprivate func lingerRead(_ bufferevent: OpaquePointer) {
+    let input = bufferevent_get_input(bufferevent)
+    evbuffer_drain(input, evbuffer_get_length(input))
+    if let since = lingering[bufferevent], monotonicSeconds() - since > Self.lingerSeconds {
+      endLingering(bufferevent)
+    }
+  }
+
+  /// Closes a lingering socket: the last reference to its bufferevent is given back, which
+  /// closes it (`BEV_OPT_CLOSE_ON_FREE`).
+  fileprivate func endLingering(_ bufferevent: OpaquePointer) {
+    guard lingering.removeValue(forKey: bufferevent) != nil else { return }
+    bufferevent_setcb(bufferevent, nil, nil, nil, nil)
+    bufferevent_disable(bufferevent, Int16(EV_READ | EV_WRITE))
+    bufferevent_decref(bufferevent)
   }
 
   /// Lets a connection go: out of the lists, its input no longer watched, its bufferevent given
-  /// back; accepting starts again below the limit.
-  private func forget(_ connection: HeldConnection) {
+  /// back (but when its socket lingers: the reference is kept until it is closed); accepting
+  /// starts again below the limit.
+  private func forget(_ connection: HeldConnection, keepingSocket: Bool = false) {
     guard !connection.isForgotten else { return }
     connection.isForgotten = true
     held[connection.bufferevent] = nil
@@ -303,7 +378,7 @@ final class Worker: @unchecked Sendable {
       evbuffer_remove_cb_entry(bufferevent_get_input(connection.bufferevent), callback)
     }
     connection.inputCallback = nil
-    bufferevent_decref(connection.bufferevent)
+    if !keepingSocket { bufferevent_decref(connection.bufferevent) }
     if paused, !outOfFiles, held.count < limit { pauseAccepting(false) }
   }
 
@@ -402,6 +477,9 @@ final class Worker: @unchecked Sendable {
     let whole = answerWholeSoon
     answerWholeSoon = []
     for connection in whole where !connection.isForgotten { answerWhole(connection) }
+    let lingers = lingerSoon
+    lingerSoon = []
+    for bufferevent in lingers { linger(bufferevent) }
     let refusing = refused
     refused = []
     for connection in refusing where !connection.isForgotten && !connection.isAnswering {
@@ -421,12 +499,10 @@ final class Worker: @unchecked Sendable {
     let descriptor = bufferevent_getfd(connection.bufferevent)
     if descriptor >= 0 {
       _ = Glibc.send(descriptor, bytes, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-      // What the client sent on is read and dropped, so that closing sends no reset, which could
-      // discard the answer before the client reads it.
-      var sink = [UInt8](repeating: 0, count: 16_384)
-      while recv(descriptor, &sink, sink.count, Int32(MSG_DONTWAIT)) > 0 {}
     }
-    close(connection)
+    // What the client sends on is read and dropped, so that closing sends no reset, which could
+    // discard the answer before the client reads it.
+    close(connection, lingering: true)
     logAnswer(
       method: connection.head.method, route: nil, path: connection.head.target, status: 400,
       bytes: response.body.count, since: start)
@@ -1056,6 +1132,18 @@ private func endTurnOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMu
 private func tickOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
   guard let context else { return }
   Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().tick()
+}
+
+private func lingerReadOnLoop(_ bufferevent: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
+  guard let bufferevent, let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().lingerRead(bufferevent)
+}
+
+private func lingerEventOnLoop(
+  _ bufferevent: OpaquePointer?, _ events: Int16, _ context: UnsafeMutableRawPointer?
+) {
+  guard let bufferevent, let context else { return }
+  Unmanaged<Worker>.fromOpaque(context).takeUnretainedValue().endLingering(bufferevent)
 }
 
 private func connectionClosed(_ connection: OpaquePointer?, _ context: UnsafeMutableRawPointer?) {
