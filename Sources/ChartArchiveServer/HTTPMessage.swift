@@ -33,8 +33,11 @@ public struct HTTPRequest: Sendable {
   }
 
   /// A request from a target as it comes on the request line (`/api/songs?q=night%20sky`), its
-  /// query decoded (`+` is a space, as HTML forms send it).
+  /// query decoded (`+` is a space, as HTML forms send it). A target in absolute form
+  /// (`http://example.com/api/songs?q=x`), which a server must accept (RFC 9112, section
+  /// 3.2.2), is taken as its path and query (`/` when it has no path).
   public init(method: String, target: String, headers: [String: String] = [:], body: [UInt8] = []) {
+    let target = Self.originForm(of: target)
     let parts = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     var query: [String: String] = [:]
     var repeated: [String] = []
@@ -61,6 +64,20 @@ public struct HTTPRequest: Sendable {
     repeatedParameters = repeated
     malformedParameters = malformed
     self.target = target
+  }
+
+  /// A request target in origin form: an `http` or `https` URI's path and query, the scheme and
+  /// authority left out (RFC 9112, section 3.2); any other target as it is.
+  static func originForm(of target: String) -> String {
+    guard let colon = target.utf8.firstIndex(of: UInt8(ascii: ":")),
+      ["http", "https"].contains(target[..<colon].lowercased()),
+      target[colon...].hasPrefix("://")
+    else { return target }
+    let authority = target[target.index(colon, offsetBy: 3)...]
+    guard let end = authority.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) else {
+      return "/"
+    }
+    return target[end] == "/" ? String(target[end...]) : "/" + target[end...]
   }
 }
 

@@ -128,6 +128,12 @@ final class Worker: @unchecked Sendable {
     for bufferevent in Array(lingering.keys) { endLingering(bufferevent) }
     Self.byHTTP.withLock { $0[Int(bitPattern: UnsafeRawPointer(http))] = nil }
     event_base_free(base)
+    for address in pendingWork.withLock({ $0 }) {
+      if let context = UnsafeRawPointer(bitPattern: address) {
+        Unmanaged<LoopWork>.fromOpaque(context).release()
+      }
+    }
+    pendingWork.withLock { $0 = [] }
   }
 
   /// The loop's event base. Its changes of what epoll watches are batched until the loop next
@@ -174,14 +180,20 @@ final class Worker: @unchecked Sendable {
       guard let base = OpaquePointer(bitPattern: address) else { return false }
       let whole = max(0, seconds).rounded(.down)
       var delay = timeval(tv_sec: Int(whole), tv_usec: Int((max(0, seconds) - whole) * 1e6))
-      let context = Unmanaged.passRetained(LoopWork(work)).toOpaque()
+      let context = Unmanaged.passRetained(LoopWork(work, worker: self)).toOpaque()
+      pendingWork.withLock { _ = $0.insert(Int(bitPattern: context)) }
       guard event_base_once(base, -1, Int16(EV_TIMEOUT), runOnLoop, context, &delay) == 0 else {
+        pendingWork.withLock { _ = $0.remove(Int(bitPattern: context)) }
         Unmanaged<LoopWork>.fromOpaque(context).release()
         return false
       }
       return true
     }
   }
+
+  /// The work handed to the loop and not run yet, by address: what the loop has not run when it
+  /// ends (an upload's deadline, say) is released then.
+  fileprivate let pendingWork = Mutex<Set<Int>>([])
 
   /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
   /// flight are answered.
@@ -1051,8 +1063,13 @@ final class Worker: @unchecked Sendable {
 /// Work handed to the loop's thread.
 private final class LoopWork {
   let work: @Sendable () -> Void
+  /// The worker whose loop runs it (which outlives its loop).
+  unowned let worker: Worker
 
-  init(_ work: @escaping @Sendable () -> Void) { self.work = work }
+  init(_ work: @escaping @Sendable () -> Void, worker: Worker) {
+    self.work = work
+    self.worker = worker
+  }
 }
 
 /// A libevent request, handed between threads: used on its loop's thread only.
@@ -1107,7 +1124,9 @@ private func releaseBody(
 
 private func runOnLoop(_ socket: Int32, _ events: Int16, _ context: UnsafeMutableRawPointer?) {
   guard let context else { return }
-  Unmanaged<LoopWork>.fromOpaque(context).takeRetainedValue().work()
+  let loopWork = Unmanaged<LoopWork>.fromOpaque(context).takeRetainedValue()
+  loopWork.worker.pendingWork.withLock { _ = $0.remove(Int(bitPattern: context)) }
+  loopWork.work()
 }
 
 private func checkStoppedOnLoop(

@@ -21,6 +21,21 @@ struct QueryRulesTests {
     #expect(service.get("/charts/hot-100?utm_source=a&utm_source=b").status == 200)
   }
 
+  /// A target in absolute form (`GET http://host/api/health`), which a server must accept (RFC
+  /// 9112, section 3.2.2), was looked up as a path and answered 404.
+  @Test func aTargetInAbsoluteFormIsItsPathAndQuery() throws {
+    #expect(HTTPRequest.originForm(of: "http://x/api/health") == "/api/health")
+    #expect(HTTPRequest.originForm(of: "HTTPS://x:8080/api/songs?q=a") == "/api/songs?q=a")
+    #expect(HTTPRequest.originForm(of: "http://x?q=a") == "/?q=a")
+    #expect(HTTPRequest.originForm(of: "http://x") == "/")
+    #expect(HTTPRequest.originForm(of: "/http://x/a") == "/http://x/a")
+    #expect(HTTPRequest.originForm(of: "ftp://x/a") == "ftp://x/a")
+    let service = try Service(try TestArchive.shared.get().path)
+    let reply = service.get("http://127.0.0.1:8080/api/songs?q=night+sky")
+    #expect(reply.status == 200)
+    #expect(reply.text == service.get("/api/songs?q=night+sky").text)
+  }
+
   /// A bad escape or bytes that are not UTF-8 in a query were searched for as sent (`%ff`).
   @Test func aQueryThatIsNotPercentEncodedUTF8IsRefused() throws {
     let service = try Service(try TestArchive.shared.get().path)
