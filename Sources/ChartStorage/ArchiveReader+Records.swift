@@ -66,6 +66,8 @@ extension ArchiveReader {
   struct SharedRecords {
     var stays: [RecordCandidate]?
     var rises: [RecordCandidate]?
+    /// The artists' scores of every artist leaderboard.
+    var artists: ArtistScores?
   }
 
   func leaderboard(
@@ -93,7 +95,7 @@ extension ArchiveReader {
       .artistEntriesAtOnce:
       let rows = try artistRows(
         kind.artistFigure ?? .entries, chartID: chartID, from: span.from, to: span.to,
-        limit: limit)
+        limit: limit, scores: &shared.artists)
       return Leaderboard(kind, rows: rows.map(RecordRow.init))
     case .fastestRiseToNumberOne, .longestRoadToNumberOne:
       if shared.rises == nil { shared.rises = try risesToNumberOne(bounds) }
