@@ -98,7 +98,8 @@ public final class HTTPServer: Sendable {
   }
 
   /// Stops accepting connections and ends each worker's loop once the requests in flight are
-  /// answered (or after `graceSeconds`). Callable from any thread; ``run()`` then returns.
+  /// answered and the connections closed after them have lingered (or after `graceSeconds`).
+  /// Callable from any thread; ``run()`` then returns.
   public func stop(graceSeconds: Double = 5) {
     for worker in workers { worker.stop(graceSeconds: graceSeconds) }
   }

@@ -59,6 +59,8 @@ final class Worker: @unchecked Sendable {
   private var paused = false
   private var outOfFiles = false
   private var stopping = false
+  /// Whether the loop has ended: the connections left are closed then, none lingers.
+  private var loopEnded = false
   private var deadline = 0.0
   /// Connections closed since the last summary in the log: at the limit, past the deadline.
   private var closedAtLimit = 0
@@ -118,6 +120,7 @@ final class Worker: @unchecked Sendable {
     baseAddress.withLock { $0 = Int(bitPattern: UnsafeRawPointer(base)) }
     if let grace = stopAsked.withLock({ $0 }) { beginStopping(graceSeconds: grace) }
     event_base_dispatch(base)
+    loopEnded = true
     baseAddress.withLock { $0 = 0 }
     for event in [stopTimer, ticker, housekeeping, turnEnded] { if let event { event_free(event) } }
     // Closes every connection left (each one's close callback forgets it), then forgets those
@@ -196,7 +199,7 @@ final class Worker: @unchecked Sendable {
   fileprivate let pendingWork = Mutex<Set<Int>>([])
 
   /// On the loop's thread: stops accepting, then checks every 20 ms whether the requests in
-  /// flight are answered.
+  /// flight are answered and no closed connection lingers (within the grace).
   fileprivate func beginStopping(graceSeconds: Double) {
     guard !stopping, http != nil, let base else { return }
     stopping = true
@@ -217,7 +220,8 @@ final class Worker: @unchecked Sendable {
   }
 
   fileprivate func checkStopped() {
-    guard answering == 0 || monotonicSeconds() > deadline, let base else { return }
+    guard (answering == 0 && lingering.isEmpty) || monotonicSeconds() > deadline, let base
+    else { return }
     event_base_loopexit(base, nil)
   }
 
@@ -311,8 +315,9 @@ final class Worker: @unchecked Sendable {
   private var closeLingers = true
 
   /// libevent closed a connection (its close callback, before it shuts the socket down for
-  /// writing and frees the bufferevent). Unless the worker is stopping or at its limit (where a
-  /// lingering socket counts, and a new connection ends the one lingering longest), the socket
+  /// writing and frees the bufferevent). Unless the loop has ended or the worker is at its limit
+  /// (where a lingering socket counts, and a new connection ends the one lingering longest), the
+  /// socket
   /// stays open a moment, reading and dropping what the client still sends: closed
   /// with unread input, it would send a reset, which can make the client's system discard
   /// answers it received but has not read yet (RFC 9112, section 9.6).
@@ -321,7 +326,7 @@ final class Worker: @unchecked Sendable {
       let closing = held[bufferevent]
     else { return }
     // A lingering socket counts toward the limit (`held` counts this one still).
-    let lingers = closeLingers && !stopping && !outOfFiles && held.count + lingering.count <= limit
+    let lingers = closeLingers && !loopEnded && !outOfFiles && held.count + lingering.count <= limit
     forget(closing, keepingSocket: lingers)
     if lingers {
       // libevent clears the bufferevent's callbacks once this returns: it lingers from the
@@ -344,14 +349,13 @@ final class Worker: @unchecked Sendable {
   /// client closes its side, waits more than ``lingerWaitSeconds`` or lingers more than
   /// ``lingerSeconds``.
   private func linger(_ bufferevent: OpaquePointer) {
-    guard bufferevent_getfd(bufferevent) >= 0, !stopping else { return endLingering(bufferevent) }
+    guard bufferevent_getfd(bufferevent) >= 0 else { return endLingering(bufferevent) }
     bufferevent_setcb(bufferevent, lingerReadOnLoop, nil, lingerEventOnLoop, context)
     bufferevent_disable(bufferevent, Int16(EV_WRITE))
     let output = bufferevent_get_output(bufferevent)
     evbuffer_drain(output, evbuffer_get_length(output))
-    var wait = timeval(tv_sec: Self.lingerWaitSeconds, tv_usec: 0)
-    bufferevent_set_timeouts(bufferevent, &wait, nil)
     bufferevent_enable(bufferevent, Int16(EV_READ))
+    // Drops what came already and sets the wait.
     lingerRead(bufferevent)
   }
 
@@ -359,9 +363,13 @@ final class Worker: @unchecked Sendable {
   fileprivate func lingerRead(_ bufferevent: OpaquePointer) {
     let input = bufferevent_get_input(bufferevent)
     evbuffer_drain(input, evbuffer_get_length(input))
-    if let since = lingering[bufferevent], monotonicSeconds() - since > Self.lingerSeconds {
-      endLingering(bufferevent)
-    }
+    guard let since = lingering[bufferevent] else { return }
+    // The next wait ends at the linger's end at the latest.
+    let left = Self.lingerSeconds - (monotonicSeconds() - since)
+    guard left > 0 else { return endLingering(bufferevent) }
+    let wait = min(Double(Self.lingerWaitSeconds), left)
+    var timeout = timeval(tv_sec: Int(wait), tv_usec: Int((wait - wait.rounded(.down)) * 1e6))
+    bufferevent_set_timeouts(bufferevent, &timeout, nil)
   }
 
   /// Closes a lingering socket: the last reference to its bufferevent is given back, which

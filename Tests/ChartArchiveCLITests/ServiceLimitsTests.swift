@@ -205,4 +205,38 @@ struct ServiceLimitsTests {
     #expect(server.stop() == 0)
     withExtendedLifetime(silent) {}
   }
+
+  /// While the server stopped (a request still in flight), every answer ended its connection
+  /// without lingering: a client that sent its next request before reading got a reset and lost
+  /// the answer (10 of 10). It lingers now, and the stop waits for it within the grace.
+  @Test func anAnswerWhileTheServerStopsArrivesWhole() throws {
+    let (folder, archive) = try sampleArchive()
+    defer { withExtendedLifetime(folder) {} }
+    let server = try ServedArchive(["--db", archive, "--threads", "1"])
+    // A client that reads nothing keeps requests in flight: the stop waits for them.
+    var slow: RawConnection? = try RawConnection(port: server.port, receiveBuffer: 2_304)
+    try slow?.send(
+      Array(String(repeating: "GET /api/openapi.json HTTP/1.1\r\n\r\n", count: 100).utf8))
+    let clients = try (0..<5).map { _ in try RawConnection(port: server.port, receiveBuffer: 4_096)
+    }
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    for client in clients {
+      try client.send(Array("GET /api/health HTTP/1.1\r\n\r\n".utf8))
+      #expect(recv(client.socket, &buffer, buffer.count, 0) > 0)
+    }
+    kill(server.process.processIdentifier, SIGTERM)
+    usleep(300_000)
+    for client in clients { try client.send(Array("GET /charts/hot-100 HTTP/1.1\r\n\r\n".utf8)) }
+    usleep(50_000)
+    for client in clients { try? client.send(Array("GET /api/health HTTP/1.1\r\n\r\n".utf8)) }
+    usleep(500_000)
+    for client in clients {
+      let (closed, received) = client.closedByServer()
+      #expect(closed && errno != ECONNRESET, "\(String(cString: strerror(errno)))")
+      #expect(String(decoding: received, as: UTF8.self).hasSuffix("</html>\n"))
+    }
+    // Its requests in flight end with it: the server ends before its grace is out.
+    slow = nil
+    #expect(server.stop() == 0)
+  }
 }
