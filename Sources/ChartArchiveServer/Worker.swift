@@ -317,10 +317,9 @@ final class Worker: @unchecked Sendable {
   /// libevent closed a connection (its close callback, before it shuts the socket down for
   /// writing and frees the bufferevent). Unless the loop has ended or the worker is at its limit
   /// (where a lingering socket counts, and a new connection ends the one lingering longest), the
-  /// socket
-  /// stays open a moment, reading and dropping what the client still sends: closed
-  /// with unread input, it would send a reset, which can make the client's system discard
-  /// answers it received but has not read yet (RFC 9112, section 9.6).
+  /// socket stays open a moment, reading and dropping what the client still sends: closed with
+  /// unread input, it would send a reset, which can make the client's system discard answers it
+  /// received but has not read yet (RFC 9112, section 9.6).
   fileprivate func closed(_ connection: OpaquePointer) {
     guard let bufferevent = evhttp_connection_get_bufferevent(connection),
       let closing = held[bufferevent]

@@ -105,8 +105,12 @@ extension ArchiveReader {
     // scan of every entry then reads the first columns of each row only (a quarter faster).
     var weeksAtNumberOne: [EntryKey: Int64] = [:]
     let numberOnes = try database.statement(
-      "SELECT snapshot_id, position, weeks_on_chart FROM entries INDEXED BY entries_at_number_one"
-        + " WHERE rank = 1")
+      "SELECT e.snapshot_id, e.position, e.weeks_on_chart"
+        // The index first (CROSS JOIN keeps the order): scanned once, not once a snapshot.
+        + " FROM entries e INDEXED BY entries_at_number_one CROSS JOIN snapshots s"
+        + " WHERE s.id = e.snapshot_id AND e.rank = 1 AND s.chart_id = ?1"
+        + " AND s.chart_time BETWEEN ?2 AND ?3")
+    numberOnes.bind([chart, instants.from, instants.to])
     while try numberOnes.step() {
       weeksAtNumberOne[
         EntryKey(snapshot: numberOnes.int64(at: 0), position: numberOnes.int64(at: 1))] =

@@ -293,6 +293,29 @@ struct ArtistLeaderboardTests {
     }
   }
 
+  /// Song IDs far apart (many songs deleted) are looked up another way than dense ones: every
+  /// leaderboard is the same, and so is each as the records read all five in one scan.
+  @Test func sparseSongIDsGiveTheSameLeaderboards() throws {
+    let archive = try ArtistTests.archive(Self.weeks)
+    let figures = ArtistLeaderboard.Figure.allCases
+    let dense = try figures.map { try Self.board(archive, $0) }
+    try archive.write {
+      try $0.database.execute(
+        "UPDATE songs SET id = id + 1000000; UPDATE entries SET song_id = song_id + 1000000;"
+          + " UPDATE song_artists SET song_id = song_id + 1000000")
+    }
+    #expect(try figures.map { try Self.board(archive, $0) } == dense)
+    let records = try archive.read { try $0.records(of: "c") }
+    let shared = records.leaderboards.filter { $0.kind.artistFigure != nil }.map { board in
+      board.rows.map { row -> String in
+        guard case .artist(let artist) = row.record.holder else { return "not an artist" }
+        return "\(row.rank) \(artist.name) \(row.record.figure)"
+          + " \(row.record.firstDate)…\(row.record.lastDate)"
+      }
+    }
+    #expect(shared == dense)
+  }
+
   @Test func ranksAreSharedByTiesAndCutAtTheLimit() throws {
     func artist(_ id: Int64, _ name: String) -> ArtistSummary {
       ArtistSummary(id: ArtistID(id), name: name, songCount: 1)
