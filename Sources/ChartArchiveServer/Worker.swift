@@ -7,7 +7,9 @@ import Synchronization
 /// Every connection counts toward the worker's limit from its accept to its close, whether it has
 /// sent a request or not. At the limit, the connection that has waited longest for its request
 /// (idle between requests, or still sending its head or body) is closed to make room; only when
-/// every other connection is being answered does the worker stop accepting until one closes.
+/// none can be (every other one is being answered, or was accepted less than a second ago and
+/// has sent nothing) does the worker stop accepting until one can: it holds one connection over
+/// its limit at most.
 /// When the process is out of file descriptors (accept fails), the same connection is closed, or
 /// accepting pauses for a quarter of a second: never a loop that tries again at once.
 ///
@@ -256,9 +258,13 @@ final class Worker: @unchecked Sendable {
     {
       endLingering(oldest)
     }
-    if held.count > limit {
+    // Down to the limit: one over it after a pause (below) would otherwise stay held.
+    while held.count > limit {
+      guard closeOldestWaiting(sparing: connection) else {
+        pauseAccepting(true)
+        break
+      }
       closedAtLimit += 1
-      if !closeOldestWaiting(sparing: connection) { pauseAccepting(true) }
     }
     return bufferevent
   }

@@ -62,6 +62,21 @@ final class ServedArchive {
   /// What the server wrote on standard error so far (its access log).
   var log: String { (try? String(contentsOf: errorFile, encoding: .utf8)) ?? "" }
 
+  /// The server's connections on its port as `/proc/net/tcp` lists them (established, IPv4):
+  /// those it accepted (they have a socket file), and those waiting in the kernel's queue to be
+  /// accepted (inode 0).
+  var connections: (accepted: Int, queued: Int) {
+    let text = procText("/proc/net/tcp")
+    let local = String(format: ":%04X", port)
+    var counts = (accepted: 0, queued: 0)
+    for line in text.split(separator: "\n").dropFirst() {
+      let fields = line.split(separator: " ")
+      guard fields.count > 9, fields[1].hasSuffix(local), fields[3] == "01" else { continue }
+      if fields[9] == "0" { counts.queued += 1 } else { counts.accepted += 1 }
+    }
+    return counts
+  }
+
   /// Sends a signal and waits for the server to end; returns its exit status.
   func stop(_ signal: Int32 = SIGTERM) -> Int32 {
     if process.isRunning { kill(process.processIdentifier, signal) }

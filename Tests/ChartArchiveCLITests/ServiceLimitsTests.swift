@@ -37,6 +37,39 @@ struct ServiceLimitsTests {
     _ = folder
   }
 
+  /// At the limit with every connection just accepted and silent, accepting paused; each head
+  /// that then began let two connections in and closed one, so the server held one more for each
+  /// (past the file limit under `script/hostile-clients`, where accepting then failed in a loop
+  /// and a probe waited 200 ms). The server now closes down to the limit: one new connection over
+  /// it at most, spared while nothing can be closed.
+  @Test func headsBegunAtTheLimitDoNotLetMoreConnectionsIn() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(
+      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
+    // 24 silent connections fill the limit; of the next 20, one is spared and the rest queue.
+    let silent = try (0..<24).map { _ in try RawConnection(port: server.port) }
+    waitUntil("24 connections accepted") { server.connections.accepted == 24 }
+    let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
+    waitUntil("one more accepted") { server.connections.accepted == 25 }
+    for connection in silent {
+      try? connection.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
+      usleep(5_000)
+    }
+    // Each head begun lets one queued connection in and the one sending it is closed.
+    waitUntil("the queue let in") { server.connections.queued == 0 }
+    // The same count twice, a tenth of a second apart: the closes of the turn are done.
+    var held = server.connections.accepted
+    for _ in 0..<50 {
+      usleep(100_000)
+      let now = server.connections.accepted
+      if now == held { break }
+      held = now
+    }
+    #expect(held == 25, "\(held) connections held, the limit is 24")
+    #expect(server.stop() == 0)
+    _ = (folder, silent, queued)
+  }
+
   /// `serve` raises its soft file limit to the hard one and holds as many connections as that
   /// leaves (the files it keeps for itself aside).
   @Test func serveRaisesItsFileLimitAndSaysHowManyConnectionsItHolds() throws {

@@ -174,6 +174,14 @@ func waitUntil(_ what: String, _ condition: () -> Bool) -> Bool {
 
 // MARK: - Locks of other processes
 
+/// The whole text of a file of `/proc`, read to its end: `String(contentsOfFile:)` gives its
+/// first page only (4 KB), as such a file's size is 0.
+func procText(_ path: String) -> String {
+  guard let file = FileHandle(forReadingAtPath: path) else { return "" }
+  defer { try? file.close() }
+  return String(decoding: (try? file.readToEnd()) ?? Data(), as: UTF8.self)
+}
+
 /// A lock on a file as Linux lists it in `/proc/locks`: held, or waited for (`->`).
 struct FileLock: Equatable {
   /// `POSIX` (fcntl(2), as SQLite locks an archive) or `FLOCK` (flock(2)).
@@ -186,7 +194,7 @@ struct FileLock: Equatable {
 
   /// Every lock of the system now.
   static func all() -> [FileLock] {
-    guard let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
+    let text = procText("/proc/locks")
     // "1: POSIX  ADVISORY  WRITE 4242 fe:00:5365904 120 121",
     // "2: -> FLOCK  ADVISORY  WRITE 4243 fe:00:16222692 0 EOF"
     return text.split(separator: "\n").compactMap { line in
