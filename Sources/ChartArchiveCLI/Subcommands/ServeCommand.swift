@@ -11,8 +11,9 @@ enum ServeCommand: Subcommand {
     file sent with the header Authorization: Bearer TOKEN (the token file readable by its owner
     only). Prints the URL it listens on (the port the system chose for --port 0) and how many
     connections it holds (as many as its file limit allows, the soft limit raised to the hard
-    one), then one line per request on standard error. An import run beside it is seen by the next request. Ctrl-C
-    (SIGINT) or SIGTERM ends it once the requests in flight are answered.
+    one), then one line per request on standard error. An import run beside it is seen by the
+    next request. Ctrl-C (SIGINT) or SIGTERM ends it once the requests in flight are answered and
+    the connections closed after them have lingered (5 s at most).
 
     Web pages: / (the charts), /charts/NAME and /charts/NAME/DATE (a snapshot as a chart app
     shows it), /songs/ID (a song's run as a picture), /charts/NAME/diff, /charts/NAME/report,
