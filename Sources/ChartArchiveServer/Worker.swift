@@ -420,8 +420,6 @@ final class Worker: @unchecked Sendable {
   private func startHead(of connection: HeldConnection, at time: Double) {
     connection.headStarted = time
     heads.append(connection)
-    // At the limit with no connection to close, one can be closed now.
-    if paused, !outOfFiles { pauseAccepting(false) }
   }
 
   /// A connection's head is whole, or its request is being answered: no deadline runs.
@@ -462,7 +460,13 @@ final class Worker: @unchecked Sendable {
       connection.head.lineStart = end.pos + 1
       connection.head.searched = end.pos + 1
     }
-    guard connection.head.isComplete else { return }
+    guard connection.head.isComplete else {
+      // A head still coming can be closed to make room: a thread paused at its limit with none
+      // to close accepts again. (Not for a head that came whole: its connection cannot be
+      // closed, and each request would let one more connection in.)
+      if paused, !outOfFiles { pauseAccepting(false) }
+      return
+    }
     endHead(of: connection)
     if connection.head.refusal != nil {
       refused.append(connection)

@@ -77,6 +77,36 @@ final class ServedArchive {
     return counts
   }
 
+  /// Waits until the server's connections (``connections``) meet `condition`, looking every 10 ms
+  /// (a read of `/proc/net/tcp` costs milliseconds on a busy machine); the bound, 30 s, only ends
+  /// a wait a broken build would make endless (recording the failure).
+  ///
+  /// - Returns: whether `condition` held.
+  @discardableResult
+  func waitForConnections(
+    _ what: String, _ condition: ((accepted: Int, queued: Int)) -> Bool
+  ) -> Bool {
+    for _ in 0..<3_000 {
+      if condition(connections) { return true }
+      usleep(10_000)
+    }
+    Issue.record("gave up waiting until \(what)")
+    return false
+  }
+
+  /// The connections the server accepted, once the count is the same twice a tenth of a second
+  /// apart (the closes of a turn of its loop done), or after 5 s.
+  func settledAcceptedConnections() -> Int {
+    var count = connections.accepted
+    for _ in 0..<50 {
+      usleep(100_000)
+      let now = connections.accepted
+      if now == count { break }
+      count = now
+    }
+    return count
+  }
+
   /// Sends a signal and waits for the server to end; returns its exit status.
   func stop(_ signal: Int32 = SIGTERM) -> Int32 {
     if process.isRunning { kill(process.processIdentifier, signal) }

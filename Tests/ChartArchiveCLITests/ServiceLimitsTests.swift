@@ -46,28 +46,49 @@ struct ServiceLimitsTests {
     let (folder, archive) = try sampleArchive()
     let server = try ServedArchive(
       ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
-    // 24 silent connections fill the limit; of the next 20, one is spared and the rest queue.
+    // 24 silent connections fill the limit; of the next 20, one is spared and the rest queue
+    // (on a machine so busy that a second passes, silent ones are closed for them instead).
     let silent = try (0..<24).map { _ in try RawConnection(port: server.port) }
-    waitUntil("24 connections accepted") { server.connections.accepted == 24 }
+    server.waitForConnections("24 connections accepted") { $0.accepted == 24 }
     let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
-    waitUntil("one more accepted") { server.connections.accepted == 25 }
+    server.waitForConnections("one of the 20 taken") { $0.queued < 20 }
     for connection in silent {
       try? connection.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
       usleep(5_000)
     }
     // Each head begun lets one queued connection in and the one sending it is closed.
-    waitUntil("the queue let in") { server.connections.queued == 0 }
-    // The same count twice, a tenth of a second apart: the closes of the turn are done.
-    var held = server.connections.accepted
-    for _ in 0..<50 {
-      usleep(100_000)
-      let now = server.connections.accepted
-      if now == held { break }
-      held = now
-    }
-    #expect(held == 25, "\(held) connections held, the limit is 24")
+    server.waitForConnections("the queue let in") { $0.queued == 0 }
+    let held = server.settledAcceptedConnections()
+    #expect(held <= 25, "\(held) connections held, the limit is 24")
     #expect(server.stop() == 0)
     _ = (folder, silent, queued)
+  }
+
+  /// Keep-alive clients at the limit: each request's head resumed accepting, as a head begun
+  /// does, although a head that came whole leaves nothing to close; so each request let one more
+  /// connection in (111 held at a limit of 48 under `wrk -c200`, the process out of files and
+  /// answering 500). Only a head still coming resumes accepting now.
+  @Test func requestsOnHeldConnectionsDoNotLetMoreConnectionsIn() throws {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(
+      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
+    let request = Array("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+    let held = try (0..<24).map { _ in try RawConnection(port: server.port) }
+    for connection in held { try connection.send(request) }
+    server.waitForConnections("24 connections accepted") { $0.accepted == 24 }
+    let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
+    server.waitForConnections("one of the 20 taken") { $0.queued < 20 }
+    // Requests on the held connections, five times over half a second: none is idle long enough
+    // (a second) to be closed, so no queued connection may come in (on a machine so busy that a
+    // second passes, idle ones are closed for them: the count is the same).
+    for _ in 0..<5 {
+      for connection in held { try? connection.send(request) }
+      usleep(100_000)
+    }
+    let count = server.settledAcceptedConnections()
+    #expect(count <= 25, "\(count) connections held, the limit is 24")
+    #expect(server.stop() == 0)
+    _ = (folder, held, queued)
   }
 
   /// `serve` raises its soft file limit to the hard one and holds as many connections as that
