@@ -7,9 +7,9 @@ import Synchronization
 /// Every connection counts toward the worker's limit from its accept to its close, whether it has
 /// sent a request or not. At the limit, the connection that has waited longest for its request
 /// (idle between requests, or still sending its head or body) is closed to make room; only when
-/// none can be (every other one is being answered, or was accepted less than a second ago and
-/// has sent nothing) does the worker stop accepting until one can: it holds one connection over
-/// its limit at most.
+/// none can be (every other one is being answered, or has sent nothing for less than a second
+/// since its accept or its last answer) does the worker stop accepting until one can: it holds
+/// one connection over its limit at most.
 /// When the process is out of file descriptors (accept fails), the same connection is closed, or
 /// accepting pauses for a quarter of a second: never a loop that tries again at once.
 ///

@@ -43,15 +43,7 @@ struct ServiceLimitsTests {
   /// and a probe waited 200 ms). The server now closes down to the limit: one new connection over
   /// it at most, spared while nothing can be closed.
   @Test func headsBegunAtTheLimitDoNotLetMoreConnectionsIn() throws {
-    let (folder, archive) = try sampleArchive()
-    let server = try ServedArchive(
-      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
-    // 24 silent connections fill the limit; of the next 20, one is spared and the rest queue
-    // (on a machine so busy that a second passes, silent ones are closed for them instead).
-    let silent = try (0..<24).map { _ in try RawConnection(port: server.port) }
-    server.waitForConnections("24 connections accepted") { $0.accepted == 24 }
-    let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
-    server.waitForConnections("one of the 20 taken") { $0.queued < 20 }
+    let (folder, server, silent, queued) = try Self.serverAtItsLimit(sending: nil)
     for connection in silent {
       try? connection.send(Array("GET / HTTP/1.1\r\nHost: x\r\n".utf8))
       usleep(5_000)
@@ -69,15 +61,8 @@ struct ServiceLimitsTests {
   /// connection in (111 held at a limit of 48 under `wrk -c200`, the process out of files and
   /// answering 500). Only a head still coming resumes accepting now.
   @Test func requestsOnHeldConnectionsDoNotLetMoreConnectionsIn() throws {
-    let (folder, archive) = try sampleArchive()
-    let server = try ServedArchive(
-      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
     let request = Array("GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
-    let held = try (0..<24).map { _ in try RawConnection(port: server.port) }
-    for connection in held { try connection.send(request) }
-    server.waitForConnections("24 connections accepted") { $0.accepted == 24 }
-    let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
-    server.waitForConnections("one of the 20 taken") { $0.queued < 20 }
+    let (folder, server, held, queued) = try Self.serverAtItsLimit(sending: request)
     // Requests on the held connections, five times over half a second: none is idle long enough
     // (a second) to be closed, so no queued connection may come in (on a machine so busy that a
     // second passes, idle ones are closed for them: the count is the same).
@@ -89,6 +74,23 @@ struct ServiceLimitsTests {
     #expect(count <= 25, "\(count) connections held, the limit is 24")
     #expect(server.stop() == 0)
     _ = (folder, held, queued)
+  }
+
+  /// A one-thread server at its limit of 24 connections: 24 held (each sending `first`, when
+  /// given, as it connects) and 20 more, of which one is spared and the rest queue (on a machine
+  /// so busy that a second passes, idle held ones are closed for them instead).
+  private static func serverAtItsLimit(sending first: [UInt8]?) throws -> (
+    folder: TemporaryFolder, server: ServedArchive, held: [RawConnection], queued: [RawConnection]
+  ) {
+    let (folder, archive) = try sampleArchive()
+    let server = try ServedArchive(
+      ["--db", archive, "--threads", "1", "--timeout", "5"], files: (96, 96))
+    let held = try (0..<24).map { _ in try RawConnection(port: server.port) }
+    if let first { for connection in held { try connection.send(first) } }
+    server.waitForConnections("24 connections accepted") { $0.accepted == 24 }
+    let queued = try (0..<20).map { _ in try RawConnection(port: server.port) }
+    server.waitForConnections("one of the 20 taken") { $0.queued < 20 }
+    return (folder, server, held, queued)
   }
 
   /// `serve` raises its soft file limit to the hard one and holds as many connections as that
