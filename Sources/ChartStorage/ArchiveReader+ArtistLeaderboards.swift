@@ -41,6 +41,11 @@ extension ArchiveReader {
     _ figure: ArtistLeaderboard.Figure, chartID: Int64, from: ChartDate?, to: ChartDate?,
     limit: Int, scores known: inout ArtistScores?
   ) throws(ArchiveError) -> [ArtistLeaderboard.Row] {
+    if from == nil, to == nil, known == nil,
+      let kept = try keptArtistRows(figure, chartID: chartID, limit: limit)
+    {
+      return kept
+    }
     let instants = RecordSpan(from: from, to: to).instants(in: try timeZone(ofChart: chartID))
     if known == nil {
       known = try reading { () throws(DatabaseError) in
@@ -61,6 +66,47 @@ extension ArchiveReader {
     return ArtistLeaderboard.ranked(named, limit: limit)
   }
 
+  /// The rows of ``artistLeaderboard(_:chart:from:to:limit:)`` over the chart's whole history
+  /// from the totals kept for it (``ArtistTotals``), when they hold for the archive's version;
+  /// `nil` when they do not, and the entries are to be added up.
+  func keptArtistRows(_ figure: ArtistLeaderboard.Figure, chartID: Int64, limit: Int)
+    throws(ArchiveError) -> [ArtistLeaderboard.Row]?
+  {
+    try reading { () throws -> [ArtistLeaderboard.Row]? in
+      let holds = try database.row(
+        "SELECT 1 FROM artist_totals_kept k, archive_version v"
+          + " WHERE k.chart_id = ? AND k.version = v.version", [chartID]
+      ) { _ in true }
+      guard holds == true else { return nil }
+      let code = ArtistTotals.code(figure)
+      // Names are read for the artists that may be ranked within the limit only.
+      let threshold =
+        try database.row(
+          "SELECT total FROM artist_totals WHERE chart_id = ? AND figure = ?"
+            + " ORDER BY total DESC LIMIT 1 OFFSET ?", [chartID, code, max(1, limit) - 1]
+        ) { $0.int(at: 0) } ?? 1
+      let totals = try database.rows(
+        "SELECT t.artist_id, t.total, f.chart_date, f.chart_time, l.chart_date, l.chart_time"
+          + " FROM artist_totals t JOIN snapshots f ON f.id = t.first_snapshot_id"
+          + " JOIN snapshots l ON l.id = t.last_snapshot_id"
+          + " WHERE t.chart_id = ? AND t.figure = ? AND t.total >= ?", [chartID, code, threshold]
+      ) {
+        (
+          id: $0.int64(at: 0), total: $0.int(at: 1),
+          first: ChartDate(trustedISO8601: $0.string(at: 2), secondsSince1970: $0.int64(at: 3)),
+          last: ChartDate(trustedISO8601: $0.string(at: 4), secondsSince1970: $0.int64(at: 5))
+        )
+      }
+      var named: [(artist: ArtistSummary, figure: Int, firstDate: ChartDate, lastDate: ChartDate)] =
+        []
+      for total in totals {
+        guard let artist = try artist(ArtistID(total.id)) else { continue }
+        named.append((artist, total.total, total.first, total.last))
+      }
+      return ArtistLeaderboard.ranked(named, limit: limit)
+    }
+  }
+
   /// One artist's score: its figure, and the first and last snapshot that make it (indexes of
   /// ``ArtistScores/dates``).
   struct ArtistScore {
@@ -77,6 +123,9 @@ extension ArchiveReader {
     /// The chart dates of the span's snapshots, in chart order: what the scores' snapshot
     /// indexes refer to.
     var dates: [ChartDate]
+    /// The same snapshots' IDs and chart times (seconds since 1970).
+    var snapshots: [Int64]
+    var times: [Int64]
   }
 
   /// Every artist's score of each figure, from one scan of the chart's entries in the span, in
@@ -94,8 +143,12 @@ extension ArchiveReader {
     snapshots.bind([chart, instants.from, instants.to])
     var order: [Int64: Int] = [:]
     var dates: [ChartDate] = []
+    var ids: [Int64] = []
+    var times: [Int64] = []
     while try snapshots.step() {
       order[snapshots.int64(at: 0)] = dates.count
+      ids.append(snapshots.int64(at: 0))
+      times.append(snapshots.int64(at: 2))
       dates.append(
         ChartDate(
           trustedISO8601: snapshots.string(at: 1), secondsSince1970: snapshots.int64(at: 2)))
@@ -141,7 +194,8 @@ extension ArchiveReader {
         snapshot: index)
     }
     tally.endSnapshot(index)
-    return ArtistScores(scores: tally.scores(credits), dates: dates)
+    return ArtistScores(
+      scores: tally.scores(credits), dates: dates, snapshots: ids, times: times)
   }
 }
 

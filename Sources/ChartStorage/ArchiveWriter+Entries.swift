@@ -31,6 +31,7 @@ extension ArchiveWriter {
     try writing { () throws(DatabaseError) in
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshot.rawValue)
     }
+    written.totals.rowsRewritten = true
     try deleteVerdicts(of: snapshot)
   }
 
@@ -49,6 +50,7 @@ extension ArchiveWriter {
         snapshot.rawValue, position)
     }
     written.referencedSongs.insert(song.rawValue)
+    written.totals.rowsRewritten = true
   }
 
   /// Writes an entry's decided figures again (its verdicts are written apart).
@@ -71,6 +73,7 @@ extension ArchiveWriter {
         figures.peakPosition, figures.weeksOnChart, figures.run, FigureFlags(figures).rawValue,
         snapshot.rawValue, position)
     }
+    written.totals.rowsRewritten = true
   }
 
   // MARK: - Verdicts

@@ -22,6 +22,8 @@ extension ArchiveWriter {
         chart.rawValue, chartDate.iso8601, chartDate.secondsSince1970, publishesPreviousRank,
         source, importedAt)
       written.referencedCharts.insert(chart.rawValue)
+      written.totals.insertedSince[chart.rawValue] = min(
+        written.totals.insertedSince[chart.rawValue] ?? .max, chartDate.secondsSince1970)
       return SnapshotID(database.lastInsertedRowID)
     }
   }
@@ -37,6 +39,7 @@ extension ArchiveWriter {
           + " imported_at = ? WHERE id = ?", chartDate.iso8601, publishesPreviousRank, source,
         importedAt, snapshot.rawValue)
     }
+    written.totals.rowsRewritten = true
   }
 
   /// Records what deciding a snapshot's figures found of the snapshot itself: how many entries it

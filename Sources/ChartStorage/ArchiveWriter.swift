@@ -52,6 +52,8 @@ public final class ArchiveWriter {
     /// Whether the write deleted a song or a credit, or restored one (a correction, a re-linking):
     /// every song's artists are then decided again (``ArtistIndex/rebuild()``).
     var songsOrCreditsRemoved = false
+    /// What the write changed of the charts' artist totals (``ArtistTotals``).
+    var totals = ArtistTotals.Changes()
   }
 
   /// A credit's row in `song_credits`: its song and folded title and artist.
@@ -115,8 +117,19 @@ public final class ArchiveWriter {
     // The credits of a first import are split on another thread while the full-text index fills.
     let artists = try decideArtists()
     try addToSearchIndex()
-    try artists?.endUpdate()
+    if try artists?.endUpdate() == true { written.totals.artistsChanged = true }
+    try keepArtistTotals()
     try advanceVersion()
+  }
+
+  /// Keeps the charts' artist totals (``ArtistTotals``) through what the write changed, when it
+  /// changed a row, before the version moves on: those it did not change move on with it.
+  private func keepArtistTotals() throws(DatabaseError) {
+    defer { written.totals = ArtistTotals.Changes() }
+    guard database.totalChanges != changesBefore else { return }
+    let version =
+      try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
+    try ArtistTotals(database: database, path: path).keep(written.totals, from: version)
   }
 
   /// Moves the archive's version on when the write changed a row (table `archive_version`,
@@ -147,6 +160,7 @@ public final class ArchiveWriter {
     let index = ArtistIndex(database: database)
     if written.songsOrCreditsRemoved {
       try index.rebuild()
+      written.totals.artistsChanged = true
       written.songsOrCreditsRemoved = false
       return nil
     }

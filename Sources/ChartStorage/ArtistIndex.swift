@@ -222,9 +222,12 @@ final class ArtistIndex {
   /// The end of ``update(created:credited:)``: the created songs' artists stored, and those of
   /// the songs decided again.
   ///
+  /// - Returns: whether a song decided again is credited to other artists now (the charts' artist
+  ///   totals then count otherwise: ``ArtistTotals``).
   /// - Throws: ``DatabaseError``.
-  func endUpdate() throws(DatabaseError) {
-    guard let pending else { return }
+  @discardableResult
+  func endUpdate() throws(DatabaseError) -> Bool {
+    guard let pending else { return false }
     self.pending = nil
     let decided = pending.created.decided()
     if !decided.wholeCredits.isEmpty {
@@ -234,11 +237,13 @@ final class ArtistIndex {
     try insert(decided.roles, new: true)
     let before = try artistsOf(pending.again)
     try decide(pending.again.sorted(), new: false)
-    for artist in before {
+    let after = try artistsOf(pending.again)
+    for artist in Set(before.values.joined()) {
       try database.run(
         "DELETE FROM artists WHERE id = ?1 AND NOT EXISTS"
           + " (SELECT 1 FROM song_artists WHERE artist_id = ?1)", artist)
     }
+    return before != after
   }
 
   /// The songs (by the full-text index `song_search`) one of whose credits holds a name's words
@@ -252,11 +257,11 @@ final class ArtistIndex {
         "SELECT song_id FROM song_search WHERE song_search MATCH ?", [phrase], { $0.int64(at: 0) }))
   }
 
-  /// The artists credited on some of the songs.
-  private func artistsOf(_ songs: Set<Int64>) throws(DatabaseError) -> Set<Int64> {
-    var artists: Set<Int64> = []
+  /// The artists credited on each of some songs, by song ID.
+  private func artistsOf(_ songs: Set<Int64>) throws(DatabaseError) -> [Int64: Set<Int64>] {
+    var artists: [Int64: Set<Int64>] = [:]
     for song in songs {
-      artists.formUnion(
+      artists[song] = Set(
         try database.rows(
           "SELECT artist_id FROM song_artists WHERE song_id = ?", [song], { $0.int64(at: 0) }))
     }

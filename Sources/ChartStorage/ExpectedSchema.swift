@@ -8,6 +8,11 @@ extension Migrations {
   /// type and name, each with the migration that last made or changed it.
   static let expectedObjects: [SchemaObject] = [
     SchemaObject(
+      type: "index", name: "artist_totals_ranked",
+      sql: #"""
+        CREATE INDEX artist_totals_ranked ON artist_totals (chart_id, figure, total)
+        """#, migration: "0017_artist_totals"),
+    SchemaObject(
       type: "index", name: "decision_undo_by_decision",
       sql: #"""
         CREATE INDEX decision_undo_by_decision ON decision_undo (decision)
@@ -91,6 +96,33 @@ extension Migrations {
           updated INTEGER NOT NULL
         )
         """#, migration: "0015_archive_version"),
+    SchemaObject(
+      type: "table", name: "artist_totals",
+      sql: #"""
+        CREATE TABLE artist_totals (
+          chart_id INTEGER NOT NULL REFERENCES charts (id) ON DELETE CASCADE,
+          artist_id INTEGER NOT NULL,
+          -- 0 number ones (songs at number 1), 1 top-10 songs, 2 entries (songs on the chart), 3 weeks
+          -- at number 1, 4 the most entries on one snapshot: docs/rules.md ("Records") gives their rules.
+          figure INTEGER NOT NULL,
+          -- More than 0.
+          total INTEGER NOT NULL,
+          -- The first and last snapshot counted (those with the most entries at once, for figure 4).
+          first_snapshot_id INTEGER NOT NULL,
+          last_snapshot_id INTEGER NOT NULL,
+          PRIMARY KEY (chart_id, artist_id, figure)
+        ) WITHOUT ROWID
+        """#, migration: "0017_artist_totals"),
+    SchemaObject(
+      type: "table", name: "artist_totals_kept",
+      sql: #"""
+        CREATE TABLE artist_totals_kept (
+          chart_id INTEGER PRIMARY KEY REFERENCES charts (id) ON DELETE CASCADE,
+          version INTEGER NOT NULL,
+          -- The chart time of the last snapshot added up (seconds since 1970), or NULL for none.
+          through_time INTEGER
+        )
+        """#, migration: "0017_artist_totals"),
     SchemaObject(
       type: "table", name: "artists",
       sql: #"""

@@ -59,6 +59,17 @@ enum Migrations {
     Migration(
       "0016_chart_zones_and_yearly_charts",
       PackageResources._016_chart_zones_and_yearly_charts_sql),
+    Migration(
+      "0017_artist_totals", PackageResources._017_artist_totals_sql,
+      fill: { database, _ in
+        let version =
+          try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
+        let totals = ArtistTotals(database: database, path: database.path)
+        for chart in try database.rows("SELECT id FROM charts ORDER BY id", [], { $0.int64(at: 0) })
+        {
+          try totals.addUp(chart: chart, version: version)
+        }
+      }),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them

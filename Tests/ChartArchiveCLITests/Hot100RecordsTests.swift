@@ -100,6 +100,24 @@ extension Hot100Tests {
       ])
   }
 
+  /// The by-artist leaderboards of the whole chart, which the import kept (`artist_totals`), are
+  /// what adding up every entry gives (a span from 1958 on is added up from the entries): each
+  /// one's top 100, with their dates.
+  @Test func theArtistTotalsKeptAtImportAreWhatTheEntriesAddUpTo() throws {
+    _ = try Self.firstImport.get()
+    func artistRows(_ extra: [String]) throws -> [String] {
+      let run = try chartArchive(
+        ["records", "hot-100", "--db", Self.archive, "--format", "csv", "--limit", "100"] + extra)
+      #expect(run.status == 0)
+      return run.output.split(separator: "\r\n").filter { $0.contains(",artist,") }.map(String.init)
+    }
+    let kept = try artistRows([])
+    #expect(kept.count >= 500)
+    #expect(try artistRows(["--from", "1958-01-01"]) == kept)
+    #expect(
+      try rows(Self.archive, "SELECT count(*), sum(total) FROM artist_totals") == ["21738|62979"])
+  }
+
   /// Each leaderboard's top 10 from the library (`records`) is the top 10 the SQL views give,
   /// ordered as the library orders ties (by date, then song ID).
   @Test func theViewsGiveTheLeaderboardsTheLibraryGives() throws {

@@ -35,7 +35,9 @@ struct MigrationTests {
     ) { $0.string(at: 0) }
     #expect(
       tables == [
-        "archive_version", "artists", "charts", "decision_entries", "decision_undo", "decisions",
+        "archive_version", "artist_totals", "artist_totals_kept", "artists", "charts",
+        "decision_entries",
+        "decision_undo", "decisions",
         "entries", "snapshots", "song_artists", "song_credits", "song_search", "song_search_config",
         "song_search_content", "song_search_data", "song_search_idx", "song_search_terms", "songs",
         "verdicts", "whole_credits",
@@ -70,7 +72,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 16)
+    #expect(try archive.storedSchemaVersion() == 17)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -121,7 +123,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 16)
+    #expect(try archive.storedSchemaVersion() == 17)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -161,7 +163,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 16)
+    #expect(try archive.storedSchemaVersion() == 17)
     let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
     let read: (Statement) -> String = { row in
       (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")
@@ -202,7 +204,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 16)
+    #expect(try archive.storedSchemaVersion() == 17)
     #expect(
       try archive.database.rows(
         "SELECT id, name, coalesce(frequency, '-'), coalesce(time_zone, '-') FROM charts"

@@ -1,0 +1,172 @@
+import ChartRanking
+import Foundation
+import Testing
+
+@testable import ChartImport
+@testable import ChartStorage
+
+/// The artist leaderboards kept at each write (`artist_totals`, ``ArtistTotals``) are what a scan
+/// of every entry gives, after every kind of write: snapshots appended one at a time, one stored
+/// before the others, one replaced or deleted, songs joined and split by hand, and artists decided
+/// again when a name charts on its own for the first time.
+struct ArtistTotalsTests {
+  /// Weeks of a chart of three, each with an edge the totals count: a featured artist's number
+  /// one, a week that repeats the one before, two of one artist's songs tied at number one, a
+  /// re-entry at number one higher than the song ever was, a debut at number one, an act kept whole
+  /// (Tam & Reed) until one of its names charts alone (Tam, the last week).
+  static let weeks: [(String, [(Int, String, String)])] = [
+    ("2024-01-06", [(1, "One", "Ana"), (2, "Two", "Cy"), (3, "Three", "Cy")]),
+    (
+      "2024-01-13", [(1, "Four", "Bo Featuring Ana"), (2, "One", "Ana"), (3, "Glow", "Tam & Reed")]
+    ),
+    (
+      "2024-01-20", [(1, "Four", "Bo Featuring Ana"), (2, "One", "Ana"), (3, "Glow", "Tam & Reed")]
+    ),
+    ("2024-01-27", [(1, "Five", "Ana"), (1, "Six", "Ana"), (3, "Two", "Cy")]),
+    ("2024-02-03", [(1, "Three", "Cy"), (2, "Seven", "Dee Featuring Cy"), (3, "Eight", "Eve")]),
+    ("2024-02-10", [(1, "Nine", "Fay"), (2, "Three", "Cy"), (3, "Seven", "Dee Featuring Cy")]),
+    ("2024-02-17", [(1, "Solo", "Tam"), (2, "Nine", "Fay"), (3, "Glow", "Tam & Reed")]),
+  ]
+
+  /// Each kept leaderboard of chart `c` (every row: `rank name figure first…last`), which must be
+  /// kept for the archive's version, and the same leaderboards from a scan of the entries (a span
+  /// from 1900 on, which the totals never answer).
+  static func keptAndScanned(_ archive: Archive) throws -> (kept: [[String]], scanned: [[String]]) {
+    func lines(_ rows: [ArtistLeaderboard.Row]) -> [String] {
+      rows.map { "\($0.rank) \($0.artist.name) \($0.figure) \($0.firstDate)…\($0.lastDate)" }
+    }
+    return try archive.read { reader in
+      let chart = try reader.chartID("c")
+      var kept: [[String]] = []
+      var scanned: [[String]] = []
+      for figure in ArtistLeaderboard.Figure.allCases {
+        let rows = try reader.keptArtistRows(figure, chartID: chart, limit: 100)
+        kept.append(try lines(#require(rows, "\(figure) is not kept")))
+        scanned.append(
+          lines(
+            try reader.artistLeaderboard(
+              figure, chart: "c", from: try ChartDate(iso8601: "1900-01-01"), limit: 100
+            ).rows))
+      }
+      return (kept, scanned)
+    }
+  }
+
+  /// Imports weeks, each in a write of its own.
+  static func importEach(
+    _ weeks: ArraySlice<(String, [(Int, String, String)])>, into archive: Archive
+  )
+    throws
+  {
+    for (date, entries) in weeks {
+      try archive.importing { try $0.store(try snapshot(date, entries)) }
+    }
+  }
+
+  @Test func snapshotsAppendedOneAtATimeAreCountedAsTheScanCountsThem() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    for index in Self.weeks.indices.dropLast() {
+      try Self.importEach(Self.weeks[index...index], into: archive)
+      let (kept, scanned) = try Self.keptAndScanned(archive)
+      #expect(kept == scanned, "after \(Self.weeks[index].0)")
+    }
+    let kept = try Self.keptAndScanned(archive).kept
+    let figures = Dictionary(
+      uniqueKeysWithValues: zip(ArtistLeaderboard.Figure.allCases, kept))
+    // Ana: One, Four (featured) two weeks, Five and Six tied at number 1 one week.
+    #expect(
+      figures[.weeksAtNumberOne] == [
+        "1 Ana 4 2024-01-06…2024-01-27", "2 Bo 2 2024-01-13…2024-01-20",
+        "3 Cy 1 2024-02-03…2024-02-03", "3 Fay 1 2024-02-10…2024-02-10",
+      ])
+    #expect(
+      figures[.numberOnes] == [
+        "1 Ana 4 2024-01-06…2024-01-27", "2 Bo 1 2024-01-13…2024-01-20",
+        "2 Cy 1 2024-02-03…2024-02-03", "2 Fay 1 2024-02-10…2024-02-10",
+      ])
+    #expect(
+      figures[.entriesAtOnce] == [
+        "1 Ana 2 2024-01-13…2024-01-27", "1 Cy 2 2024-01-06…2024-02-10",
+        "3 Bo 1 2024-01-13…2024-01-20", "3 Dee 1 2024-02-03…2024-02-10",
+        "3 Eve 1 2024-02-03…2024-02-03", "3 Fay 1 2024-02-10…2024-02-10",
+        "3 Tam & Reed 1 2024-01-13…2024-01-20",
+      ])
+  }
+
+  @Test func everyOtherWriteAddsTheChartUpAgain() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try Self.importEach(Self.weeks[1...], into: archive)
+    var (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    // Tam charts alone: the act is two artists now, on every week.
+    #expect(!kept.joined().contains { $0.contains("Tam & Reed") })
+    #expect(kept[2].contains("3 Tam 2 2024-01-13…2024-02-17"))
+
+    // A week before the others.
+    try Self.importEach(Self.weeks[0...0], into: archive)
+    (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[0].first == "1 Ana 4 2024-01-06…2024-01-27")
+
+    // A week replaced: Nine by another artist.
+    try archive.importing {
+      try $0.store(
+        try snapshot("2024-02-10", [(1, "Nine", "Gus"), (2, "Three", "Cy"), (3, "Two", "Cy")]),
+        replacing: true)
+    }
+    (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[4].contains("1 Cy 2 2024-01-06…2024-02-10"))
+
+    // Songs joined by hand, then undone.
+    let before = kept
+    let one = try archive.read { try $0.songs(matching: "One") }[0].id
+    let five = try archive.read { try $0.songs(matching: "Five") }[0].id
+    try archive.correct(.merge([one, five]))
+    (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[0].first == "1 Ana 3 2024-01-06…2024-01-27")
+    try archive.undoDecision(1)
+    (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept == before)
+
+    // The latest week deleted.
+    try archive.correct(
+      .deleteSnapshot(chart: "c", chartDate: try ChartDate(iso8601: "2024-02-17")))
+    (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(!kept.joined().contains { $0.contains("2024-02-17") })
+  }
+
+  /// An archive of schema version 16 that holds snapshots has its totals added up by the upgrade.
+  @Test func theMigrationAddsUpEveryChart() throws {
+    let file = TemporaryArchive()
+    do {
+      let archive = try Archive(path: file.path, access: .create)
+      try Self.importEach(Self.weeks[...], into: archive)
+      try archive.write { writer in
+        try writer.database.execute(
+          "DROP TABLE artist_totals; DROP TABLE artist_totals_kept; PRAGMA user_version = 16")
+      }
+    }
+    let archive = try Archive(path: file.path, access: .write)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[1].count == 8)
+  }
+
+  /// Totals kept for another version of the archive (one changed by other means) are not read:
+  /// the leaderboards come from the entries.
+  @Test func totalsOfAnotherVersionAreLeftToTheScan() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try Self.importEach(Self.weeks[...], into: archive)
+    let whole = try archive.read { try $0.artistLeaderboard(.entries, chart: "c") }
+    try archive.write { writer in
+      try writer.database.execute("UPDATE artist_totals SET total = 99")
+      try writer.database.execute("UPDATE artist_totals_kept SET version = version - 1")
+    }
+    #expect(try archive.read { try $0.artistLeaderboard(.entries, chart: "c") } == whole)
+    #expect(whole.rows.first?.figure == 4)
+  }
+}
