@@ -31,7 +31,7 @@ extension ArchiveWriter {
     try writing { () throws(DatabaseError) in
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshot.rawValue)
     }
-    written.totals.rowsRewritten = true
+    try noteRewritten(snapshot)
     try deleteVerdicts(of: snapshot)
   }
 
@@ -50,7 +50,7 @@ extension ArchiveWriter {
         snapshot.rawValue, position)
     }
     written.referencedSongs.insert(song.rawValue)
-    written.totals.rowsRewritten = true
+    try noteRewritten(snapshot)
   }
 
   /// Writes an entry's decided figures again (its verdicts are written apart).
@@ -73,7 +73,7 @@ extension ArchiveWriter {
         figures.peakPosition, figures.weeksOnChart, figures.run, FigureFlags(figures).rawValue,
         snapshot.rawValue, position)
     }
-    written.totals.rowsRewritten = true
+    try noteRewritten(snapshot)
   }
 
   // MARK: - Verdicts

@@ -39,7 +39,7 @@ extension ArchiveWriter {
           + " imported_at = ? WHERE id = ?", chartDate.iso8601, publishesPreviousRank, source,
         importedAt, snapshot.rawValue)
     }
-    written.totals.rowsRewritten = true
+    try noteRewritten(snapshot)
   }
 
   /// Records what deciding a snapshot's figures found of the snapshot itself: how many entries it

@@ -1,3 +1,4 @@
+import ChartRanking
 import Foundation
 
 /// The writing side of one ``Archive/write(_:)`` transaction: the archive's row operations, one
@@ -117,7 +118,9 @@ public final class ArchiveWriter {
     // The credits of a first import are split on another thread while the full-text index fills.
     let artists = try decideArtists()
     try addToSearchIndex()
-    if try artists?.endUpdate() == true { written.totals.artistsChanged = true }
+    if let changed = try artists?.endUpdate() {
+      written.totals.songsCreditedOtherwise.formUnion(changed)
+    }
     try keepArtistTotals()
     try advanceVersion()
   }
@@ -130,6 +133,18 @@ public final class ArchiveWriter {
     let version =
       try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
     try ArtistTotals(database: database, path: path).keep(written.totals, from: version)
+  }
+
+  /// Notes that rows of a snapshot changed otherwise than by an append, so that its chart's
+  /// artist totals are added up again (``ArtistTotals``).
+  func noteRewritten(_ snapshot: SnapshotID) throws(ArchiveError) {
+    guard written.totals.rewrittenSnapshots.insert(snapshot.rawValue).inserted else { return }
+    let chart = try writing { () throws(DatabaseError) in
+      try database.row("SELECT chart_id FROM snapshots WHERE id = ?", [snapshot.rawValue]) {
+        $0.int64(at: 0)
+      }
+    }
+    if let chart { written.totals.rewrittenCharts.insert(chart) }
   }
 
   /// Moves the archive's version on when the write changed a row (table `archive_version`,
@@ -160,7 +175,7 @@ public final class ArchiveWriter {
     let index = ArtistIndex(database: database)
     if written.songsOrCreditsRemoved {
       try index.rebuild()
-      written.totals.artistsChanged = true
+      written.totals.everyChart = true
       written.songsOrCreditsRemoved = false
       return nil
     }

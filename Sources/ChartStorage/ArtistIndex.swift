@@ -222,12 +222,12 @@ final class ArtistIndex {
   /// The end of ``update(created:credited:)``: the created songs' artists stored, and those of
   /// the songs decided again.
   ///
-  /// - Returns: whether a song decided again is credited to other artists now (the charts' artist
-  ///   totals then count otherwise: ``ArtistTotals``).
+  /// - Returns: the songs decided again that are credited to other artists now (their charts'
+  ///   artist totals then count otherwise: ``ArtistTotals``).
   /// - Throws: ``DatabaseError``.
   @discardableResult
-  func endUpdate() throws(DatabaseError) -> Bool {
-    guard let pending else { return false }
+  func endUpdate() throws(DatabaseError) -> Set<Int64> {
+    guard let pending else { return [] }
     self.pending = nil
     let decided = pending.created.decided()
     if !decided.wholeCredits.isEmpty {
@@ -243,7 +243,7 @@ final class ArtistIndex {
         "DELETE FROM artists WHERE id = ?1 AND NOT EXISTS"
           + " (SELECT 1 FROM song_artists WHERE artist_id = ?1)", artist)
     }
-    return before != after
+    return pending.again.filter { before[$0] != after[$0] }
   }
 
   /// The songs (by the full-text index `song_search`) one of whose credits holds a name's words

@@ -25,10 +25,14 @@ struct ArtistTotals {
   struct Changes {
     /// The earliest chart time (seconds since 1970) of the snapshots inserted, by chart ID.
     var insertedSince: [Int64: Int64] = [:]
-    /// Whether rows changed otherwise: a snapshot replaced or deleted, an entry's song or figures.
-    var rowsRewritten = false
-    /// Whether songs that charted before the write were credited to other artists.
-    var artistsChanged = false
+    /// The snapshots whose rows changed otherwise (replaced or deleted, an entry's song or
+    /// figures), and their charts.
+    var rewrittenSnapshots: Set<Int64> = []
+    var rewrittenCharts: Set<Int64> = []
+    /// The songs that charted before the write and are credited to other artists now.
+    var songsCreditedOtherwise: Set<Int64> = []
+    /// Whether every song's artists were decided again (a rebuild).
+    var everyChart = false
   }
 
   /// The code of a figure in `artist_totals.figure`.
@@ -51,21 +55,29 @@ struct ArtistTotals {
       try database.rows("SELECT chart_id, version, through_time FROM artist_totals_kept") {
         ($0.int64(at: 0), (version: $0.int64(at: 1), through: $0.optionalInt64(at: 2)))
       }, uniquingKeysWith: { first, _ in first })
-    let everything = changes.rowsRewritten || changes.artistsChanged
+    var again = changes.rewrittenCharts
+    for song in changes.songsCreditedOtherwise {
+      again.formUnion(
+        try database.rows(
+          // The song's entries first (CROSS JOIN keeps the order), not every snapshot.
+          "SELECT DISTINCT s.chart_id FROM entries e CROSS JOIN snapshots s"
+            + " ON s.id = e.snapshot_id WHERE e.song_id = ?", [song]
+        ) { $0.int64(at: 0) })
+    }
     let charts = try database.rows("SELECT id FROM charts ORDER BY id") { $0.int64(at: 0) }
     for chart in charts {
       let state = kept[chart].flatMap { $0.version == version ? $0 : nil }
-      if let state, !everything {
-        guard let since = changes.insertedSince[chart] else { continue }
-        if since > state.through ?? Int64.min {
+      if changes.everyChart || again.contains(chart) {
+        try addUp(chart: chart, version: version)
+      } else if let since = changes.insertedSince[chart] {
+        if let state, since > state.through ?? Int64.min {
           try addAppended(chart: chart, after: state.through, version: version)
-          continue
+        } else {
+          try addUp(chart: chart, version: version)
         }
-      } else if state == nil, !everything, changes.insertedSince[chart] == nil {
-        // Totals already out of date are left to the readers' scan until the chart changes.
-        continue
       }
-      try addUp(chart: chart, version: version)
+      // Any other chart's totals hold still, or, out of date already, are left to the readers'
+      // scan until the chart changes.
     }
     try database.run(
       "UPDATE artist_totals_kept SET version = ?1 + 1 WHERE version = ?1", version)

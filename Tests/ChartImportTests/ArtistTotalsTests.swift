@@ -31,12 +31,14 @@ struct ArtistTotalsTests {
   /// Each kept leaderboard of chart `c` (every row: `rank name figure first…last`), which must be
   /// kept for the archive's version, and the same leaderboards from a scan of the entries (a span
   /// from 1900 on, which the totals never answer).
-  static func keptAndScanned(_ archive: Archive) throws -> (kept: [[String]], scanned: [[String]]) {
+  static func keptAndScanned(_ archive: Archive, chart name: String = "c") throws -> (
+    kept: [[String]], scanned: [[String]]
+  ) {
     func lines(_ rows: [ArtistLeaderboard.Row]) -> [String] {
       rows.map { "\($0.rank) \($0.artist.name) \($0.figure) \($0.firstDate)…\($0.lastDate)" }
     }
     return try archive.read { reader in
-      let chart = try reader.chartID("c")
+      let chart = try reader.chartID(name)
       var kept: [[String]] = []
       var scanned: [[String]] = []
       for figure in ArtistLeaderboard.Figure.allCases {
@@ -45,7 +47,7 @@ struct ArtistTotalsTests {
         scanned.append(
           lines(
             try reader.artistLeaderboard(
-              figure, chart: "c", from: try ChartDate(iso8601: "1900-01-01"), limit: 100
+              figure, chart: name, from: try ChartDate(iso8601: "1900-01-01"), limit: 100
             ).rows))
       }
       return (kept, scanned)
@@ -137,6 +139,33 @@ struct ArtistTotalsTests {
     (kept, scanned) = try Self.keptAndScanned(archive)
     #expect(kept == scanned)
     #expect(!kept.joined().contains { $0.contains("2024-02-17") })
+  }
+
+  /// A name that charts alone for the first time on one chart splits an act on another: the other
+  /// chart, where the act's song is, is added up again.
+  @Test func artistsDecidedAgainAddUpTheChartsOfTheirSongs() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.importing {
+      try $0.store(
+        try snapshot("2024-01-06", [(1, "Glow", "Tam & Reed"), (2, "Dim", "Ola")], chart: "d"))
+      try $0.store(try snapshot("2024-01-06", [(1, "One", "Ana")]))
+    }
+    #expect(
+      try Self.keptAndScanned(archive, chart: "d").kept[2] == [
+        "1 Ola 1 2024-01-06…2024-01-06", "1 Tam & Reed 1 2024-01-06…2024-01-06",
+      ])
+    try archive.importing { try $0.store(try snapshot("2024-01-13", [(1, "Solo", "Tam")])) }
+    let (kept, scanned) = try Self.keptAndScanned(archive, chart: "d")
+    #expect(kept == scanned)
+    #expect(
+      kept[2] == [
+        "1 Ola 1 2024-01-06…2024-01-06", "1 Reed 1 2024-01-06…2024-01-06",
+        "1 Tam 1 2024-01-06…2024-01-06",
+      ])
+    #expect(
+      try Self.keptAndScanned(archive).kept[2] == [
+        "1 Ana 1 2024-01-06…2024-01-06", "1 Tam 1 2024-01-13…2024-01-13",
+      ])
   }
 
   /// An archive of schema version 16 that holds snapshots has its totals added up by the upgrade.
