@@ -57,11 +57,25 @@ extension ArchiveReader {
     // Names are read for the artists that may be ranked within the limit only.
     let figures = scores.values.map(\.figure).sorted(by: >)
     let threshold = figures.isEmpty ? 1 : figures[min(max(1, limit), figures.count) - 1]
+    return try ranked(
+      scores.filter { $0.value.figure >= threshold }.map {
+        (
+          id: $0.key, figure: $0.value.figure, first: all.dates[$0.value.first],
+          last: all.dates[$0.value.last]
+        )
+      }, limit: limit)
+  }
+
+  /// Artists' figures, by artist ID, named and ranked (``ArtistLeaderboard/ranked(_:limit:)``);
+  /// an artist no longer in the archive is left out.
+  private func ranked(
+    _ figures: [(id: Int64, figure: Int, first: ChartDate, last: ChartDate)], limit: Int
+  ) throws(ArchiveError) -> [ArtistLeaderboard.Row] {
     var named: [(artist: ArtistSummary, figure: Int, firstDate: ChartDate, lastDate: ChartDate)] =
       []
-    for (id, score) in scores where score.figure >= threshold {
-      guard let artist = try artist(ArtistID(id)) else { continue }
-      named.append((artist, score.figure, all.dates[score.first], all.dates[score.last]))
+    for figure in figures {
+      guard let artist = try artist(ArtistID(figure.id)) else { continue }
+      named.append((artist, figure.figure, figure.first, figure.last))
     }
     return ArtistLeaderboard.ranked(named, limit: limit)
   }
@@ -85,25 +99,19 @@ extension ArchiveReader {
           "SELECT total FROM artist_totals WHERE chart_id = ? AND figure = ?"
             + " ORDER BY total DESC LIMIT 1 OFFSET ?", [chartID, code, max(1, limit) - 1]
         ) { $0.int(at: 0) } ?? 1
-      let totals = try database.rows(
-        "SELECT t.artist_id, t.total, f.chart_date, f.chart_time, l.chart_date, l.chart_time"
-          + " FROM artist_totals t JOIN snapshots f ON f.id = t.first_snapshot_id"
-          + " JOIN snapshots l ON l.id = t.last_snapshot_id"
-          + " WHERE t.chart_id = ? AND t.figure = ? AND t.total >= ?", [chartID, code, threshold]
-      ) {
-        (
-          id: $0.int64(at: 0), total: $0.int(at: 1),
-          first: ChartDate(trustedISO8601: $0.string(at: 2), secondsSince1970: $0.int64(at: 3)),
-          last: ChartDate(trustedISO8601: $0.string(at: 4), secondsSince1970: $0.int64(at: 5))
-        )
-      }
-      var named: [(artist: ArtistSummary, figure: Int, firstDate: ChartDate, lastDate: ChartDate)] =
-        []
-      for total in totals {
-        guard let artist = try artist(ArtistID(total.id)) else { continue }
-        named.append((artist, total.total, total.first, total.last))
-      }
-      return ArtistLeaderboard.ranked(named, limit: limit)
+      return try ranked(
+        try database.rows(
+          "SELECT t.artist_id, t.total, f.chart_date, f.chart_time, l.chart_date, l.chart_time"
+            + " FROM artist_totals t JOIN snapshots f ON f.id = t.first_snapshot_id"
+            + " JOIN snapshots l ON l.id = t.last_snapshot_id"
+            + " WHERE t.chart_id = ? AND t.figure = ? AND t.total >= ?", [chartID, code, threshold]
+        ) {
+          (
+            id: $0.int64(at: 0), figure: $0.int(at: 1),
+            first: ChartDate(trustedISO8601: $0.string(at: 2), secondsSince1970: $0.int64(at: 3)),
+            last: ChartDate(trustedISO8601: $0.string(at: 4), secondsSince1970: $0.int64(at: 5))
+          )
+        }, limit: limit)
     }
   }
 
@@ -123,9 +131,8 @@ extension ArchiveReader {
     /// The chart dates of the span's snapshots, in chart order: what the scores' snapshot
     /// indexes refer to.
     var dates: [ChartDate]
-    /// The same snapshots' IDs and chart times (seconds since 1970).
+    /// The same snapshots' IDs.
     var snapshots: [Int64]
-    var times: [Int64]
   }
 
   /// Every artist's score of each figure, from one scan of the chart's entries in the span, in
@@ -144,11 +151,9 @@ extension ArchiveReader {
     var order: [Int64: Int] = [:]
     var dates: [ChartDate] = []
     var ids: [Int64] = []
-    var times: [Int64] = []
     while try snapshots.step() {
       order[snapshots.int64(at: 0)] = dates.count
       ids.append(snapshots.int64(at: 0))
-      times.append(snapshots.int64(at: 2))
       dates.append(
         ChartDate(
           trustedISO8601: snapshots.string(at: 1), secondsSince1970: snapshots.int64(at: 2)))
@@ -194,8 +199,7 @@ extension ArchiveReader {
         snapshot: index)
     }
     tally.endSnapshot(index)
-    return ArtistScores(
-      scores: tally.scores(credits), dates: dates, snapshots: ids, times: times)
+    return ArtistScores(scores: tally.scores(credits), dates: dates, snapshots: ids)
   }
 }
 

@@ -100,7 +100,7 @@ struct ArtistTotals {
       }
     }
     try insert(rows, chart: chart)
-    try markKept(chart: chart, version: version, through: scores.times.last)
+    try markKept(chart: chart, version: version, through: scores.dates.last?.secondsSince1970)
   }
 
   /// One row of `artist_totals`.
