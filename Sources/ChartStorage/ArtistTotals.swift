@@ -158,32 +158,73 @@ struct ArtistTotals {
         + " ORDER BY chart_time", [chart, through ?? Int64.min]
     ) { (id: $0.int64(at: 0), time: $0.int64(at: 1)) }
     var entries: [[AppendedEntry]] = []
-    var artistsOf: [Int64: [Int64]] = [:]
     for snapshot in snapshots {
       entries.append(
         try database.rows(
           "SELECT song_id, rank, weeks_on_chart FROM entries WHERE snapshot_id = ?", [snapshot.id]
         ) { AppendedEntry(song: $0.int64(at: 0), rank: $0.int(at: 1), weeks: $0.int64(at: 2)) })
     }
+    var (counting, artistsOf) = try counted(
+      songsOf: entries.joined(), chart: chart, through: through ?? Int64.min)
+    let stored = try storedTotals(of: Set(artistsOf.values.joined()), chart: chart)
+    counting.totals = stored
+    for (snapshot, entries) in zip(snapshots, entries) {
+      counting.count(entries, on: snapshot.id, artistsOf: artistsOf)
+    }
+    try write(counting.totals, over: stored, chart: chart)
+    try markKept(chart: chart, version: version, through: snapshots.last?.time ?? through)
+  }
+
+  /// What the songs of appended entries did on the chart up to `through` (a chart time), as
+  /// ``Counting`` needs it, and each song's artists (none for a song without artists).
+  ///
+  /// A song that never reaches the top 10 in the appended entries counts for no figure but
+  /// entries, which asks only whether it charted before: one row of it is read, not all.
+  private func counted(
+    songsOf entries: some Sequence<AppendedEntry>, chart: Int64, through: Int64
+  ) throws(DatabaseError) -> (Counting, artistsOf: [Int64: [Int64]]) {
+    var bestAppended: [Int64: Int] = [:]
+    for entry in entries {
+      bestAppended[entry.song] = min(bestAppended[entry.song] ?? entry.rank, entry.rank)
+    }
     var counting = Counting()
-    for song in Set(entries.joined().map(\.song)) {
+    var artistsOf: [Int64: [Int64]] = [:]
+    for (song, best) in bestAppended {
       let artists = try database.rows(
         "SELECT artist_id FROM song_artists WHERE song_id = ?", [song]
       ) { $0.int64(at: 0) }
       guard !artists.isEmpty else { continue }
       artistsOf[song] = artists
+      if best > 10 {
+        if try database.row(
+          // The song's entries first (CROSS JOIN keeps the order), not every snapshot.
+          "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
+            + " WHERE e.song_id = ?1 AND s.chart_id = ?2 AND s.chart_time <= ?3 LIMIT 1",
+          [song, chart, through], { _ in true }) != nil
+        {
+          counting.bestRank[song] = Counting.outsideTopTen
+        }
+        continue
+      }
       for (rank, weeks) in try database.rows(
-        // The song's entries first (CROSS JOIN keeps the order), not every snapshot of the chart.
         "SELECT e.rank, e.weeks_on_chart FROM entries e CROSS JOIN snapshots s"
           + " ON s.id = e.snapshot_id"
           + " WHERE e.song_id = ?1 AND s.chart_id = ?2 AND s.chart_time <= ?3",
-        [song, chart, through ?? Int64.min], { ($0.int(at: 0), $0.int64(at: 1)) })
+        [song, chart, through], { ($0.int(at: 0), $0.int64(at: 1)) })
       {
         counting.bestRank[song] = min(counting.bestRank[song] ?? rank, rank)
         if rank == 1 { counting.weeksCounted.insert([song, weeks]) }
       }
     }
-    for artist in Set(artistsOf.values.joined()) {
+    return (counting, artistsOf)
+  }
+
+  /// The artists' stored totals on the chart, by figure code.
+  private func storedTotals(of artists: Set<Int64>, chart: Int64) throws(DatabaseError)
+    -> [Int64: [Total?]]
+  {
+    var stored: [Int64: [Total?]] = [:]
+    for artist in artists {
       var slots = Counting.empty
       for row in try database.rows(
         "SELECT figure, total, first_snapshot_id, last_snapshot_id FROM artist_totals"
@@ -197,22 +238,41 @@ struct ArtistTotals {
       {
         slots[row.figure] = row.total
       }
-      counting.totals[artist] = slots
+      stored[artist] = slots
     }
-    for (snapshot, entries) in zip(snapshots, entries) {
-      counting.count(entries, on: snapshot.id, artistsOf: artistsOf)
-    }
-    var rows: [Row] = []
-    for (artist, slots) in counting.totals {
+    return stored
+  }
+
+  /// Writes the totals that differ from those stored, in place: a row whose total holds (most
+  /// do: an artist's last snapshot moved on) leaves the leaderboard index as it was.
+  private func write(
+    _ totals: [Int64: [Total?]], over stored: [Int64: [Total?]], chart: Int64
+  ) throws(DatabaseError) {
+    var added: [Row] = []
+    for (artist, slots) in totals {
       for (figure, slot) in slots.enumerated() {
         guard let slot, slot.total > 0 else { continue }
-        rows.append(
-          Row(
-            artist: artist, figure: figure, total: slot.total, first: slot.first, last: slot.last))
+        switch stored[artist]?[figure] {
+        case slot: continue
+        case let old? where old.total == slot.total && old.first == slot.first:
+          try database.run(
+            "UPDATE artist_totals SET last_snapshot_id = ?4"
+              + " WHERE chart_id = ?1 AND artist_id = ?2 AND figure = ?3",
+            chart, artist, figure, slot.last)
+        case .some:
+          try database.run(
+            "UPDATE artist_totals SET total = ?4, first_snapshot_id = ?5, last_snapshot_id = ?6"
+              + " WHERE chart_id = ?1 AND artist_id = ?2 AND figure = ?3",
+            chart, artist, figure, slot.total, slot.first, slot.last)
+        case nil:
+          added.append(
+            Row(
+              artist: artist, figure: figure, total: slot.total, first: slot.first,
+              last: slot.last))
+        }
       }
     }
-    try insert(rows, chart: chart)
-    try markKept(chart: chart, version: version, through: snapshots.last?.time ?? through)
+    try insert(added, chart: chart)
   }
 
   /// An entry of an appended snapshot, as the totals count it.
@@ -223,7 +283,7 @@ struct ArtistTotals {
   }
 
   /// One artist's total of one figure: the total, and the first and last snapshot counted.
-  struct Total {
+  struct Total: Equatable {
     var total: Int
     var first: Int64
     var last: Int64
@@ -232,8 +292,13 @@ struct ArtistTotals {
   /// The totals of the artists of appended snapshots, and what their songs did before, as the
   /// scan in chart order counts them (``ArchiveReader/artistScores(chart:instants:)``).
   struct Counting {
-    /// Each song's best rank on the chart so far; none for a song not on it yet.
+    /// Each song's best rank on the chart so far; none for a song not on it yet, and
+    /// ``outsideTopTen`` for one that charted before and ranks outside the top 10 in all the
+    /// snapshots counted, whose best rank no figure needs.
     var bestRank: [Int64: Int] = [:]
+    /// The best rank of a song that charted before and is not counted in the top 10: below every
+    /// rank.
+    static let outsideTopTen = Int.max
     /// The weeks at number 1 counted so far: (song, weeks on chart).
     var weeksCounted: Set<[Int64]> = []
     /// Each artist's totals, by figure code; `nil` for none yet.

@@ -95,6 +95,52 @@ struct ArtistTotalsTests {
       ])
   }
 
+  /// Weeks of a chart of 12 where songs move in and out of the top 10: a song that charted before
+  /// and stays outside the top 10 counts for entries alone, which asks only whether it charted
+  /// before; one that rises into the top 10 or to number one counts by its best rank before.
+  @Test func songsOutsideTheTopTenAreCountedAsTheScanCountsThem() throws {
+    /// Twelve entries: fillers by one artist, but for the places given.
+    func week(_ places: [Int: (String, String)]) -> [(Int, String, String)] {
+      (1...12).map { rank in
+        let (title, artist) = places[rank] ?? ("Filler \(rank)", "Fil")
+        return (rank, title, artist)
+      }
+    }
+    let weeks: [(String, [(Int, String, String)])] = [
+      ("2024-03-02", week([1: ("Up", "Ana"), 11: ("Low", "Bo"), 12: ("Slow", "Cy")])),
+      // Low rises from 11 to 1; Up falls from 1 to 11; Deep debuts at 12.
+      ("2024-03-09", week([1: ("Low", "Bo"), 11: ("Up", "Ana"), 12: ("Deep", "Dee")])),
+      // Slow comes back at 5, higher than it was; Up and Low stay outside the top 10.
+      ("2024-03-16", week([5: ("Slow", "Cy"), 11: ("Low", "Bo"), 12: ("Up", "Ana")])),
+      // Deep comes back at 12, Up at 11: entries they had already.
+      ("2024-03-23", week([11: ("Up", "Ana"), 12: ("Deep", "Dee")])),
+    ]
+    let archive = try Archive(path: ":memory:", access: .create)
+    for index in weeks.indices {
+      try Self.importEach(weeks[index...index], into: archive)
+      let (kept, scanned) = try Self.keptAndScanned(archive)
+      #expect(kept == scanned, "after \(weeks[index].0)")
+    }
+    let kept = try Self.keptAndScanned(archive).kept
+    let figures = Dictionary(uniqueKeysWithValues: zip(ArtistLeaderboard.Figure.allCases, kept))
+    #expect(
+      figures[.entries] == [
+        "1 Fil 10 2024-03-02…2024-03-23", "2 Ana 1 2024-03-02…2024-03-23",
+        "2 Bo 1 2024-03-02…2024-03-16", "2 Cy 1 2024-03-02…2024-03-16",
+        "2 Dee 1 2024-03-09…2024-03-23",
+      ])
+    #expect(
+      figures[.topTens] == [
+        "1 Fil 10 2024-03-02…2024-03-23", "2 Ana 1 2024-03-02…2024-03-02",
+        "2 Bo 1 2024-03-09…2024-03-09", "2 Cy 1 2024-03-16…2024-03-16",
+      ])
+    #expect(
+      figures[.numberOnes] == [
+        "1 Ana 1 2024-03-02…2024-03-02", "1 Bo 1 2024-03-09…2024-03-09",
+        "1 Fil 1 2024-03-16…2024-03-23",
+      ])
+  }
+
   @Test func everyOtherWriteAddsTheChartUpAgain() throws {
     let archive = try Archive(path: ":memory:", access: .create)
     try Self.importEach(Self.weeks[1...], into: archive)
