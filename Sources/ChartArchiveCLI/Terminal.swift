@@ -37,6 +37,23 @@ public final class Console {
     var error: Int32?
   }
 
+  /// The process's environment variables, read from `environ` (`NAME=value` each; the first of a
+  /// name given twice, as `getenv` finds it). Foundation's `ProcessInfo.environment` gives the
+  /// same, but sets up `ProcessInfo` first: about 0.5 ms of every command.
+  public static func processEnvironment() -> [String: String] {
+    var variables: [String: String] = [:]
+    var next = environ
+    while let entry = next.pointee {
+      let text = String(cString: entry)
+      if let equals = text.utf8.firstIndex(of: UInt8(ascii: "=")) {
+        let name = String(text[..<equals])
+        if variables[name] == nil { variables[name] = String(text[text.index(after: equals)...]) }
+      }
+      next += 1
+    }
+    return variables
+  }
+
   /// A console on the process's standard output and error.
   public static func standard(environment: [String: String]) -> Console {
     let failure = OutputFailure()
