@@ -198,6 +198,28 @@ struct SnapshotStoreTests {
     #expect(try archive.snapshots(of: "gone").map(\.chartDate.iso8601) == ["2024-01-13"])
   }
 
+  /// A write's first snapshot is inserted 10 entries per statement, later ones 100 (see
+  /// ``EntryInserter/rowsPerFirstInsert``): every entry is stored, in its place, whatever the
+  /// statements' sizes and the rows left over.
+  @Test func entriesAreStoredWholeWhateverTheStatementsSizes() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    func entries(_ count: Int) -> [(Int, String, String)] {
+      (1...count).map { ($0, "T\($0)", "A\($0 % 7)") }
+    }
+    try archive.importing { batch in
+      try batch.store(snapshot("2024-01-06", entries(23)))
+      try batch.store(snapshot("2024-01-13", entries(150)))
+    }
+    try archive.importing { try $0.store(snapshot("2024-01-20", entries(101))) }
+    for (date, count) in [("2024-01-06", 23), ("2024-01-13", 150), ("2024-01-20", 101)] {
+      let stored = try archive.entries(
+        of: archive.snapshot(of: "c", at: ChartDate(iso8601: date)).id)
+      #expect(stored.map(\.entry.rank) == Array(1...count), "\(date)")
+      #expect(stored.map(\.entry.title) == (1...count).map { "T\($0)" }, "\(date)")
+      #expect(stored.map(\.entry.artist) == (1...count).map { "A\($0 % 7)" }, "\(date)")
+    }
+  }
+
   /// 150 entries of chart `c` whose 51st breaks a CHECK constraint (previous rank 0): found as the
   /// first INSERT statement is bound, after the snapshot's row and songs are written.
   func snapshotFailingMidStatement(_ date: String) throws -> Snapshot {
