@@ -96,17 +96,27 @@ extension ArchiveReader {
     }
   }
 
-  /// The most entries one of a chart's snapshots from an instant and before another holds; `nil`
-  /// when it has none there.
+  /// The most entries one of a chart's snapshots from an instant and before another holds (chart
+  /// times, seconds since 1970); `nil` when it has none there.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func largestEntryCount(ofChart chart: ChartID, from start: Int64, before end: Int64)
     throws(ArchiveError) -> Int?
   {
     try reading {
+      // A span from the chart's first snapshot is read from the largest snapshot down
+      // (`snapshots_by_size`, migration 0018): the first in the span is the answer, where the
+      // index by chart time would read each snapshot of the chart. A later span (a few snapshots,
+      // as an import asks after its first answer) is read by chart time. A snapshot without
+      // entries counts 0 either way.
       try database.row(
-        "SELECT max(entry_count) FROM snapshots WHERE chart_id = ? AND chart_time >= ?"
-          + " AND chart_time < ?", [chart.rawValue, start, end]
+        start == Int64.min
+          ? "SELECT entry_count FROM snapshots INDEXED BY snapshots_by_size"
+            + " WHERE chart_id = ? AND entry_count > 0 AND chart_time >= ? AND chart_time < ?"
+            + " ORDER BY entry_count DESC LIMIT 1"
+          : "SELECT max(entry_count) FROM snapshots WHERE chart_id = ? AND chart_time >= ?"
+            + " AND chart_time < ?",
+        [chart.rawValue, start, end]
       ) { $0.optionalInt(at: 0) } ?? nil
     }
   }

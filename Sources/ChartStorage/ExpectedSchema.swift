@@ -53,6 +53,12 @@ extension Migrations {
           WHERE previous_rank - rank >= 30 OR rank - previous_rank >= 30
         """#, migration: "0013_records"),
     SchemaObject(
+      type: "index", name: "snapshots_by_size",
+      sql: #"""
+        CREATE INDEX snapshots_by_size ON snapshots (chart_id, entry_count, chart_time)
+          WHERE entry_count > 0
+        """#, migration: "0018_snapshots_by_size"),
+    SchemaObject(
       type: "index", name: "snapshots_following_missing",
       sql: #"""
         CREATE INDEX snapshots_following_missing ON snapshots (chart_id, chart_time)

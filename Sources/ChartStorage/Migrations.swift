@@ -70,6 +70,7 @@ enum Migrations {
           try totals.addUp(chart: chart, version: version)
         }
       }),
+    Migration("0018_snapshots_by_size", PackageResources._018_snapshots_by_size_sql),
   ]
 
   /// Computes the keys songs are matched by again, in the forms this build gives them

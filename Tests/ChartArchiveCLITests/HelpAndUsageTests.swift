@@ -58,8 +58,8 @@ struct HelpAndUsageTests {
     #expect(lines.first == "chart-archive 0.1.0")
     let migrations = try FileManager.default.contentsOfDirectory(
       atPath: packageRoot.appendingPathComponent("Migrations").path)
-    #expect(migrations.max() == "0017_artist_totals.sql")
-    #expect(lines.dropFirst().first == "schema version: 17")
+    #expect(migrations.max() == "0018_snapshots_by_size.sql")
+    #expect(lines.dropFirst().first == "schema version: 18")
     if isInstalled("/usr/bin/sqlite3") {
       let shell = try runProgram("/usr/bin/sqlite3", ["--version"]).output
       #expect(lines.dropFirst(2).first == "SQLite version: " + shell.prefix { $0 != " " })

@@ -189,7 +189,7 @@ struct ArtistTests {
       expected = try Self.credits(archive)
       try archive.write { writer in
         try writer.database.execute(
-          "DROP TABLE artist_totals; DROP TABLE artist_totals_kept;"
+          "DROP INDEX snapshots_by_size; DROP TABLE artist_totals; DROP TABLE artist_totals_kept;"
             + " DROP VIEW artist_runs; DROP VIEW artist_credits; DROP TRIGGER songs_without_artists;"
             + " DROP TABLE whole_credits; DROP TABLE song_artists; DROP TABLE artists;"
             + " DROP TABLE archive_version; PRAGMA user_version = 13")

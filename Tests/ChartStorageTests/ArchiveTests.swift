@@ -47,7 +47,7 @@ struct ArchiveTests {
     let file = TemporaryArchive()
     let archive = try Archive(path: file.path, access: .create)
     #expect(try archive.storedSchemaVersion() == Archive.schemaVersion)
-    #expect(Archive.schemaVersion == 17)
+    #expect(Archive.schemaVersion == 18)
   }
 
   @Test func queriesDoNotCreateAnArchive() {
@@ -64,8 +64,8 @@ struct ArchiveTests {
       let archive = try Archive(path: file.path, access: .create)
       _ = archive
     }
-    try sqlite(file.path, "PRAGMA user_version = 18")
-    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 18, supported: 17)) {
+    try sqlite(file.path, "PRAGMA user_version = 19")
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 19, supported: 18)) {
       try Archive(path: file.path, access: .read)
     }
     #expect(
@@ -90,7 +90,7 @@ struct ArchiveTests {
     defer { ReadOnlyFile.undo(file.path) }
     #expect(
       throws: ArchiveError.upgradeNotWritable(
-        path: file.path, version: 1, supported: 17, reason: "attempt to write a readonly database")
+        path: file.path, version: 1, supported: 18, reason: "attempt to write a readonly database")
     ) {
       try Archive(path: file.path, access: .read)
     }
@@ -142,7 +142,7 @@ struct ArchiveTests {
     }
     try sqlite(file.path, "ALTER TABLE charts ADD COLUMN color TEXT")
     let reason =
-      "it says schema version 17, but its table 'charts' was changed (by another program, or by a"
+      "it says schema version 18, but its table 'charts' was changed (by another program, or by a"
       + " development build of ChartArchive): restore the file from a copy"
     #expect(throws: ArchiveError.notAnArchive(path: file.path, reason: reason)) {
       try Archive(path: file.path, access: .read)
@@ -160,7 +160,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 17, but its view 'song_runs' is missing (by another"
+        reason: "it says schema version 18, but its view 'song_runs' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0007_weeks_at_peak_as_weeks_on_chart.sql of ChartArchive's"
           + " source (dropping the changed one first), or restore the file from a copy")
@@ -171,7 +171,7 @@ struct ArchiveTests {
     #expect(
       throws: ArchiveError.notAnArchive(
         path: other.path,
-        reason: "it says schema version 17, but its index 'entries_by_song' is missing (by another"
+        reason: "it says schema version 18, but its index 'entries_by_song' is missing (by another"
           + " program, or by a development build of ChartArchive): make it again with its"
           + " statement in Migrations/0001_initial_schema.sql of ChartArchive's source (dropping"
           + " the changed one first), or restore the file from a copy")

@@ -72,7 +72,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 17)
+    #expect(try archive.storedSchemaVersion() == 18)
     let history = try #require(try archive.history(of: SongID(1)).first?.history)
     #expect(history.placements.map(\.movement) == [.debut, .up(3), .reentry])
     #expect(history.placements.map(\.previousRank) == [nil, 5, nil])
@@ -123,7 +123,7 @@ struct MigrationTests {
         """)
     }
     let archive = try Archive(path: file.path, access: .write, upgrade: .decidingFigures)
-    #expect(try archive.storedSchemaVersion() == 17)
+    #expect(try archive.storedSchemaVersion() == 18)
     #expect(
       try archive.database.rows(
         "SELECT id, replace(identity, char(31), '|'), recording, artist_key FROM songs ORDER BY id"
@@ -163,7 +163,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 17)
+    #expect(try archive.storedSchemaVersion() == 18)
     let verdicts = "SELECT snapshot_id, position, figure, derived, cause FROM verdicts"
     let read: (Statement) -> String = { row in
       (0..<5).map { row.optionalString(at: Int32($0)) ?? "-" }.joined(separator: " ")
@@ -204,7 +204,7 @@ struct MigrationTests {
       }
     }
     let archive = try Archive(path: file.path, access: .write)
-    #expect(try archive.storedSchemaVersion() == 17)
+    #expect(try archive.storedSchemaVersion() == 18)
     #expect(
       try archive.database.rows(
         "SELECT id, name, coalesce(frequency, '-'), coalesce(time_zone, '-') FROM charts"
