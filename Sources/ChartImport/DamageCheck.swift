@@ -5,38 +5,72 @@ import Synchronization
 
 /// Looks for damaged pages in an archive on a thread of its own while an import stores into it:
 /// the import waits for the answer before it commits, and commits nothing into a damaged
-/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 5 ms for the
-/// whole Hot 100) and asks SQLite (``ArchiveReader/damagedPages(limit:)``, 15 ms more) only about
-/// a file with suspect pages, so that a one-week import stays a few milliseconds.
+/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 10 ms for the
+/// whole Hot 100 on a 2-core machine, most of it copying the file out of the page cache) and asks
+/// SQLite (``ArchiveReader/damagedPages(limit:)``, 15 ms more) only about a file with suspect
+/// pages, so that a one-week import stays a few milliseconds.
+///
+/// The scan needs the file's path only: an import into an existing archive starts it before it
+/// opens the archive (``init(scanning:)``), and hands the archive over once open
+/// (``attach(_:)``), which the check needs only to ask SQLite about suspect pages. The scan is
+/// then most of the way through when the import is ready to commit.
 final class DamageCheck: Sendable {
   private let answer = Mutex<Result<[DamagedPage], ArchiveError>?>(nil)
   private let done = DispatchSemaphore(value: 0)
+  /// The archive once open: `.some(nil)` when there is none to ask (it failed to open, or its
+  /// reads would wait for the import).
+  private let archive = Mutex<Archive??>(nil)
+  private let attached = DispatchSemaphore(value: 0)
   private let path: String
 
-  /// Starts checking an archive whose reads run beside its writes (see
-  /// ``Archive/readsBesideWrites``); `nil` for one whose reads would wait for the import (an
-  /// archive being built, which has nothing to be damaged yet).
-  init?(_ archive: Archive) {
-    guard archive.readsBesideWrites else { return nil }
-    path = archive.path
-    // The thread lets go of the archive before it answers: an archive closed by its last owner
-    // copies its write-ahead log into its file, which must not wait for the check.
-    let held = Mutex<Archive?>(archive)
+  /// Starts scanning the archive file at `path`, which exists: before the archive is opened.
+  init(scanning path: String) {
+    self.path = path
     DispatchQueue.global(qos: .userInitiated).async { [self] in
-      let result = Self.damagedPages(of: held)
-      held.withLock { $0 = nil }
+      let suspects = PageHeaderScan.suspectPages(inFileAt: path)
+      let result: Result<[DamagedPage], ArchiveError>
+      if suspects == [] {
+        result = .success([])
+      } else {
+        attached.wait()
+        // The thread lets go of the archive before it answers: an archive closed by its last
+        // owner copies its write-ahead log into its file, which must not wait for the check.
+        let held = archive.withLock { archive in
+          defer { archive = .some(nil) }
+          return archive ?? nil
+        }
+        result = held.map { Self.damagedPages(of: $0, suspects: suspects) } ?? .success([])
+      }
       answer.withLock { $0 = result }
       done.signal()
     }
   }
 
-  /// The damaged pages of the archive `held` holds.
-  private static func damagedPages(of held: borrowing Mutex<Archive?>) -> Result<
+  /// Starts checking an archive whose reads run beside its writes (see
+  /// ``Archive/readsBesideWrites``); `nil` for one whose reads would wait for the import (an
+  /// archive being built, which has nothing to be damaged yet).
+  convenience init?(_ archive: Archive) {
+    guard archive.readsBesideWrites else { return nil }
+    self.init(scanning: archive.path)
+    attach(archive)
+  }
+
+  /// Hands the check the archive it scans, once open, to ask SQLite about suspect pages; `nil`
+  /// when there is none to ask (the archive failed to open). An archive whose reads would wait
+  /// for the import is not asked either. Only the first call counts.
+  func attach(_ opened: Archive?) {
+    let first = archive.withLock { held in
+      guard case .none = held else { return false }
+      held = .some(opened.flatMap { $0.readsBesideWrites ? $0 : nil })
+      return true
+    }
+    if first { attached.signal() }
+  }
+
+  /// The damaged pages of `archive`, whose file has `suspects` (`nil`: the scan could not tell).
+  private static func damagedPages(of archive: Archive, suspects: [Int]?) -> Result<
     [DamagedPage], ArchiveError
   > {
-    guard let archive = held.withLock({ $0 }) else { return .success([]) }
-    let suspects = PageHeaderScan.suspectPages(inFileAt: archive.path)
-    if suspects == [] { return .success([]) }
     // SQLite failing to walk a file whose pages look wrong (it may say the disk is full) tells of
     // those pages, whose tables it cannot name.
     let unreadable = (suspects ?? []).map { DamagedPage(table: "", page: $0) }
@@ -63,8 +97,10 @@ final class DamageCheck: Sendable {
     return []
   }
 
-  /// Waits for the check to end, whatever it found (an import that stopped before asking).
+  /// Waits for the check to end, whatever it found (an import that stopped before asking). An
+  /// archive not handed over by then is none: the check does not wait for it.
   func finish() {
+    attach(nil)
     done.wait()
     done.signal()
   }

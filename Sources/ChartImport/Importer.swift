@@ -66,13 +66,20 @@ public enum Importer {
       // What killed first imports left in the folder.
       NewArchive.deleteAbandonedBuildFiles(besides: path)
     }
+    // The damage check's scan of the file starts before the archive is opened: it is most of
+    // the way through by the time a one-week import is ready to commit.
+    let damage = path == ":memory:" ? nil : DamageCheck(scanning: path)
     let archive: Archive
     do {
       archive = try Archive(path: path, access: .create, upgrade: .decidingFigures)
     } catch {
+      damage?.finish()
       throw .archive(error)
     }
-    return try run(sources, into: archive, options: options, progress: progress)
+    damage?.attach(archive)
+    return try withoutActuallyEscaping(progress) { (progress) throws(ImportError) in
+      try importing(sources, into: archive, options: options, damage: damage, progress: progress)
+    }
   }
 
   /// Imports into an archive that is open (the HTTP service's uploads).
@@ -91,19 +98,20 @@ public enum Importer {
   ) throws(ImportError) -> ImportReport {
     // The run keeps `progress` only while it runs.
     try withoutActuallyEscaping(progress) { (progress) throws(ImportError) in
-      try importing(sources, into: archive, options: options, progress: progress)
+      try importing(
+        sources, into: archive, options: options, damage: DamageCheck(archive), progress: progress)
     }
   }
 
-  /// ``run(_:into:options:progress:)`` with `progress` kept for the run.
+  /// ``run(_:into:options:progress:)`` with `progress` kept for the run, and the archive's damage
+  /// check (`nil` for none: an archive being built, or in memory).
   private static func importing(
     _ sources: [ImportSource], into archive: Archive, options: ImportOptions,
-    progress: @escaping (ImportProgress) -> Void
+    damage: DamageCheck?, progress: @escaping (ImportProgress) -> Void
   ) throws(ImportError) -> ImportReport {
     let run = ImportRun(sources: sources, options: options, progress: progress)
     defer { run.readAhead.cancel() }
     // Nothing is committed into an archive with damaged pages; no check outlives the import.
-    let damage = DamageCheck(archive)
     defer { damage?.finish() }
     do {
       try archive.importing { store in

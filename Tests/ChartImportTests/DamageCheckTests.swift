@@ -1,0 +1,68 @@
+import ChartRanking
+import Foundation
+import Testing
+
+@testable import ChartImport
+@testable import ChartStorage
+
+/// The damage check's scan starts before the archive is opened (``DamageCheck/init(scanning:)``)
+/// and asks SQLite about suspect pages once the archive is handed over: whichever comes first,
+/// the scan's end or the hand-over, a damaged page is told by its table.
+struct DamageCheckTests {
+  /// The damaged archive of ``DamagedArchiveImportTests``: a garbled leaf of `entries`.
+  static func damaged() throws -> (folder: TemporaryFolder, path: String, page: Int) {
+    try DamagedArchiveImportTests.damagedArchive(first: true)
+  }
+
+  /// What the check's wait threw, if anything.
+  static func failure(of check: DamageCheck) -> ArchiveError? {
+    do {
+      try check.wait()
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  @Test func anArchiveHandedOverAfterTheScanEndedIsAskedAboutItsSuspects() throws {
+    let (folder, path, page) = try Self.damaged()
+    let check = DamageCheck(scanning: path)
+    usleep(100_000)  // the scan of a few pages is long over
+    let archive = try Archive(path: path, access: .write)
+    check.attach(archive)
+    #expect(
+      Self.failure(of: check)
+        == .damaged(path: path, pages: [DamagedPage(table: "entries", page: page)]))
+    _ = folder
+  }
+
+  @Test func anArchiveHandedOverAtOnceIsAskedAboutItsSuspects() throws {
+    let (folder, path, page) = try Self.damaged()
+    let archive = try Archive(path: path, access: .write)
+    for _ in 0..<20 {
+      let check = DamageCheck(scanning: path)
+      check.attach(archive)
+      #expect(
+        Self.failure(of: check)
+          == .damaged(path: path, pages: [DamagedPage(table: "entries", page: page)]))
+    }
+    _ = folder
+  }
+
+  /// An archive that failed to open is never handed over: the check ends without asking, and a
+  /// sound file has nothing to ask about.
+  @Test func aCheckWithoutAnArchiveEnds() throws {
+    let (folder, path, _) = try Self.damaged()
+    let check = DamageCheck(scanning: path)
+    check.finish()
+    #expect(Self.failure(of: check) == nil)
+    let sound = try TemporaryFolder()
+    let soundPath = sound.url.appendingPathComponent("a.sqlite").path
+    _ = try Importer.run(
+      [try ImportSource.files(in: [sampleData + "/hot-100"]).map(ImportSource.file)[0]],
+      intoArchiveAt: soundPath)
+    let soundCheck = DamageCheck(scanning: soundPath)
+    #expect(Self.failure(of: soundCheck) == nil)
+    _ = folder
+  }
+}
