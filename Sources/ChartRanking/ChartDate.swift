@@ -151,6 +151,19 @@ public struct ChartDate: Hashable, Comparable, Sendable, CustomStringConvertible
     self = date
   }
 
+  /// An instant as ISO 8601 in UTC to the second, with its time even at midnight
+  /// (`YYYY-MM-DDTHH:MM:SSZ`): how the archive records when it was written (`imported_at`,
+  /// `made_at`), the same text as Foundation's `Date.formatted(.iso8601)`, whose first use in a
+  /// process sets up a calendar and the machine's time zone.
+  ///
+  /// - Parameter seconds: seconds since 1970-01-01T00:00:00Z.
+  /// - Returns: the text, or `nil` outside the years 0001 to 9999.
+  public static func timestamp(secondsSince1970 seconds: Int64) -> String? {
+    let days = seconds.quotientAndRemainder(dividingBy: 86_400).quotient
+    guard days > -800_000, days < 3_000_000 else { return nil }
+    return make(seconds: seconds, withTime: true)?.iso8601
+  }
+
   /// Finds a chart date in a file name, such as `2024-01-06.json`, `top-2024-01-06.json` or
   /// `2024-01-06T13-00.json` (an hourly chart; `-`, `:` or nothing between hours and minutes). A
   /// name that gives a period, `regional-global-weekly-2019-12-27--2020-01-03.csv`, gives its

@@ -24,7 +24,9 @@ public final class ArchiveWriter {
   public let path: String
   /// When the write began (ISO 8601, UTC, to the second: `2026-12-03T17:40:06Z`): each snapshot
   /// it stores or replaces records it.
-  let importedAt = ArchiveWriter.timestamp(secondsSince1970: Int64(time(nil)))
+  /// (A clock outside the years 0001 to 9999 writes the Unix epoch.)
+  let importedAt =
+    ChartDate.timestamp(secondsSince1970: Int64(time(nil))) ?? "1970-01-01T00:00:00Z"
   /// The connection's count of changed rows when the write began: a write that changes none
   /// leaves the archive's version as it was.
   let changesBefore: Int
@@ -192,24 +194,6 @@ public final class ArchiveWriter {
     try index.beginUpdate(
       created: written.createdSongs, credited: credited, known: written.createdCredits)
     return index
-  }
-
-  /// An instant as ISO 8601 in UTC, to the second (`YYYY-MM-DDTHH:MM:SSZ`), as `imported_at` and
-  /// `made_at` hold it: the same text as Foundation's `Date.formatted(.iso8601)`, whose first use
-  /// in a process sets up a calendar and the machine's time zone (about 0.8 ms of a one-week
-  /// import).
-  ///
-  /// - Parameter seconds: seconds since 1970-01-01T00:00:00Z, of the years 0001 to 9999.
-  static func timestamp(secondsSince1970 seconds: Int64) -> String {
-    let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-    let second = Int(seconds - days * 86_400)
-    let date = ChartDate.civilDate(daysSince1970: Int(days))
-    func digits(_ value: Int, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return "\(digits(date.year, 4))-\(digits(date.month, 2))-\(digits(date.day, 2))T"
-      + "\(digits(second / 3600, 2)):\(digits(second / 60 % 60, 2)):\(digits(second % 60, 2))Z"
   }
 
   // MARK: - The full-text index

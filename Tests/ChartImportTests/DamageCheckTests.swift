@@ -14,6 +14,11 @@ struct DamageCheckTests {
     try DamagedArchiveImportTests.damagedArchive(first: true)
   }
 
+  /// What the check tells of the garbled leaf.
+  static func garbled(_ path: String, _ page: Int) -> ArchiveError {
+    .damaged(path: path, pages: [DamagedPage(table: "entries", page: page)])
+  }
+
   /// What the check's wait threw, if anything.
   static func failure(of check: DamageCheck) -> ArchiveError? {
     do {
@@ -30,9 +35,7 @@ struct DamageCheckTests {
     usleep(100_000)  // the scan of a few pages is long over
     let archive = try Archive(path: path, access: .write)
     check.attach(archive)
-    #expect(
-      Self.failure(of: check)
-        == .damaged(path: path, pages: [DamagedPage(table: "entries", page: page)]))
+    #expect(Self.failure(of: check) == Self.garbled(path, page))
     _ = folder
   }
 
@@ -42,9 +45,7 @@ struct DamageCheckTests {
     for _ in 0..<20 {
       let check = DamageCheck(scanning: path)
       check.attach(archive)
-      #expect(
-        Self.failure(of: check)
-          == .damaged(path: path, pages: [DamagedPage(table: "entries", page: page)]))
+      #expect(Self.failure(of: check) == Self.garbled(path, page))
     }
     _ = folder
   }

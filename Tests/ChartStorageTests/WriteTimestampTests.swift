@@ -1,3 +1,4 @@
+import ChartRanking
 import Foundation
 import Testing
 
@@ -8,11 +9,13 @@ import Testing
 /// gave before the writer wrote it itself.
 struct WriteTimestampTests {
   @Test func instantsAreWrittenInUTCToTheSecond() {
-    #expect(ArchiveWriter.timestamp(secondsSince1970: 0) == "1970-01-01T00:00:00Z")
-    #expect(ArchiveWriter.timestamp(secondsSince1970: -1) == "1969-12-31T23:59:59Z")
-    #expect(ArchiveWriter.timestamp(secondsSince1970: 951_782_400) == "2000-02-29T00:00:00Z")
-    #expect(ArchiveWriter.timestamp(secondsSince1970: 1_700_000_000) == "2023-11-14T22:13:20Z")
-    #expect(ArchiveWriter.timestamp(secondsSince1970: 253_402_300_799) == "9999-12-31T23:59:59Z")
+    #expect(ChartDate.timestamp(secondsSince1970: 0) == "1970-01-01T00:00:00Z")
+    #expect(ChartDate.timestamp(secondsSince1970: -1) == "1969-12-31T23:59:59Z")
+    #expect(ChartDate.timestamp(secondsSince1970: 951_782_400) == "2000-02-29T00:00:00Z")
+    #expect(ChartDate.timestamp(secondsSince1970: 1_700_000_000) == "2023-11-14T22:13:20Z")
+    #expect(ChartDate.timestamp(secondsSince1970: 253_402_300_799) == "9999-12-31T23:59:59Z")
+    #expect(ChartDate.timestamp(secondsSince1970: 253_402_300_800) == nil)
+    #expect(ChartDate.timestamp(secondsSince1970: .max) == nil)
   }
 
   @Test func theTextIsFoundationsISO8601() {
@@ -21,7 +24,7 @@ struct WriteTimestampTests {
       4_102_444_800,
     ] {
       let foundation = Date(timeIntervalSince1970: TimeInterval(seconds)).formatted(.iso8601)
-      #expect(ArchiveWriter.timestamp(secondsSince1970: seconds) == foundation, "\(seconds)")
+      #expect(ChartDate.timestamp(secondsSince1970: seconds) == foundation, "\(seconds)")
     }
   }
 
