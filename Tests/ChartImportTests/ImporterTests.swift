@@ -419,6 +419,29 @@ struct DatasetPartsTests {
     #expect(readAhead.partsWaitingWhenTheReaderEnds() == 0)
   }
 
+  @Test func theReaderIsWokenOnceHalfItsRoomIsFree() throws {
+    // 40 one-week files, 4 ahead at most. Each file is taken once the reader waits for room:
+    // it is woken after every second file, when 2 wait, and reads 2 more; never after the first.
+    let sources: [ImportSource] = (0..<40).map { week in
+      let day = ChartDate.daysSince1970(year: 2024, month: 1, day: 6) + 7 * week
+      let date = ChartDate(secondsSince1970: Int64(day) * 86_400)!.iso8601
+      return .bytes(weeklyFile(date, ["A"]), name: "\(date).json")
+    }
+    let readAhead = ReadAhead(sources: sources, reader: ChartFileReader(chart: "c"), depth: 4)
+    var dates: [String] = []
+    for index in sources.indices {
+      readAhead.waitUntilTheReaderWaits()
+      let file = try readAhead.file(at: index).get()
+      dates.append(contentsOf: file.file.snapshots.map(\.chartDate.iso8601))
+    }
+    #expect(dates.count == 40)
+    #expect(dates.first == "2024-01-06")
+    #expect(dates.last == "2024-10-05")
+    // Waits before reading files 4, 6, ..., 38; files 38 and 39 end it.
+    #expect(readAhead.wakeUpsOfTheReader == 18)
+    #expect(readAhead.partsWaitingWhenTheReaderEnds() == 0)
+  }
+
   @Test func aProblemInALaterWeekStoresNoneOfTheDataset() throws {
     // The 19th week's rank 2 has no title.
     let data = kaggle(weeks: 20) { week, line in
