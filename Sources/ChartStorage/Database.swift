@@ -17,6 +17,11 @@ final class Database {
 
   /// The page cache of a writing connection, in KiB (<https://www.sqlite.org/pragma.html#pragma_cache_size>).
   static let writerCacheKibibytes = 8_192
+  /// The page cache of a connection building a new archive (`.createAlone`), in KiB: the pages it
+  /// lets go are written into the file itself, as there is no log to fill, and read back from the
+  /// system's cache. The whole Hot 100 into a new archive takes as long with 4 MiB as with 8 MiB
+  /// (0.99 to 1.02 of its time in runs taken in turn), in 4 MB less memory.
+  static let builderCacheKibibytes = 4_096
 
   /// How long a statement waits for a lock held by another connection.
   static let busyTimeoutMilliseconds: Int32 = 10_000
@@ -99,7 +104,9 @@ final class Database {
         try execute("PRAGMA synchronous = FULL")
         // An 8 MiB page cache (the default is 2 MB): an import changes the pages of the index of
         // entries by song all over the file, and rereads them less often with a larger cache.
-        try execute("PRAGMA cache_size = -\(Self.writerCacheKibibytes)")
+        let kibibytes =
+          mode == .createAlone ? Self.builderCacheKibibytes : Self.writerCacheKibibytes
+        try execute("PRAGMA cache_size = -\(kibibytes)")
       }
     } catch {
       cache.removeAll()
