@@ -167,8 +167,9 @@ final class ReadAhead: @unchecked Sendable {
   }
 
   /// Whether the reading thread, waiting for room, is woken: once half of `depth` and of
-  /// ``entriesAhead`` is free, so that it reads several files at each wake-up rather than one
-  /// (a wake-up costs the storing thread, the import's bottleneck, some 15 µs). The files still
+  /// ``entriesAhead`` is free, so that it reads several files at each wake-up rather than one.
+  /// Waking it at every file taken cost the storing thread, the import's bottleneck, some 6 % of
+  /// a Hot 100 import (3,150 voluntary context switches, against some 300 now). The files still
   /// waiting keep the storing thread busy meanwhile; an empty queue always wakes it.
   private var hasRoomToWake: Bool {
     partsWaiting <= depth / 2 && entriesWaiting <= Self.entriesAhead / 2
