@@ -102,7 +102,7 @@ public struct ArtistSong: Sendable, Equatable {
   public var spans: [Span]
 
   /// Whether it reached the top 10 and number 1.
-  public var isTopTen: Bool { peakPosition <= 10 }
+  public var isTopTen: Bool { peakPosition <= ArtistLeaderboard.Figure.lowestTopTenRank }
   public var isNumberOne: Bool { peakPosition == 1 }
 }
 

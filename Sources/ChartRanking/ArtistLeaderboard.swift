@@ -18,6 +18,10 @@ public struct ArtistLeaderboard: Sendable, Equatable {
     case weeksAtNumberOne = "weeks-at-number-one"
     /// The most of the artist's songs on one snapshot.
     case entriesAtOnce = "entries-at-once"
+
+    /// The lowest rank of the top 10 (1-based): ``topTens`` counts songs with an entry ranked 1
+    /// to 10, as a song's peak position does (``ArtistSong/isTopTen``).
+    public static let lowestTopTenRank = 10
   }
 
   /// One artist's place.

@@ -328,7 +328,7 @@ private struct ArtistTally {
       if onThisSnapshot[artist] == 0 { touched.append(artist) }
       onThisSnapshot[artist] += 1
     }
-    guard rank <= 10 else { return }
+    guard rank <= ArtistLeaderboard.Figure.lowestTopTenRank else { return }
     inTopTen.see(song, on: snapshot)
     guard rank <= 1 else { return }
     atNumberOne.see(song, on: snapshot)

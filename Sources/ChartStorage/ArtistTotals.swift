@@ -195,7 +195,7 @@ struct ArtistTotals {
       ) { $0.int64(at: 0) }
       guard !artists.isEmpty else { continue }
       artistsOf[song] = artists
-      if best > 10 {
+      if best > ArtistLeaderboard.Figure.lowestTopTenRank {
         if try database.row(
           // The song's entries first (CROSS JOIN keeps the order), not every snapshot.
           "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
@@ -316,7 +316,8 @@ struct ArtistTotals {
         let before = bestRank[entry.song]
         bestRank[entry.song] = min(before ?? entry.rank, entry.rank)
         for (figure, bound) in [
-          (ArtistLeaderboard.Figure.entries, Int.max), (.topTens, 10), (.numberOnes, 1),
+          (ArtistLeaderboard.Figure.entries, Int.max),
+          (.topTens, ArtistLeaderboard.Figure.lowestTopTenRank), (.numberOnes, 1),
         ] where entry.rank <= bound {
           for artist in artists {
             see(artist, code(figure), on: snapshot, newSong: before.map { $0 > bound } ?? true)
