@@ -138,6 +138,7 @@ public struct ChecksView: Presentation {
     case .snapshots: "snapshots dated, ordered and not empty"
     case .songs: "every entry's song present"
     case .checkConstraints: "numbers within CHECK constraints"
+    case .artistTotals: "artist totals agree with the entries"
     }
   }
 
@@ -169,6 +170,8 @@ public struct ChecksView: Presentation {
       "\(chartDate) rank \(rank): song \(song) is missing"
     case .brokenConstraint(let row, let constraint):
       "\(words(row)): \(constraint)"
+    case .artistTotalDisagrees(let chart, let artist, let figure, let kept, let counted):
+      "\(chart), \(artist), \(figure.rawValue): kept \(words(kept)), counted \(words(counted))"
     }
   }
 
@@ -181,6 +184,12 @@ public struct ChecksView: Presentation {
     case .verdict(let snapshot, let position): "verdict of snapshot \(snapshot) entry \(position)"
     case .decision(let number): "decision \(number)"
     }
+  }
+
+  /// A kept or counted artist total: `12 (2009-05-02 to 2023-01-07)`, or `none`.
+  private static func words(_ total: ArtistTotal?) -> String {
+    guard let total else { return "none" }
+    return "\(total.total) (\(total.firstDate) to \(total.lastDate))"
   }
 }
 

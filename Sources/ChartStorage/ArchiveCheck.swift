@@ -1,3 +1,5 @@
+public import ChartRanking
+
 /// The result of one check of an archive: which check, and what it found wrong (nothing when it
 /// passed). Findings are data; each front end words them.
 public struct ArchiveCheck: Hashable, Sendable {
@@ -15,6 +17,8 @@ public struct ArchiveCheck: Hashable, Sendable {
     case songs
     /// Every row keeps the schema's CHECK constraints.
     case checkConstraints
+    /// The artist totals kept for the leaderboards are what the entries add up to.
+    case artistTotals
   }
 
   /// Which check.
@@ -62,6 +66,29 @@ public enum ArchiveFinding: Hashable, Sendable {
   case missingSong(chartDate: String, rank: Int, song: Int64)
   /// A row breaks a CHECK constraint of the schema (the first it breaks, in SQLite's words).
   case brokenConstraint(row: ArchiveRow, constraint: String)
+  /// An artist's total on a chart, kept for its leaderboards (`artist_totals`), is not what one
+  /// scan of the chart's entries counts: the kept and the counted total (`nil` for none).
+  case artistTotalDisagrees(
+    chart: String, artist: String, figure: ArtistLeaderboard.Figure, kept: ArtistTotal?,
+    counted: ArtistTotal?)
+}
+
+/// An artist's total of one figure on a chart, with the first and last chart dates counted
+/// (ISO 8601; those with the most entries at once, for
+/// ``ArtistLeaderboard/Figure/entriesAtOnce``), as ``ArchiveFinding/artistTotalDisagrees`` gives
+/// it.
+public struct ArtistTotal: Hashable, Sendable {
+  /// The total: songs, weeks, or entries on one snapshot; more than 0.
+  public var total: Int
+  public var firstDate: String
+  public var lastDate: String
+
+  /// A total with its dates.
+  public init(total: Int, firstDate: String, lastDate: String) {
+    self.total = total
+    self.firstDate = firstDate
+    self.lastDate = lastDate
+  }
 }
 
 /// A row of the archive, as a finding names it.

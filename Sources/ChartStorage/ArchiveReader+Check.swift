@@ -44,7 +44,11 @@ extension ArchiveReader {
   /// - every entry's song exists;
   /// - every row keeps the schema's CHECK constraints (Migrations/): `PRAGMA integrity_check`
   ///   tests them only on a connection that can write, and this one reads, while an import writes
-  ///   with SQLite's own tests of them off and tests them itself (see ``Archive/write(_:)``).
+  ///   with SQLite's own tests of them off and tests them itself (see ``Archive/write(_:)``);
+  /// - the artist totals kept for the leaderboards (`artist_totals`) of each chart whose totals
+  ///   hold for the archive as it is are those one scan of the chart's entries counts, as a
+  ///   leaderboard over a span counts them (a write by another program that changed entries
+  ///   without moving `archive_version` on leaves them wrong; docs/schema.md).
   ///
   /// A check that SQLite cannot finish because the file is damaged (`SQLITE_CORRUPT`,
   /// `SQLITE_NOTADB`) fails with SQLite's words, and the others still run.
@@ -61,6 +65,7 @@ extension ArchiveReader {
         try run(.snapshots) { try snapshotsWithoutDates() },
         try run(.songs) { try missingSongs() },
         try run(.checkConstraints) { try brokenConstraints() },
+        try run(.artistTotals) { try disagreeingArtistTotals() },
       ]
     }
   }
@@ -160,6 +165,80 @@ extension ArchiveReader {
       WHERE NOT EXISTS (SELECT 1 FROM songs WHERE id = e.song_id) LIMIT ?
       """, [Self.problemLimit]
     ) { .missingSong(chartDate: $0.string(at: 0), rank: $0.int(at: 1), song: $0.int64(at: 2)) }
+  }
+
+  /// The kept artist totals of the charts whose totals hold for the archive as it is
+  /// (`artist_totals_kept`) that differ from one scan of each chart's entries
+  /// (``artistScores(chart:instants:)``), by chart, artist and figure.
+  private func disagreeingArtistTotals() throws -> [ArchiveFinding] {
+    let charts = try database.rows(
+      "SELECT c.id, c.name FROM charts c JOIN artist_totals_kept k ON k.chart_id = c.id"
+        + " JOIN archive_version v ON v.version = k.version ORDER BY c.name"
+    ) { ($0.int64(at: 0), $0.string(at: 1)) }
+    var findings: [ArchiveFinding] = []
+    for (chart, name) in charts where findings.count < Self.problemLimit {
+      let scores = try artistScores(chart: chart, instants: (Int64.min, Int64.max))
+      var counted: [TotalKey: ArtistTotal] = [:]
+      for (figure, byArtist) in scores.scores {
+        for (artist, score) in byArtist where score.figure > 0 {
+          counted[TotalKey(artist: artist, figure: figure)] = ArtistTotal(
+            total: score.figure, firstDate: scores.dates[score.first].iso8601,
+            lastDate: scores.dates[score.last].iso8601)
+        }
+      }
+      let keptRows = try database.rows(
+        "SELECT t.artist_id, t.figure, t.total, coalesce(f.chart_date, '?'),"
+          + " coalesce(l.chart_date, '?') FROM artist_totals t"
+          + " LEFT JOIN snapshots f ON f.id = t.first_snapshot_id"
+          + " LEFT JOIN snapshots l ON l.id = t.last_snapshot_id WHERE t.chart_id = ?", [chart]
+      ) { row in
+        (
+          artist: row.int64(at: 0), code: row.int(at: 1),
+          total: ArtistTotal(
+            total: row.int(at: 2), firstDate: row.string(at: 3), lastDate: row.string(at: 4))
+        )
+      }
+      var kept: [TotalKey: ArtistTotal] = [:]
+      for row in keptRows {
+        // A row of a code no figure has is never read.
+        guard
+          let figure = ArtistLeaderboard.Figure.allCases.first(where: {
+            ArtistTotals.code($0) == row.code
+          })
+        else { continue }
+        kept[TotalKey(artist: row.artist, figure: figure)] = row.total
+      }
+      let wrong = Set(kept.keys).union(counted.keys).filter { kept[$0] != counted[$0] }
+      let names = try artistNames(Set(wrong.map(\.artist)))
+      let figures = ArtistLeaderboard.Figure.allCases
+      for key in wrong.sorted(by: {
+        (names[$0.artist] ?? "", figures.firstIndex(of: $0.figure)!)
+          < (names[$1.artist] ?? "", figures.firstIndex(of: $1.figure)!)
+      }).prefix(Self.problemLimit - findings.count) {
+        findings.append(
+          .artistTotalDisagrees(
+            chart: name, artist: names[key.artist] ?? "artist \(key.artist)", figure: key.figure,
+            kept: kept[key], counted: counted[key]))
+      }
+    }
+    return findings
+  }
+
+  /// An artist and a figure, which `artist_totals` keeps one total of per chart.
+  private struct TotalKey: Hashable {
+    var artist: Int64
+    var figure: ArtistLeaderboard.Figure
+  }
+
+  /// The names of artists, by ID.
+  private func artistNames(_ artists: Set<Int64>) throws -> [Int64: String] {
+    var names: [Int64: String] = [:]
+    for artist in artists {
+      names[artist] = try database.row("SELECT name FROM artists WHERE id = ?", [artist]) {
+        $0.string(at: 0)
+      }
+    }
+    return names
   }
 
   private func brokenConstraints() throws -> [ArchiveFinding] {

@@ -73,6 +73,7 @@ struct DamagedArchiveTests {
         "snapshots dated, ordered and not empty ok: ",
         "every entry's song present failed: could not be checked: \(malformed)",
         "numbers within CHECK constraints ok: ",
+        "artist totals agree with the entries ok: ",
       ])
   }
 

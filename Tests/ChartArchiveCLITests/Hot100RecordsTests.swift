@@ -116,6 +116,10 @@ extension Hot100Tests {
     #expect(try artistRows(["--from", "1958-01-01"]) == kept)
     #expect(
       try rows(Self.archive, "SELECT count(*), sum(total) FROM artist_totals") == ["21738|62979"])
+    // Every one of those rows, with its first and last snapshot.
+    let check = try chartArchive(["check", "--db", Self.archive, "--format", "csv"])
+    #expect(check.status == 0)
+    #expect(check.output.contains("artist totals agree with the entries,ok,"))
   }
 
   /// Each leaderboard's top 10 from the library (`records`) is the top 10 the SQL views give,

@@ -47,7 +47,7 @@ struct ImportTests {
 
     let check = try chartArchive(["check", "--db", archive, "--format", "csv"])
     #expect(check.status == 0)
-    #expect(check.output.components(separatedBy: "\r\n").filter { $0.contains(",ok,") }.count == 6)
+    #expect(check.output.components(separatedBy: "\r\n").filter { $0.contains(",ok,") }.count == 7)
     let charts = try chartArchive(["charts", "--db", archive, "--format", "csv"])
     #expect(
       charts.output

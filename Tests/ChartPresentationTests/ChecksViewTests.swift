@@ -1,3 +1,4 @@
+import ChartRanking
 import ChartStorage
 import Testing
 
@@ -71,12 +72,21 @@ struct ChecksViewTests {
     for (finding, words) in findings { #expect(ChecksView.words(finding) == words) }
   }
 
+  @Test func anArtistTotalThatDisagreesIsWorded() {
+    let total = ArtistTotal(total: 12, firstDate: "2009-05-02", lastDate: "2023-01-07")
+    #expect(
+      ChecksView.words(
+        .artistTotalDisagrees(
+          chart: "hot-100", artist: "Drake", figure: .topTens, kept: total, counted: nil))
+        == "hot-100, Drake, top-10s: kept 12 (2009-05-02 to 2023-01-07), counted none")
+  }
+
   @Test func everyCheckHasItsName() {
     #expect(
       ArchiveCheck.Kind.allCases.map(ChecksView.name) == [
         "SQLite integrity", "foreign keys", "ranks positive and in order per snapshot",
         "snapshots dated, ordered and not empty", "every entry's song present",
-        "numbers within CHECK constraints",
+        "numbers within CHECK constraints", "artist totals agree with the entries",
       ])
   }
 }

@@ -376,7 +376,7 @@ struct ArchiveCheckTests {
     let checks = try archive.check()
     #expect(
       checks.map(\.kind) == [
-        .integrity, .foreignKeys, .ranks, .snapshots, .songs, .checkConstraints,
+        .integrity, .foreignKeys, .ranks, .snapshots, .songs, .checkConstraints, .artistTotals,
       ])
     #expect(checks.allSatisfy { $0.passed })
   }
@@ -425,7 +425,7 @@ struct ArchiveCheckTests {
     let checks = try Archive(path: file.path, access: .read).check()
     #expect(checks.filter { !$0.passed }.map(\.kind) == [.checkConstraints])
     #expect(
-      checks.last?.findings == [
+      checks.first { $0.kind == .checkConstraints }?.findings == [
         .brokenConstraint(
           row: .entry(chart: "c", chartDate: "2024-01-06", position: 1), constraint: "streams >= 0"),
         .brokenConstraint(
@@ -465,7 +465,7 @@ struct ArchiveCheckTests {
         VALUES (1, '2024-01-20', 1705708800, 0, '');
       """)
     let checks = try Archive(path: file.path, access: .read).check()
-    #expect(checks.map(\.passed) == [true, true, false, false, true, true])
+    #expect(checks.map(\.passed) == [true, true, false, false, true, true, false])
     #expect(
       checks[2].findings == [
         .rankOutOfOrder(
@@ -476,6 +476,49 @@ struct ArchiveCheckTests {
         .invalidChartDate(chart: "c", text: "2024-02-30"),
         .emptySnapshot(chart: "c", chartDate: "2024-01-13"),
       ])
+    // X's number 1 is gone, and the totals kept for it were not added up again: nothing moved
+    // `archive_version` on.
+    let week = ArtistTotal(total: 1, firstDate: "2024-02-30", lastDate: "2024-02-30")
+    #expect(
+      checks[6].findings == [
+        .artistTotalDisagrees(
+          chart: "c", artist: "X", figure: .numberOnes, kept: week, counted: nil),
+        .artistTotalDisagrees(
+          chart: "c", artist: "X", figure: .weeksAtNumberOne, kept: week, counted: nil),
+      ])
+  }
+
+  @Test func keptArtistTotalsThatDisagreeWithTheEntriesAreFound() throws {
+    let file = try TemporaryArchive.holdingOneWeek()
+    // Another program's write: one total changed, one deleted, one added.
+    try sqlite(
+      file.path,
+      """
+      UPDATE artist_totals SET total = 3
+        WHERE figure = 2 AND artist_id = (SELECT id FROM artists WHERE name = 'Y');
+      DELETE FROM artist_totals
+        WHERE figure = 1 AND artist_id = (SELECT id FROM artists WHERE name = 'X');
+      INSERT INTO artist_totals
+        SELECT chart_id, artist_id, 0, 2, first_snapshot_id, last_snapshot_id FROM artist_totals
+        WHERE figure = 2 AND artist_id = (SELECT id FROM artists WHERE name = 'Y');
+      """)
+    let checks = try Archive(path: file.path, access: .read).check()
+    #expect(checks.filter { !$0.passed }.map(\.kind) == [.artistTotals])
+    let week = { (total: Int) in
+      ArtistTotal(total: total, firstDate: "2024-01-06", lastDate: "2024-01-06")
+    }
+    #expect(
+      checks.last?.findings == [
+        .artistTotalDisagrees(
+          chart: "c", artist: "X", figure: .topTens, kept: nil, counted: week(1)),
+        .artistTotalDisagrees(
+          chart: "c", artist: "Y", figure: .numberOnes, kept: week(2), counted: nil),
+        .artistTotalDisagrees(
+          chart: "c", artist: "Y", figure: .entries, kept: week(3), counted: week(1)),
+      ])
+    // Totals kept for an earlier version of the archive are not read, so not checked.
+    try sqlite(file.path, "UPDATE archive_version SET version = version + 1")
+    #expect(try Archive(path: file.path, access: .read).check().allSatisfy(\.passed))
   }
 }
 

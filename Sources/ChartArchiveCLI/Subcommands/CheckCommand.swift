@@ -10,8 +10,9 @@ enum CheckCommand: Subcommand {
     Runs SQLite's integrity and foreign-key checks, then the archive's own: ranks positive and in
     order per snapshot (two entries share a rank only as a tie), snapshots with entries and valid,
     ordered chart dates, every entry's song present, every number within the schema's CHECK
-    constraints. Exit status 0 when every check passes, 1 when one fails, a damaged file included
-    (a check SQLite cannot finish fails with its words).
+    constraints, the artist totals kept for the leaderboards equal to a count of the entries.
+    Exit status 0 when every check passes, 1 when one fails, a damaged file included (a check
+    SQLite cannot finish fails with its words).
     """
   static let arguments: [ArgumentSpec] = []
   static let options = [SharedOptions.format, SharedOptions.database]
