@@ -80,7 +80,9 @@ public enum ArchiveFinding: Hashable, Sendable {
 public struct ArtistTotal: Hashable, Sendable {
   /// The total: songs, weeks, or entries on one snapshot; more than 0.
   public var total: Int
+  /// The first chart date counted; `?` for a kept total whose snapshot is no longer there.
   public var firstDate: String
+  /// The last chart date counted; `?` as for ``firstDate``.
   public var lastDate: String
 
   /// A total with its dates.
