@@ -66,8 +66,9 @@ public enum ArchiveFinding: Hashable, Sendable {
   case missingSong(chartDate: String, rank: Int, song: Int64)
   /// A row breaks a CHECK constraint of the schema (the first it breaks, in SQLite's words).
   case brokenConstraint(row: ArchiveRow, constraint: String)
-  /// An artist's total on a chart, kept for its leaderboards (`artist_totals`), is not what one
-  /// scan of the chart's entries counts: the kept and the counted total (`nil` for none).
+  /// An artist's total on a chart, as its leaderboards read it from the totals kept for them
+  /// (`artist_totals`), is not what one scan of the chart's entries counts: the kept and the
+  /// counted total (`nil` for none; a kept total whose snapshot is gone is read as none).
   case artistTotalDisagrees(
     chart: String, artist: String, figure: ArtistLeaderboard.Figure, kept: ArtistTotal?,
     counted: ArtistTotal?)
@@ -80,9 +81,9 @@ public enum ArchiveFinding: Hashable, Sendable {
 public struct ArtistTotal: Hashable, Sendable {
   /// The total: songs, weeks, or entries on one snapshot; more than 0.
   public var total: Int
-  /// The first chart date counted; `?` for a kept total whose snapshot is no longer there.
+  /// The first chart date counted.
   public var firstDate: String
-  /// The last chart date counted; `?` as for ``firstDate``.
+  /// The last chart date counted.
   public var lastDate: String
 
   /// A total with its dates.

@@ -167,78 +167,57 @@ extension ArchiveReader {
     ) { .missingSong(chartDate: $0.string(at: 0), rank: $0.int(at: 1), song: $0.int64(at: 2)) }
   }
 
-  /// The kept artist totals of the charts whose totals hold for the archive as it is
-  /// (`artist_totals_kept`) that differ from one scan of each chart's entries
-  /// (``artistScores(chart:instants:)``), by chart, artist and figure.
+  /// The kept artist totals that differ from one scan of their chart's entries: for each chart
+  /// whose totals hold for the archive as it is, each figure's whole leaderboard as readers get
+  /// it from the totals (``keptArtistRows(_:chartID:limit:)``) against the same leaderboard added
+  /// up from the entries (``artistRows(_:chartID:from:to:limit:scores:)``); by chart, then artist
+  /// and figure.
   private func disagreeingArtistTotals() throws -> [ArchiveFinding] {
-    let charts = try database.rows(
-      "SELECT c.id, c.name FROM charts c JOIN artist_totals_kept k ON k.chart_id = c.id"
-        + " JOIN archive_version v ON v.version = k.version ORDER BY c.name"
-    ) { ($0.int64(at: 0), $0.string(at: 1)) }
+    let charts = try database.rows("SELECT id, name FROM charts ORDER BY name") {
+      ($0.int64(at: 0), $0.string(at: 1))
+    }
     var findings: [ArchiveFinding] = []
     for (chart, name) in charts where findings.count < Self.problemLimit {
-      let scores = try artistScores(chart: chart, instants: (Int64.min, Int64.max))
-      var counted: [TotalKey: ArtistTotal] = [:]
-      for (figure, byArtist) in scores.scores {
-        for (artist, score) in byArtist where score.figure > 0 {
-          counted[TotalKey(artist: artist, figure: figure)] = ArtistTotal(
-            total: score.figure, firstDate: scores.dates[score.first].iso8601,
-            lastDate: scores.dates[score.last].iso8601)
+      var scores: ArtistScores?
+      var wrong: [(artist: String, figure: Int, finding: ArchiveFinding)] = []
+      for (index, figure) in ArtistLeaderboard.Figure.allCases.enumerated() {
+        guard let keptRows = try keptArtistRows(figure, chartID: chart, limit: .max) else { break }
+        // Read once for the five figures; a span of every instant is always added up.
+        if scores == nil { scores = try artistScores(chart: chart, instants: (.min, .max)) }
+        let kept = Self.totals(keptRows)
+        let counted = Self.totals(
+          try artistRows(figure, chartID: chart, from: nil, to: nil, limit: .max, scores: &scores))
+        for artist in Set(kept.keys).union(counted.keys)
+        where kept[artist]?.total != counted[artist]?.total {
+          let artistName = (kept[artist] ?? counted[artist])!.name
+          wrong.append(
+            (
+              artistName, index,
+              .artistTotalDisagrees(
+                chart: name, artist: artistName, figure: figure, kept: kept[artist]?.total,
+                counted: counted[artist]?.total)
+            ))
         }
       }
-      let keptRows = try database.rows(
-        "SELECT t.artist_id, t.figure, t.total, coalesce(f.chart_date, '?'),"
-          + " coalesce(l.chart_date, '?') FROM artist_totals t"
-          + " LEFT JOIN snapshots f ON f.id = t.first_snapshot_id"
-          + " LEFT JOIN snapshots l ON l.id = t.last_snapshot_id WHERE t.chart_id = ?", [chart]
-      ) { row in
-        (
-          artist: row.int64(at: 0), code: row.int(at: 1),
-          total: ArtistTotal(
-            total: row.int(at: 2), firstDate: row.string(at: 3), lastDate: row.string(at: 4))
-        )
-      }
-      var kept: [TotalKey: ArtistTotal] = [:]
-      for row in keptRows {
-        // A row of a code no figure has is never read.
-        guard
-          let figure = ArtistLeaderboard.Figure.allCases.first(where: {
-            ArtistTotals.code($0) == row.code
-          })
-        else { continue }
-        kept[TotalKey(artist: row.artist, figure: figure)] = row.total
-      }
-      let wrong = Set(kept.keys).union(counted.keys).filter { kept[$0] != counted[$0] }
-      let names = try artistNames(Set(wrong.map(\.artist)))
-      let figures = ArtistLeaderboard.Figure.allCases
-      for key in wrong.sorted(by: {
-        (names[$0.artist] ?? "", figures.firstIndex(of: $0.figure)!)
-          < (names[$1.artist] ?? "", figures.firstIndex(of: $1.figure)!)
-      }).prefix(Self.problemLimit - findings.count) {
-        findings.append(
-          .artistTotalDisagrees(
-            chart: name, artist: names[key.artist] ?? "artist \(key.artist)", figure: key.figure,
-            kept: kept[key], counted: counted[key]))
-      }
+      wrong.sort { ($0.artist, $0.figure) < ($1.artist, $1.figure) }
+      findings += wrong.prefix(Self.problemLimit - findings.count).map(\.finding)
     }
     return findings
   }
 
-  /// An artist and a figure, which `artist_totals` keeps one total of per chart.
-  private struct TotalKey: Hashable {
-    var artist: Int64
-    var figure: ArtistLeaderboard.Figure
-  }
-
-  /// The names of artists, by ID.
-  private func artistNames(_ artists: Set<Int64>) throws -> [Int64: String] {
-    var names: [Int64: String] = [:]
-    for artist in artists {
-      names[artist] = try database.row("SELECT name FROM artists WHERE id = ?", [artist]) {
-        $0.string(at: 0)
-      }
+  /// A leaderboard's totals, by artist.
+  private static func totals(_ rows: [ArtistLeaderboard.Row]) -> [ArtistID: (
+    name: String, total: ArtistTotal
+  )] {
+    var totals: [ArtistID: (name: String, total: ArtistTotal)] = [:]
+    for row in rows {
+      totals[row.artist.id] = (
+        row.artist.name,
+        ArtistTotal(
+          total: row.figure, firstDate: row.firstDate.iso8601, lastDate: row.lastDate.iso8601)
+      )
     }
-    return names
+    return totals
   }
 
   private func brokenConstraints() throws -> [ArchiveFinding] {
