@@ -196,9 +196,10 @@ static void attach(sqlite3 *db, const char *path) {
   sqlite3_free(sql);
 }
 
+// The tables the import writes at its end, after every snapshot's rows.
 static const char *laterTables[] = {
-    "song_credits", "verdicts",     "artists",           "song_artists",    "whole_credits",
-    "artist_totals", "artist_totals_kept", "decisions", "decision_entries", "decision_undo"};
+    "song_credits", "verdicts", "artists", "song_artists", "whole_credits", "artist_totals",
+    "artist_totals_kept", "decisions", "decision_entries", "decision_undo"};
 
 static int writeArchive(const char *reference, const char *target) {
   sqlite3 *source;
