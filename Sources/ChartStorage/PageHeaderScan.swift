@@ -180,11 +180,29 @@ public enum PageHeaderScan {
       let rightChild = integer(page, at: start + 8, bytes: 4)
       guard rightChild >= 2, rightChild <= layout.pageCount else { return false }
     }
-    for cell in 0..<cells {
-      let pointer = integer(page, at: headerEnd + 2 * cell, bytes: 2)
-      guard pointer >= contentStart, pointer <= layout.usableSize - 4 else { return false }
+    guard cells > 0 else { return true }
+    let pointers = pointerRange(page, at: headerEnd, count: cells)
+    return pointers.lowest >= contentStart && pointers.highest <= layout.usableSize - 4
+  }
+
+  /// The lowest and highest of the `count` cell pointers (2-byte big-endian offsets) at `offset`
+  /// of `page`, which holds them all, `count` at least 1. One pass without branches, which the
+  /// compiler makes vector instructions of: the scan checks every page of the file, the whole
+  /// Hot 100's 11,000 leaves with 95 cells each on average (311 on a leaf of `entries_by_song`).
+  private static func pointerRange(_ page: UnsafeRawBufferPointer, at offset: Int, count: Int)
+    -> (lowest: Int, highest: Int)
+  {
+    precondition(count > 0 && offset >= 0 && offset + 2 * count <= page.count)
+    let pointers = page.baseAddress! + offset
+    var lowest = UInt16.max
+    var highest = UInt16.min
+    for index in 0..<count {
+      let pointer = UInt16(
+        bigEndian: pointers.loadUnaligned(fromByteOffset: index &<< 1, as: UInt16.self))
+      lowest = min(lowest, pointer)
+      highest = max(highest, pointer)
     }
-    return true
+    return (Int(lowest), Int(highest))
   }
 
   /// The big-endian integer of `bytes` bytes at `offset`, as the format writes its fields.
