@@ -66,19 +66,22 @@ public enum Importer {
       // What killed first imports left in the folder.
       NewArchive.deleteAbandonedBuildFiles(besides: path)
     }
-    // The damage check's scan of the file starts before the archive is opened: it is most of
-    // the way through by the time a one-week import is ready to commit.
+    // The damage check's scan of the file and the reading of the sources start before the
+    // archive is opened: a one-week import's file is read, and the scan most of the way through,
+    // by the time the archive is open.
     let damage = path == ":memory:" ? nil : DamageCheck(scanning: path)
-    let archive: Archive
-    do {
-      archive = try Archive(path: path, access: .create, upgrade: .decidingFigures)
-    } catch {
-      damage?.finish()
-      throw .archive(error)
-    }
-    damage?.attach(archive)
     return try withoutActuallyEscaping(progress) { (progress) throws(ImportError) in
-      try importing(sources, into: archive, options: options, damage: damage, progress: progress)
+      let run = ImportRun(sources: sources, options: options, progress: progress)
+      let archive: Archive
+      do throws(ArchiveError) {
+        archive = try Archive(path: path, access: .create, upgrade: .decidingFigures)
+      } catch {
+        run.readAhead.cancel()
+        damage?.finish()
+        throw .archive(error)
+      }
+      damage?.attach(archive)
+      return try importing(run, into: archive, damage: damage)
     }
   }
 
@@ -99,17 +102,16 @@ public enum Importer {
     // The run keeps `progress` only while it runs.
     try withoutActuallyEscaping(progress) { (progress) throws(ImportError) in
       try importing(
-        sources, into: archive, options: options, damage: DamageCheck(archive), progress: progress)
+        ImportRun(sources: sources, options: options, progress: progress), into: archive,
+        damage: DamageCheck(archive))
     }
   }
 
-  /// ``run(_:into:options:progress:)`` with `progress` kept for the run, and the archive's damage
-  /// check (`nil` for none: an archive being built, or in memory).
+  /// ``run(_:into:options:progress:)`` with its run begun (its sources being read ahead), and the
+  /// archive's damage check (`nil` for none: an archive being built, or in memory).
   private static func importing(
-    _ sources: [ImportSource], into archive: Archive, options: ImportOptions,
-    damage: DamageCheck?, progress: @escaping (ImportProgress) -> Void
+    _ run: ImportRun, into archive: Archive, damage: DamageCheck?
   ) throws(ImportError) -> ImportReport {
-    let run = ImportRun(sources: sources, options: options, progress: progress)
     defer { run.readAhead.cancel() }
     // Nothing is committed into an archive with damaged pages; no check outlives the import.
     defer { damage?.finish() }
