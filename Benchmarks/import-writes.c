@@ -22,8 +22,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <time.h>
+
+#include "timing.h"
 
 // One column's value, as read from the reference.
 typedef struct {
@@ -55,19 +55,6 @@ static void run(sqlite3 *db, const char *sql) {
     fprintf(stderr, "import-writes: %s: %s\n", sql, message);
     exit(1);
   }
-}
-
-static double seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return now.tv_sec + now.tv_nsec / 1e9;
-}
-
-static double cpuSeconds(void) {
-  struct rusage usage;
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec +
-         usage.ru_stime.tv_usec / 1e6;
 }
 
 // Reads every row of `reference.NAME`, in `order`.
