@@ -729,12 +729,11 @@ public struct ChartFileReader: Sendable {
       }
       problems += snapshotProblems.map { $0.inSnapshot(unchecked.number) }
       guard snapshotProblems.isEmpty, let date else { continue }
-      let entries = checked.entries
-      let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
       snapshots.append(
         Snapshot(
           chart: unchecked.chart, chartDate: date,
-          publishesPreviousRank: checked.publishesPreviousRank, entries: order.map { entries[$0] }))
+          publishesPreviousRank: checked.publishesPreviousRank,
+          entries: Self.inRankOrder(checked.entries)))
       pages.append(unchecked.page)
       namedInContent.append(unchecked.contentCharts)
     }
@@ -902,13 +901,25 @@ public struct ChartFileReader: Sendable {
   /// Checks a snapshot's entries and makes chart entries of the valid ones: each entry's rank
   /// (see ``RanksSeen``), title and artist (``checkText(_:field:problems:)``), URLs and published
   /// figures.
+  /// `entries` ordered by rank, those at one rank (a tie) in the file's order: as they are when
+  /// the file lists them so, which most do, without copying each entry into a new array.
+  static func inRankOrder(_ entries: [ChartEntry]) -> [ChartEntry] {
+    if entries.indices.dropFirst().allSatisfy({ entries[$0 - 1].rank <= entries[$0].rank }) {
+      return entries
+    }
+    let order = entries.indices.sorted { (entries[$0].rank, $0) < (entries[$1].rank, $1) }
+    return order.map { entries[$0] }
+  }
+
   private func checkEntries(
     _ entries: [RawEntry], format: ChartFormat, keys: EntryKeys, publishesPreviousRank: Bool?
   ) -> CheckedEntries {
     var checked = CheckedEntries(publishesPreviousRank: publishesPreviousRank ?? false)
     checked.entries.reserveCapacity(entries.count)
     var ranks = RanksSeen(entryCount: entries.count)
-    for (offset, raw) in entries.enumerated() {
+    // By index: `enumerated()` would hand over a copy of each entry.
+    for offset in entries.indices {
+      let raw = entries[offset]
       let index = raw.row ?? offset + 1
       let rank = format == .appFeed ? offset + 1 : raw.rank
       guard raw.isObject else {

@@ -448,7 +448,10 @@ private final class EventReader {
       }
     case .entry(let level, let list, nil):
       guard entries.count < ChartFileReader.maximumRank else { return 0 }
-      entries.append(entry)
+      // Moved into the list rather than copied: the next entry starts afresh anyway.
+      var read = RawEntry()
+      swap(&read, &entry)
+      entries.append(consume read)
       place = .list(level, list)
     default:
       return 0

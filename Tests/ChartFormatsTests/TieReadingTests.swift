@@ -100,4 +100,22 @@ struct TieReadingTests {
         "entry 2 (rank 1), field 'rank': rank 1 is also the rank of entry 1",
       ])
   }
+
+  /// A snapshot's entries are in rank order whatever the file's order, those at one rank in the
+  /// file's order; a file in rank order is kept as it is.
+  @Test func entriesComeInRankOrderAndATieInTheFilesOrder() throws {
+    let csv = """
+      chart_date,chart_position,chart_artist,chart_title,chart_movement,chart_peak,chart_weeks
+      14/11/1952,=8,C,Z,New,8,1
+      14/11/1952,10,D,W,New,10,1
+      14/11/1952,7,A,X,New,7,1
+      14/11/1952,8=,B,Y,New,8,1
+      """
+    let file = try ChartFileReader(chart: "c").decode(Data(csv.utf8), path: "c/2024-01-06.csv")
+    #expect(
+      file.snapshots[0].entries.map { "\($0.rank) \($0.title)" } == ["7 X", "8 Z", "8 Y", "10 W"])
+    let inOrder = file.snapshots[0].entries
+    #expect(ChartFileReader.inRankOrder(inOrder) == inOrder)
+    #expect(ChartFileReader.inRankOrder(inOrder.reversed()).map(\.title) == ["X", "Y", "Z", "W"])
+  }
 }
