@@ -499,8 +499,11 @@ private final class EventReader {
     return 1
   }
 
-  static func from(_ context: UnsafeMutableRawPointer?) -> EventReader {
-    Unmanaged<EventReader>.fromOpaque(context!).takeUnretainedValue()
+  /// Calls `body` with the reader whose address yajl hands each callback. The caller of
+  /// `yajl_parse` holds the reader until the parse ends, so no callback retains and releases it
+  /// (two atomic operations for each of a Hot 100 import's 5 million events).
+  static func with(_ context: UnsafeMutableRawPointer?, _ body: (EventReader) -> Int32) -> Int32 {
+    Unmanaged<EventReader>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
   }
 
   /// Hands an event inside the file's `decisions` to their tree (each callback checks that
@@ -520,54 +523,63 @@ private final class EventReader {
 
   static let callbacks = yajl_callbacks(
     yajl_null: { context in
-      let reader = from(context)
-      return reader.decisions == nil ? reader.null() : reader.inDecisions { $0.add(.null) }
+      with(context) { reader in
+        reader.decisions == nil ? reader.null() : reader.inDecisions { $0.add(.null) }
+      }
     },
     yajl_boolean: { context, flag in
-      let reader = from(context)
-      return reader.decisions == nil
-        ? reader.boolean(flag != 0) : reader.inDecisions { $0.add(.bool(flag != 0)) }
+      with(context) { reader in
+        reader.decisions == nil
+          ? reader.boolean(flag != 0) : reader.inDecisions { $0.add(.bool(flag != 0)) }
+      }
     },
     yajl_integer: nil,
     yajl_double: nil,
     yajl_number: { context, bytes, count in
-      let reader = from(context)
-      // A decision has no numbers.
-      return reader.decisions == nil ? reader.number(bytes, count) : 0
+      with(context) { reader in
+        // A decision has no numbers.
+        reader.decisions == nil ? reader.number(bytes, count) : 0
+      }
     },
     yajl_string: { context, bytes, count in
-      let reader = from(context)
-      guard reader.decisions != nil else { return reader.string(bytes, count) }
-      return reader.inDecisions { builder in
-        builder.string(bytes, count).map { builder.add(.string($0)) } ?? 0
+      with(context) { reader in
+        guard reader.decisions != nil else { return reader.string(bytes, count) }
+        return reader.inDecisions { builder in
+          builder.string(bytes, count).map { builder.add(.string($0)) } ?? 0
+        }
       }
     },
     yajl_start_map: { context in
-      let reader = from(context)
-      return reader.decisions == nil
-        ? reader.startMap() : reader.inDecisions { $0.open(isObject: true) }
+      with(context) { reader in
+        reader.decisions == nil
+          ? reader.startMap() : reader.inDecisions { $0.open(isObject: true) }
+      }
     },
     yajl_map_key: { context, bytes, count in
-      let reader = from(context)
-      guard reader.decisions != nil else { return reader.key(bytes, count) }
-      return reader.inDecisions { builder in
-        guard let key = builder.string(bytes, count), !builder.levels.isEmpty else { return 0 }
-        builder.levels[builder.levels.count - 1].keys.append(key)
-        return 1
+      with(context) { reader in
+        guard reader.decisions != nil else { return reader.key(bytes, count) }
+        return reader.inDecisions { builder in
+          guard let key = builder.string(bytes, count), !builder.levels.isEmpty else { return 0 }
+          builder.levels[builder.levels.count - 1].keys.append(key)
+          return 1
+        }
       }
     },
     yajl_end_map: { context in
-      let reader = from(context)
-      return reader.decisions == nil ? reader.endMap() : reader.inDecisions { $0.close() }
+      with(context) { reader in
+        reader.decisions == nil ? reader.endMap() : reader.inDecisions { $0.close() }
+      }
     },
     yajl_start_array: { context in
-      let reader = from(context)
-      return reader.decisions == nil
-        ? reader.startArray() : reader.inDecisions { $0.open(isObject: false) }
+      with(context) { reader in
+        reader.decisions == nil
+          ? reader.startArray() : reader.inDecisions { $0.open(isObject: false) }
+      }
     },
     yajl_end_array: { context in
-      let reader = from(context)
-      return reader.decisions == nil ? reader.endArray() : reader.inDecisions { $0.close() }
+      with(context) { reader in
+        reader.decisions == nil ? reader.endArray() : reader.inDecisions { $0.close() }
+      }
     })
 }
 
