@@ -58,6 +58,16 @@ public final class ArchiveWriter {
     var songsOrCreditsRemoved = false
     /// What the write changed of the charts' artist totals (``ArtistTotals``).
     var totals = ArtistTotals.Changes()
+
+    /// ``addedCredits`` by song, then title and artist key. A set's order changes from one
+    /// process to the next (Swift seeds its hashing per process), and the full-text index numbers
+    /// its rows in the order they come: taken in this order, one import of the same files makes
+    /// the same archive.
+    var addedCreditsInOrder: [CreditKey] {
+      addedCredits.sorted {
+        ($0.song, $0.titleKey, $0.artistKey) < ($1.song, $1.titleKey, $1.artistKey)
+      }
+    }
   }
 
   /// A credit's row in `song_credits`: its song and folded title and artist.
@@ -183,7 +193,7 @@ public final class ArchiveWriter {
       return nil
     }
     var credited: [(song: Int64, artist: String)] = []
-    for credit in written.addedCredits {
+    for credit in written.addedCreditsInOrder {
       guard
         let artist = try database.row(
           "SELECT artist FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
@@ -211,7 +221,7 @@ public final class ArchiveWriter {
         "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, id FROM songs"
           + " WHERE id BETWEEN ? AND ?", run.lowerBound, run.upperBound)
     }
-    for credit in written.addedCredits {
+    for credit in written.addedCreditsInOrder {
       try database.run(
         "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, song_id"
           + " FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",

@@ -127,6 +127,33 @@ struct SQLToolsTests {
         == ["song_credits_unsearchable", "songs_unsearchable", "songs_without_artists"])
   }
 
+  /// Credits that one import adds to several songs come into the full-text index by song, not in
+  /// the order of a set, which changes from one process to the next: the same files make the
+  /// same archive.
+  @Test func creditsComeIntoTheSearchIndexBySong() throws {
+    let folder = try TemporaryFolder()
+    let archive = folder.url.appendingPathComponent("a.sqlite").path
+    let songs = ["Ode", "Hymn", "Lay", "Air", "Jig", "Reel", "Rag", "Aria"]
+    func week(_ date: String, retitled: Bool) throws -> String {
+      let entries = songs.enumerated().map { index, title in
+        #"{"title": "\#(title)\#(retitled ? " (Remix)" : "")", "artist": "Ana","#
+          + #" "url": "https://m.example/\#(index + 1)"}"#
+      }
+      return try folder.write("c/\(date).json", "[" + entries.joined(separator: ", ") + "]")
+    }
+    for (date, retitled) in [("2024-01-06", false), ("2024-01-13", true)] {
+      let run = try chartArchive([
+        "import", try week(date, retitled: retitled), "--chart", "c-weekly", "--db", archive,
+        "--quiet",
+      ])
+      #expect(run.status == 0, "\(run.error)")
+    }
+    #expect(
+      try rows(archive, "SELECT song_id, title FROM song_search ORDER BY rowid")
+        == songs.enumerated().map { "\($0 + 1)|\($1)" }
+        + songs.enumerated().map { "\($0 + 1)|\($1) (Remix)" })
+  }
+
   @Test func theViewsGiveWhatTheCommandsPrint() throws {
     let (folder, archive) = try sampleArchive()
     _ = folder
