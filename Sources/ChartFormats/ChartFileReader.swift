@@ -898,9 +898,6 @@ public struct ChartFileReader: Sendable {
     var publishesPreviousRank: Bool
   }
 
-  /// Checks a snapshot's entries and makes chart entries of the valid ones: each entry's rank
-  /// (see ``RanksSeen``), title and artist (``checkText(_:field:problems:)``), URLs and published
-  /// figures.
   /// `entries` ordered by rank, those at one rank (a tie) in the file's order: as they are when
   /// the file lists them so, which most do, without copying each entry into a new array.
   static func inRankOrder(_ entries: [ChartEntry]) -> [ChartEntry] {
@@ -911,6 +908,9 @@ public struct ChartFileReader: Sendable {
     return order.map { entries[$0] }
   }
 
+  /// Checks a snapshot's entries and makes chart entries of the valid ones: each entry's rank
+  /// (see ``RanksSeen``), title and artist (``checkText(_:field:problems:)``), URLs and published
+  /// figures.
   private func checkEntries(
     _ entries: [RawEntry], format: ChartFormat, keys: EntryKeys, publishesPreviousRank: Bool?
   ) -> CheckedEntries {
