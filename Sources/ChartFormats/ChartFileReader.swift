@@ -917,9 +917,7 @@ public struct ChartFileReader: Sendable {
     var checked = CheckedEntries(publishesPreviousRank: publishesPreviousRank ?? false)
     checked.entries.reserveCapacity(entries.count)
     var ranks = RanksSeen(entryCount: entries.count)
-    // By index: `enumerated()` would hand over a copy of each entry.
-    for offset in entries.indices {
-      let raw = entries[offset]
+    for (offset, raw) in entries.enumerated() {
       let index = raw.row ?? offset + 1
       let rank = format == .appFeed ? offset + 1 : raw.rank
       guard raw.isObject else {

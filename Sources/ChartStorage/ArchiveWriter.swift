@@ -129,8 +129,9 @@ public final class ArchiveWriter {
   func finish() throws(DatabaseError) {
     try checkReferences()
     // The credits of a first import are split on another thread while the full-text index fills.
-    let artists = try decideArtists()
-    try addToSearchIndex()
+    let credits = written.addedCreditsInOrder
+    let artists = try decideArtists(addedCredits: credits)
+    try addToSearchIndex(addedCredits: credits)
     if let changed = try artists?.endUpdate() {
       written.totals.songsCreditedOtherwise.formUnion(changed)
     }
@@ -175,12 +176,13 @@ public final class ArchiveWriter {
   /// Decides the artists of the songs and credits this write added, and of the songs the archive
   /// rule decides otherwise now (``ArtistIndex/update(created:credited:)``); every song's again
   /// when the write removed a song or a credit. Begun before the new songs are in the full-text
-  /// index, which finds the songs charted before.
+  /// index, which finds the songs charted before. `addedCredits` are the write's, in
+  /// ``Written/addedCreditsInOrder``'s order.
   ///
   /// - Returns: the index whose ``ArtistIndex/endUpdate()`` stores the artists, after the
   ///   full-text index is filled; `nil` when every song's artists were decided again.
   /// - Throws: ``DatabaseError``.
-  private func decideArtists() throws(DatabaseError) -> ArtistIndex? {
+  private func decideArtists(addedCredits: [CreditKey]) throws(DatabaseError) -> ArtistIndex? {
     // The new songs' credits are read into the index's rows (or the archive's, in a rebuild): let
     // go before the full-text index fills, when a first import's memory peaks (the rows, their
     // split on another thread, SQLite's cache).
@@ -193,7 +195,7 @@ public final class ArchiveWriter {
       return nil
     }
     var credited: [(song: Int64, artist: String)] = []
-    for credit in written.addedCreditsInOrder {
+    for credit in addedCredits {
       guard
         let artist = try database.row(
           "SELECT artist FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
@@ -209,10 +211,11 @@ public final class ArchiveWriter {
   // MARK: - The full-text index
 
   /// Adds the songs and credits this write added that are still there to the full-text index
-  /// `song_search` (migration 0005: no trigger does it), once each.
+  /// `song_search` (migration 0005: no trigger does it), once each; `addedCredits` in
+  /// ``Written/addedCreditsInOrder``'s order, which numbers the index's rows alike in every run.
   ///
   /// - Throws: ``DatabaseError``.
-  private func addToSearchIndex() throws(DatabaseError) {
+  private func addToSearchIndex(addedCredits: [CreditKey]) throws(DatabaseError) {
     // New songs take the row IDs after the largest one (https://www.sqlite.org/autoinc.html), so
     // the IDs a write creates follow one another: a statement per run of them, which reads the
     // songs by row ID (a first import has one run).
@@ -221,7 +224,7 @@ public final class ArchiveWriter {
         "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, id FROM songs"
           + " WHERE id BETWEEN ? AND ?", run.lowerBound, run.upperBound)
     }
-    for credit in written.addedCreditsInOrder {
+    for credit in addedCredits {
       try database.run(
         "INSERT INTO song_search (title, artist, song_id) SELECT title, artist, song_id"
           + " FROM song_credits WHERE song_id = ? AND title_key = ? AND artist_key = ?",
