@@ -1,6 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// libxml2's headers, as `pkg-config --cflags libxml-2.0` gives them on Debian.
+let libxml2Headers = "/usr/include/libxml2"
+
 let package = Package(
   name: "ChartArchive",
   products: [
@@ -23,13 +26,18 @@ let package = Package(
     // yajl from the system (Debian: libyajl-dev): the streaming JSON parser under the JSON formats.
     .systemLibrary(name: "CYAJL", providers: [.apt(["libyajl-dev"])]),
     // libxml2 from the system (Debian: libxml2-dev): its HTML parser reads chart tables saved as
-    // web pages.
-    .systemLibrary(
-      name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+    // web pages. Its headers' folder is given below (`libxml2Headers`) rather than by pkg-config,
+    // whose `-lxml2` would load it, with ICU, at every start (see CLazyLibraries).
+    .systemLibrary(name: "CLibXML2", providers: [.apt(["libxml2-dev"])]),
     // libevent from the system (Debian: libevent-dev): evhttp, the HTTP server under `serve`.
     .systemLibrary(name: "CEvent", providers: [.apt(["libevent-dev"])]),
     // zlib from the system (Debian: zlib1g-dev): gzip for the HTTP service's responses.
     .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+    // The C libraries above that only some commands use (libxml2, libcsv, libevent, zlib), loaded
+    // when one of their functions is first called: their modules declare them and link nothing.
+    .target(
+      name: "CLazyLibraries", dependencies: ["CLibXML2", "CCSV", "CEvent", "CZlib"],
+      cSettings: [.unsafeFlags(["-I" + libxml2Headers])]),
     // libpng from the system (Debian: libpng-dev), for the tests only: the browser check reads
     // its screenshots with it.
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -44,7 +52,9 @@ let package = Package(
     ),
     // Readers for the chart file formats the importer accepts, the native format's writer and the
     // product's one JSON encoder.
-    .target(name: "ChartFormats", dependencies: ["CCSV", "CYAJL", "CLibXML2", "ChartRanking"]),
+    .target(
+      name: "ChartFormats",
+      dependencies: ["CCSV", "CYAJL", "CLibXML2", "CLazyLibraries", "ChartRanking"]),
     // The importer: sources (paths or bytes) → checked snapshots → one write transaction;
     // outcomes as values, progress through a callback.
     .target(
@@ -60,7 +70,8 @@ let package = Package(
     .target(
       name: "ChartArchiveServer",
       dependencies: [
-        "CEvent", "CZlib", "ChartRanking", "ChartStorage", "ChartFormats", "ChartImport",
+        "CEvent", "CZlib", "CLazyLibraries", "ChartRanking", "ChartStorage", "ChartFormats",
+        "ChartImport",
         "ChartPresentation",
       ]),
     // The `chart-archive` command line: arguments → library calls → rendered text; exit codes.
@@ -126,6 +137,8 @@ for target in package.targets where target.type != .system && target.type != .pl
       .enableUpcomingFeature("ExistentialAny"),
       .enableUpcomingFeature("MemberImportVisibility"),
       .enableUpcomingFeature("InternalImportsByDefault"),
+      // CLibXML2's headers, for every module that imports it or a module that does.
+      .unsafeFlags(["-Xcc", "-I" + libxml2Headers]),
       // Release builds reach the metadata of each concrete generic type (a `[String: String]`, a
       // `Set<Int64>`) through the type's metadata accessor instead of demangling its name at run
       // time, which searches every protocol conformance of the binary the first time each name
