@@ -84,4 +84,10 @@ struct RecentKeys {
     current[text] = keys
     return keys
   }
+
+  /// Remembers the keys of an entry, computed elsewhere (those of the snapshot being linked, for
+  /// the entries of the snapshot before it).
+  mutating func remember(_ keys: SongKeys, of entry: ChartEntry) {
+    current[Text(title: entry.title, artist: entry.artist, songURL: entry.songURL)] = keys
+  }
 }

@@ -64,7 +64,7 @@ final class SongLinker {
       switch previous {
       case .none: .none
       case .kept(let kept): kept
-      case .stored(let id): SongLinking.PreviousSnapshot(try reader.entries(of: id))
+      case .stored(let id): try storedSnapshot(id, reusingKeysOf: entries, keys: keys)
       }
     let next = hasLater ? try nextSnapshot(ofChart: chart, after: chartTime) : .none
     // Songs of other charts exist only when the archive holds another chart.
@@ -180,6 +180,22 @@ final class SongLinker {
     case .identity: !keys.identity.isSongURL
     default: false
     }
+  }
+
+  /// The chart's snapshot `id`, before the snapshot being linked, as linking reads it. An entry
+  /// spelled as one of `entries` (the same title, artist and song URL, which are all its keys come
+  /// from) takes that one's keys rather than folding its texts again: a chart repeats most of its
+  /// entries from one snapshot to the next, and a one-week import reads the snapshot before it
+  /// from the archive.
+  private func storedSnapshot(
+    _ id: SnapshotID, reusingKeysOf entries: [ChartEntry], keys: [SongKeys]
+  ) throws -> SongLinking.PreviousSnapshot {
+    var known = RecentKeys()
+    for (entry, keys) in zip(entries, keys) { known.remember(keys, of: entry) }
+    let stored = try writer.reader.entries(of: id)
+    return SongLinking.PreviousSnapshot(
+      entries: stored.map(\.entry), songs: stored.map(\.song),
+      keys: stored.map { known.keys(of: $0.entry) })
   }
 
   /// Of the chart's first snapshot after a chart time, when it publishes previous ranks, the

@@ -474,6 +474,49 @@ struct SnapshotStoreTests {
     }
   }
 
+  /// A week stored in a write of its own reads the week before it from the archive, taking the
+  /// keys of its entries from the entries spelled alike in the new week (the same title, artist
+  /// and song URL): it links them as a write holding both weeks does.
+  @Test func aWeekStoredAloneLinksAsBesideTheWeekBefore() throws {
+    // A chart without previous ranks: linking matches each entry to the week before by its keys.
+    func week(_ date: String, _ entries: [ChartEntry]) throws -> Snapshot {
+      Snapshot(
+        chart: "d", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: false,
+        entries: entries)
+    }
+    let first = try week(
+      "2024-01-06",
+      [
+        ChartEntry(rank: 1, title: "One", artist: "A"),
+        ChartEntry(rank: 2, title: "Two", artist: "B"),
+        ChartEntry(rank: 3, title: "Song", artist: "A", songURL: "https://x.test/1"),
+      ])
+    let second = try week(
+      "2024-01-13",
+      [
+        ChartEntry(rank: 1, title: "Two", artist: "B"),
+        ChartEntry(rank: 2, title: "One", artist: "A"),
+        ChartEntry(rank: 3, title: "Song", artist: "A", songURL: "https://x.test/1"),
+        ChartEntry(rank: 4, title: "Song", artist: "A", songURL: "https://x.test/2"),
+      ])
+    for separately in [false, true] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      if separately {
+        try archive.importing { try $0.store(first) }
+        try archive.importing { try $0.store(second) }
+      } else {
+        try archive.importing { batch in
+          try batch.store(first)
+          try batch.store(second)
+        }
+      }
+      let stored = try archive.snapshot(of: "d", at: ChartDate(iso8601: "2024-01-13"))
+      #expect(
+        try archive.entries(of: stored.id).map(\.song.rawValue) == [2, 1, 3, 4],
+        "separately: \(separately)")
+    }
+  }
+
   @Test func anEarlierWeekImportedAfterTheLaterOneKeepsTheLaterOnesSongs() throws {
     // "Debut" enters in the earlier week (weeks on chart 1); "Late" enters in the later week only.
     // The later week stored first made both songs; the earlier week, linked after it, took
