@@ -57,10 +57,17 @@ public struct ChartFileReader: Sendable {
   /// ``maximumProblemsReported``: for a part of a file read in parts, whose problems are told
   /// with the other parts'.
   var keepsEveryProblem = false
-  /// How many threads may read one long file (a dataset of many weeks) at once.
-  var threadCount = Self.defaultThreadCount
+  /// How many threads may read one long file (a dataset of many weeks) at once:
+  /// ``defaultThreadCount`` unless set.
+  var threadCount: Int {
+    get { chosenThreadCount ?? Self.defaultThreadCount }
+    set { chosenThreadCount = newValue }
+  }
+  private var chosenThreadCount: Int?
 
-  /// One thread per processor, at most 8.
+  /// One thread per processor, at most 8: asked of the system only when a long file is read
+  /// (Foundation reads the process's control-group files for it, some 500,000 instructions, which
+  /// a one-week import of a JSON file never needs).
   static let defaultThreadCount = min(ProcessInfo.processInfo.activeProcessorCount, 8)
 
   /// Creates a reader.

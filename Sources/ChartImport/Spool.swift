@@ -1,4 +1,5 @@
 import ChartFormats
+import ChartStorage
 import Foundation
 
 /// A folder that chart files arrive in (a spool), and the folders they leave it for once imported.

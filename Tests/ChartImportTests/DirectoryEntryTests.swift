@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ChartImport
+@testable import ChartStorage
 
 /// Reading the names of a folder's entries never reads past the record `readdir` returned.
 struct DirectoryEntryTests {

@@ -153,6 +153,14 @@ struct NewArchiveTests {
     #expect(try names(in: file.folder) == (others + [runningName]).sorted())
   }
 
+  @Test func looksForBuildFilesInTheArchivesFolder() {
+    #expect(NewArchive.folder(of: "/srv/charts/archive.sqlite") == "/srv/charts")
+    #expect(NewArchive.folder(of: "charts/archive.sqlite") == "charts")
+    #expect(NewArchive.folder(of: "archive.sqlite") == ".")
+    #expect(NewArchive.folder(of: "/archive.sqlite") == "/")
+    #expect(NewArchive.folder(of: "./archive.sqlite") == ".")
+  }
+
   @Test func takesAnArchiveNameOfTheLongestLength() throws {
     let file = TemporaryArchive()
     let path = file.folder.appendingPathComponent(String(repeating: "n", count: 250)).path
