@@ -111,8 +111,8 @@ final class FigureLedger {
   }
 
   /// A chart's previous snapshot decided again with its next one known, its changes written: from
-  /// the ledger when it holds it (its figures stand unless the next one tells more about it), or
-  /// from the archive.
+  /// the ledger when it holds it, or from the archive; either way, its figures stand unless the
+  /// next one tells more about it (``ChartFigures/mustDecideAgain(_:next:frequency:)``).
   private func decideAgain(
     _ previous: StoredSnapshot?, chart: ChartID, next: LinkedSnapshot,
     history: StoredChartHistory
@@ -130,6 +130,13 @@ final class FigureLedger {
     }
     let reader = writer.reader
     guard let stored = try reader.storedFigures(of: previous.id) else { return (nil, []) }
+    // Stored when it was the chart's latest, decided without a next one, as the ledger's last is:
+    // its figures stand unless the next one tells more about it, as in an import of several weeks
+    // (a one-week import so reads one snapshot's figures, not two, and decides nothing again).
+    let asStored = Self.decided(stored, next: nil, frequency: history.frequency)
+    if !ChartFigures.mustDecideAgain(asStored, next: next, frequency: history.frequency) {
+      return (asStored, [])
+    }
     var beforeLast: DecidedSnapshot?
     if let twoBack = try reader.snapshot(
       ofChart: chart, before: stored.snapshot.chartDate.secondsSince1970),

@@ -654,6 +654,63 @@ struct SnapshotStoreTests {
     #expect(try missing.placements(of: before).map(\.figures.peakPosition) == [1, 2, 3])
   }
 
+  /// A week stored in a write of its own decides the week before it again only when it tells more
+  /// about it (ranks it says were shifted, a peak that disagrees), as a write of several weeks
+  /// does: stored one write per week or all in one, every week has the same figures.
+  @Test func weeksStoredOneWriteEachHaveTheFiguresOfOneWrite() throws {
+    func week(_ date: String, _ songs: [(String, Int?, Int, Int?)]) throws -> Snapshot {
+      Snapshot(
+        chart: "c", chartDate: try ChartDate(iso8601: date), publishesPreviousRank: true,
+        entries: songs.enumerated().map { index, song in
+          ChartEntry(
+            rank: index + 1, title: song.0, artist: "X", publishedPreviousRank: song.1,
+            publishedPeakPosition: song.3, publishedWeeksOnChart: song.2)
+        })
+    }
+    let weeks = [
+      try week("2020-01-04", [("Amber", nil, 1, 1), ("Filler", nil, 1, 2), ("Kite", nil, 1, 3)]),
+      // Filler's peak of 1 disagrees with the archive's (2), until the next week.
+      try week("2020-01-11", [("Filler", 2, 2, 1), ("Kite", 3, 2, 2), ("Amber", 1, 2, 1)]),
+      // A copy of the week before under the next date.
+      try week("2020-01-18", [("Filler", 2, 2, 1), ("Kite", 3, 2, 2), ("Amber", 1, 2, 1)]),
+      // After a missing week.
+      try week("2020-02-01", [("Kite", 3, 4, 1), ("Amber", 2, 4, 1), ("Filler", 1, 4, 1)]),
+      try week("2020-02-08", [("Amber", 2, 5, 1), ("Kite", 1, 5, 1), ("New", nil, 1, 3)]),
+      // Says the week before's ranks were each one lower than it printed them.
+      try week("2020-02-15", [("Kite", 3, 6, 1), ("New", 4, 2, 2), ("Amber", 2, 6, 1)]),
+    ]
+    var figures: [[[EntryFigures]]] = []
+    for separately in [false, true] {
+      let archive = try Archive(path: ":memory:", access: .create)
+      if separately {
+        for snapshot in weeks {
+          try archive.importing { try $0.store(snapshot, frequency: .weekly) }
+        }
+      } else {
+        try archive.importing { batch in
+          for snapshot in weeks { try batch.store(snapshot, frequency: .weekly) }
+        }
+      }
+      figures.append(
+        try weeks.map { snapshot in
+          try archive.placements(of: archive.snapshot(of: "c", at: snapshot.chartDate))
+            .map(\.figures)
+        })
+    }
+    #expect(figures[0] == figures[1])
+    #expect(
+      figures[1].map { $0.map(\.peakPosition) } == [
+        [1, 2, 3], [1, 2, 1], [1, 2, 1], [1, 1, 1], [1, 1, 3], [1, 2, 1],
+      ])
+    // New's debut, decided again once the last week said the ranks before it were each one lower:
+    // at 4 in truth, it disagrees with the peak of 3 it published, and its run is partial.
+    let debut = figures[1][4][2]
+    #expect(debut.peakPositionVerdict == FigureVerdict(derived: 4, cause: .sourceGap))
+    #expect(debut.isPartialRun)
+    // The last week's previous ranks then agree with the true ranks of the week before.
+    #expect(figures[1][5].map(\.previousRankVerdict) == [nil, nil, nil])
+  }
+
   @Test func aReentryUnderACreditTakenWithinTheRunJoinsIt() throws {
     // "Otto Brandt" becomes "Otto Brand" within the run (joined by the previous rank), and the
     // song re-enters as "Otto Brand". In date order the re-entry found no song by its identity
