@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 
 /// Opening an archive file: what is checked before SQLite touches it, the schema migrations, and
 /// the connections an ``Archive`` starts with.
@@ -134,6 +135,7 @@ enum ArchiveOpening {
   /// - Throws: ``ArchiveError/notAnArchive(path:reason:)``,
   ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``DatabaseError``.
   private static func checkBeforeWriting(path: String) throws {
+    if headerShowsCurrentArchive(path: path) { return }
     let reader = try Database(path: path, mode: .readOnly)
     defer { try? reader.close() }
     let version = try checkedVersion(reader, path: path)
@@ -141,5 +143,27 @@ enum ArchiveOpening {
       throw ArchiveError.newerSchema(
         path: path, version: version, supported: Migrations.latestVersion)
     }
+  }
+
+  /// Whether the file's header (<https://www.sqlite.org/fileformat2.html#the_database_header>)
+  /// shows an archive of this build's schema version in write-ahead-log mode: an SQLite file
+  /// (its 16-byte header string), read and written through a log (bytes 18 and 19 both 2), with
+  /// ``Migrations/latestVersion`` as its user version (bytes 60 to 63). Such a file is opened for
+  /// writing without asking a read-only connection first: opening a writer changes nothing in a
+  /// file already in write-ahead-log mode, and a newer version committed to its log and not yet
+  /// copied into the file is refused by ``Migrations/migrate(_:upgrade:)`` as before. Any other
+  /// file (another program's database, an older or newer archive, one in rollback-journal mode)
+  /// is checked by the read-only connection.
+  static func headerShowsCurrentArchive(path: String) -> Bool {
+    let file = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+    guard file >= 0 else { return false }
+    defer { Glibc.close(file) }
+    var header = [UInt8](repeating: 0, count: 64)
+    let count = header.withUnsafeMutableBytes { pread(file, $0.baseAddress, 64, 0) }
+    guard count == 64, header[0..<16].elementsEqual("SQLite format 3\0".utf8),
+      header[18] == 2, header[19] == 2
+    else { return false }
+    let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
+    return version == Migrations.latestVersion
   }
 }

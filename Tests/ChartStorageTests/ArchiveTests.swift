@@ -74,6 +74,46 @@ struct ArchiveTests {
         + " versions up to 1")
   }
 
+  @Test func theFileHeaderShowsAnArchiveOfThisVersionInWriteAheadLogMode() throws {
+    let file = TemporaryArchive()
+    #expect(!ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    do { _ = try Archive(path: file.path, access: .create) }
+    #expect(ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    try sqlite(file.path, "PRAGMA user_version = 19")
+    #expect(!ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    try sqlite(file.path, "PRAGMA user_version = 17")
+    #expect(!ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    try sqlite(file.path, "PRAGMA user_version = 18")
+    #expect(ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    try sqlite(file.path, "PRAGMA journal_mode = DELETE")
+    #expect(!ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    let text = TemporaryArchive()
+    try FileManager.default.createDirectory(at: text.folder, withIntermediateDirectories: true)
+    try Data(String(repeating: "SQLite format 3 but text\n", count: 8).utf8).write(
+      to: URL(fileURLWithPath: text.path))
+    #expect(!ArchiveOpening.headerShowsCurrentArchive(path: text.path))
+  }
+
+  /// A newer version committed to the archive's log, which a reader keeps from being copied into
+  /// the file, is not in the file's header: opening the archive for writing still refuses it, and
+  /// writes nothing.
+  @Test func refusesANewerVersionStillInTheLogWhenOpeningForWriting() throws {
+    let file = TemporaryArchive()
+    do { _ = try Archive(path: file.path, access: .create) }
+    let reader = try Database(path: file.path, mode: .readOnly)
+    try reader.execute("BEGIN")
+    #expect(try reader.row("SELECT count(*) FROM snapshots") { $0.int(at: 0) } == 0)
+    let newer = try Database(path: file.path, mode: .readWrite)
+    try newer.execute("PRAGMA user_version = 19")
+    try newer.close()
+    #expect(ArchiveOpening.headerShowsCurrentArchive(path: file.path))
+    #expect(throws: ArchiveError.newerSchema(path: file.path, version: 19, supported: 18)) {
+      try Archive(path: file.path, access: .write)
+    }
+    try reader.execute("COMMIT")
+    #expect(try reader.row("PRAGMA user_version") { $0.int(at: 0) } == 19)
+  }
+
   @Test(
     .enabled(
       if: ReadOnlyFile.canBeMade,
