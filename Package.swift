@@ -38,6 +38,8 @@ let package = Package(
     .target(
       name: "CLazyLibraries", dependencies: ["CLibXML2", "CCSV", "CEvent", "CZlib"],
       cSettings: [.unsafeFlags(["-I" + libxml2Headers])]),
+    // Where a thread runs (sched_getcpu, sched_setaffinity), which Swift's Glibc module leaves out.
+    .target(name: "CThreadPlacement"),
     // libpng from the system (Debian: libpng-dev), for the tests only: the browser check reads
     // its screenshots with it.
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -58,7 +60,8 @@ let package = Package(
     // The importer: sources (paths or bytes) → checked snapshots → one write transaction;
     // outcomes as values, progress through a callback.
     .target(
-      name: "ChartImport", dependencies: ["ChartRanking", "ChartFormats", "ChartStorage"]),
+      name: "ChartImport",
+      dependencies: ["ChartRanking", "ChartFormats", "ChartStorage", "CThreadPlacement"]),
     // View models and renderers: query results → text (table, JSON, CSV), HTML pages and SVG
     // pictures, for every front end; the pages' style sheet and icon embedded in the binary.
     .target(
