@@ -74,8 +74,7 @@ let package = Package(
       name: "ChartArchiveServer",
       dependencies: [
         "CEvent", "CZlib", "CLazyLibraries", "ChartRanking", "ChartStorage", "ChartFormats",
-        "ChartImport",
-        "ChartPresentation",
+        "ChartImport", "ChartPresentation",
       ]),
     // The `chart-archive` command line: arguments → library calls → rendered text; exit codes.
     .target(

@@ -129,8 +129,10 @@ enum ArchiveOpening {
     return version
   }
 
-  /// Checks, with a read-only connection that changes nothing, that an existing file is an archive
-  /// this build can write: not another program's database, nor one of a newer schema.
+  /// Checks that an existing file is an archive this build can write: not another program's
+  /// database, nor one of a newer schema. A file whose header shows an archive of this version
+  /// (``headerShowsCurrentArchive(path:)``) passes as it is; any other is checked with a read-only
+  /// connection, which changes nothing.
   ///
   /// - Throws: ``ArchiveError/notAnArchive(path:reason:)``,
   ///   ``ArchiveError/newerSchema(path:version:supported:)`` or ``DatabaseError``.

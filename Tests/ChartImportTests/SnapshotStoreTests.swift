@@ -454,20 +454,20 @@ struct SnapshotStoreTests {
       entries: entries)
   }
 
-  /// New archives holding `later` and then `earlier`, stored in one write (`separately` false)
-  /// and in two.
-  private func storedLaterWeekFirst(_ later: Snapshot, _ earlier: Snapshot) throws -> [(
+  /// New archives holding `snapshots`, stored in their order in one write (`separately` false)
+  /// and in one write each.
+  private func stored(_ snapshots: [Snapshot], frequency: ChartFrequency? = nil) throws -> [(
     separately: Bool, archive: Archive
   )] {
     try [false, true].map { separately in
       let archive = try Archive(path: ":memory:", access: .create)
       if separately {
-        try archive.importing { try $0.store(later) }
-        try archive.importing { try $0.store(earlier) }
+        for snapshot in snapshots {
+          try archive.importing { try $0.store(snapshot, frequency: frequency) }
+        }
       } else {
         try archive.importing { batch in
-          try batch.store(later)
-          try batch.store(earlier)
+          for snapshot in snapshots { try batch.store(snapshot, frequency: frequency) }
         }
       }
       return (separately, archive)
@@ -499,20 +499,10 @@ struct SnapshotStoreTests {
         ChartEntry(rank: 3, title: "Song", artist: "A", songURL: "https://x.test/1"),
         ChartEntry(rank: 4, title: "Song", artist: "A", songURL: "https://x.test/2"),
       ])
-    for separately in [false, true] {
-      let archive = try Archive(path: ":memory:", access: .create)
-      if separately {
-        try archive.importing { try $0.store(first) }
-        try archive.importing { try $0.store(second) }
-      } else {
-        try archive.importing { batch in
-          try batch.store(first)
-          try batch.store(second)
-        }
-      }
-      let stored = try archive.snapshot(of: "d", at: ChartDate(iso8601: "2024-01-13"))
+    for (separately, archive) in try stored([first, second]) {
+      let latest = try archive.snapshot(of: "d", at: ChartDate(iso8601: "2024-01-13"))
       #expect(
-        try archive.entries(of: stored.id).map(\.song.rawValue) == [2, 1, 3, 4],
+        try archive.entries(of: latest.id).map(\.song.rawValue) == [2, 1, 3, 4],
         "separately: \(separately)")
     }
   }
@@ -533,7 +523,7 @@ struct SnapshotStoreTests {
           rank: 1, title: "Debut", artist: "X", publishedPreviousRank: 1, publishedWeeksOnChart: 2),
         ChartEntry(rank: 2, title: "Late", artist: "Y", publishedWeeksOnChart: 1),
       ])
-    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
+    for (separately, archive) in try stored([later, earlier]) {
       let songs = try archive.database.rows(
         "SELECT id, recording, title FROM songs ORDER BY id", [],
         { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
@@ -565,7 +555,7 @@ struct SnapshotStoreTests {
       ChartEntry(
         rank: 1, title: "Tune", artist: "Nat \"King\" Cole", publishedPreviousRank: 1,
         publishedWeeksOnChart: 2))
-    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
+    for (separately, archive) in try stored([later, earlier]) {
       let songs = try archive.database.rows(
         "SELECT id, recording, artist FROM songs ORDER BY id", [],
         { "\($0.int64(at: 0)) \($0.int(at: 1)) \($0.string(at: 2))" })
@@ -680,17 +670,7 @@ struct SnapshotStoreTests {
       try week("2020-02-15", [("Kite", 3, 6, 1), ("New", 4, 2, 2), ("Amber", 2, 6, 1)]),
     ]
     var figures: [[[EntryFigures]]] = []
-    for separately in [false, true] {
-      let archive = try Archive(path: ":memory:", access: .create)
-      if separately {
-        for snapshot in weeks {
-          try archive.importing { try $0.store(snapshot, frequency: .weekly) }
-        }
-      } else {
-        try archive.importing { batch in
-          for snapshot in weeks { try batch.store(snapshot, frequency: .weekly) }
-        }
-      }
+    for (_, archive) in try stored(weeks, frequency: .weekly) {
       figures.append(
         try weeks.map { snapshot in
           try archive.placements(of: archive.snapshot(of: "c", at: snapshot.chartDate))
@@ -772,7 +752,7 @@ struct SnapshotStoreTests {
           publishedWeeksOnChart: 2),
         ChartEntry(rank: 2, title: "Tide", artist: "Corvins", publishedWeeksOnChart: 1),
       ])
-    for (separately, archive) in try storedLaterWeekFirst(later, earlier) {
+    for (separately, archive) in try stored([later, earlier]) {
       let songs = try archive.database.rows(
         "SELECT id, recording FROM songs ORDER BY id", [],
         { "\($0.int64(at: 0)) \($0.int(at: 1))" })
