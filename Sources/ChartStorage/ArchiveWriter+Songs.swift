@@ -27,10 +27,7 @@ extension ArchiveWriter {
       // The texts bound in place from one arena, rather than each copied by SQLite into memory of
       // its own. The statement stays in the connection's cache after this writer and its arena
       // are gone, so its reset also clears the bindings.
-      songTexts.clear(
-        reserving: keys.identity.key.utf8.count + entry.title.utf8.count
-          + entry.artist.utf8.count + keys.foldedTitle.utf8.count + keys.foldedArtist.utf8.count
-          + keys.baseTitle.utf8.count + keys.primaryArtist.utf8.count)
+      songTexts.clear()
       insert.bind(borrowedText: songTexts.append(keys.identity.key), at: 1)
       insert.bind(borrowedText: songTexts.append(entry.title), at: 2)
       insert.bind(borrowedText: songTexts.append(entry.artist), at: 3)

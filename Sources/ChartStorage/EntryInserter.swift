@@ -48,15 +48,7 @@ final class EntryInserter {
       while start < entries.count {
         let count = min(rowsPerInsert, entries.count - start)
         let insert = try statement(count: count)
-        var textBytes = 0
-        for entry in entries[start..<start + count] {
-          textBytes +=
-            entry.title.utf8.count + entry.artist.utf8.count + (entry.imageURL?.utf8.count ?? 0)
-            + (entry.songURL?.utf8.count ?? 0)
-            + (entry.publishedTrend.map { $0.notation.utf8.count } ?? 0)
-            + (entry.isrc == nil ? 0 : 12)
-        }
-        texts.clear(reserving: textBytes)
+        texts.clear()
         for row in 0..<count {
           let position = start + row
           try Self.check(
