@@ -161,11 +161,9 @@ enum ArchiveOpening {
     guard file >= 0 else { return false }
     defer { Glibc.close(file) }
     var header = [UInt8](repeating: 0, count: 64)
-    let count = header.withUnsafeMutableBytes { pread(file, $0.baseAddress, 64, 0) }
-    guard count == 64, header[0..<16].elementsEqual("SQLite format 3\0".utf8),
-      header[18] == 2, header[19] == 2
+    guard PageHeaderScan.read(file, at: 0, into: &header) == 64,
+      header[0..<16].elementsEqual(PageHeaderScan.headerString), header[18] == 2, header[19] == 2
     else { return false }
-    let version = header[60..<64].reduce(0) { $0 << 8 | Int($1) }
-    return version == Migrations.latestVersion
+    return PageHeaderScan.integer(header, at: 60, bytes: 4) == Migrations.latestVersion
   }
 }

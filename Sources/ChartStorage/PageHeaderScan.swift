@@ -84,7 +84,7 @@ public enum PageHeaderScan {
   /// The layout the header gives, or `nil` for a file that is not SQLite's or whose pages this
   /// scan cannot place.
   static func layout(header: [UInt8], fileSize: Int) -> Layout? {
-    guard header.count >= 100, Array(header[0..<16]) == Array("SQLite format 3\0".utf8) else {
+    guard header.count >= 100, header[0..<16].elementsEqual(headerString) else {
       return nil
     }
     let sizeField = integer(header, at: 16, bytes: 2)
@@ -205,8 +205,12 @@ public enum PageHeaderScan {
     return (Int(lowest), Int(highest))
   }
 
+  /// The 16 bytes every SQLite database file starts with
+  /// (<https://www.sqlite.org/fileformat2.html#the_database_header>).
+  static let headerString = Array("SQLite format 3\0".utf8)
+
   /// The big-endian integer of `bytes` bytes at `offset`, as the format writes its fields.
-  private static func integer<Bytes: RandomAccessCollection>(
+  static func integer<Bytes: RandomAccessCollection>(
     _ data: Bytes, at offset: Int, bytes: Int
   ) -> Int where Bytes.Element == UInt8, Bytes.Index == Int {
     var value = 0
@@ -219,7 +223,7 @@ public enum PageHeaderScan {
   /// Reads `length` bytes (all of `buffer` when `nil`) at `offset`, retrying short reads.
   ///
   /// - Returns: the bytes read: fewer than asked at the file's end, -1 on an error.
-  private static func read(
+  static func read(
     _ file: Int32, at offset: Int, into buffer: inout [UInt8], length: Int? = nil
   )
     -> Int
