@@ -179,7 +179,8 @@ struct ArtistTotals {
   /// ``Counting`` needs it, and each song's artists (none for a song without artists).
   ///
   /// A song that never reaches the top 10 in the appended entries counts for no figure but
-  /// entries, which asks only whether it charted before: one row of it is read, not all.
+  /// entries, which asks only whether it charted before: it did when it is on the last snapshot
+  /// counted (most are), else one row of it is read, not all.
   private func counted(
     songsOf entries: some Sequence<AppendedEntry>, chart: Int64, through: Int64
   ) throws(DatabaseError) -> (Counting, artistsOf: [Int64: [Int64]]) {
@@ -189,6 +190,13 @@ struct ArtistTotals {
     }
     var counting = Counting()
     var artistsOf: [Int64: [Int64]] = [:]
+    // The songs of the last snapshot counted charted before, without a search each: most of an
+    // appended week's songs.
+    let lastCounted = Set(
+      try database.rows(
+        "SELECT e.song_id FROM snapshots s CROSS JOIN entries e ON e.snapshot_id = s.id"
+          + " WHERE s.chart_id = ?1 AND s.chart_time = ?2", [chart, through]
+      ) { $0.int64(at: 0) })
     for (song, best) in bestAppended {
       let artists = try database.rows(
         "SELECT artist_id FROM song_artists WHERE song_id = ?", [song]
@@ -196,7 +204,9 @@ struct ArtistTotals {
       guard !artists.isEmpty else { continue }
       artistsOf[song] = artists
       if best > ArtistLeaderboard.Figure.lowestTopTenRank {
-        if try database.row(
+        if lastCounted.contains(song) {
+          counting.bestRank[song] = Counting.outsideTopTen
+        } else if try database.row(
           // The song's entries first (CROSS JOIN keeps the order), not every snapshot.
           "SELECT 1 FROM entries e CROSS JOIN snapshots s ON s.id = e.snapshot_id"
             + " WHERE e.song_id = ?1 AND s.chart_id = ?2 AND s.chart_time <= ?3 LIMIT 1",
