@@ -10,14 +10,19 @@ extension Archive {
   /// try archive.importing { try $0.store(snapshot) }
   /// ```
   ///
-  /// - Parameter body: receives the ``SnapshotStore`` to store snapshots with; it must not keep it
-  ///   past the import.
+  /// - Parameters:
+  ///   - beforeCommit: runs last before the commit (see ``Archive/write(beforeCommit:_:)``).
+  ///   - body: receives the ``SnapshotStore`` to store snapshots with; it must not keep it past
+  ///     the import.
   /// - Returns: what `body` returns.
-  /// - Throws: what `body` throws, or ``ArchiveError`` (see ``Archive/write(_:)``).
+  /// - Throws: what `body` or `beforeCommit` throws, or ``ArchiveError`` (see
+  ///   ``Archive/write(beforeCommit:_:)``).
   /// - Precondition: the archive was not opened for reading only.
   @discardableResult
-  public func importing<Result>(_ body: (SnapshotStore) throws -> Result) throws -> Result {
-    try write { writer in
+  public func importing<Result>(
+    beforeCommit: () throws -> Void = {}, _ body: (SnapshotStore) throws -> Result
+  ) throws -> Result {
+    try write(beforeCommit: beforeCommit) { writer in
       let store = SnapshotStore(writer: writer)
       let result = try body(store)
       try store.finish()

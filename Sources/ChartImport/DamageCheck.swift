@@ -28,14 +28,17 @@ final class DamageCheck: Sendable {
   /// Starts scanning the archive file at `path`, which exists: before the archive is opened.
   ///
   /// The scan, some 5 ms of CPU for the whole Hot 100 (most of it the kernel copying the file),
-  /// runs on a thread of its own kept off the CPU the calling thread runs on, when there is
-  /// another: the import's storing thread is not made to share its CPU with it, as it was on a
-  /// 2-core machine for some 3 ms of a one-week import (the reading thread, briefly, the third).
+  /// runs on a thread of its own started off the CPU the calling thread runs on, when there is
+  /// another (``PlacedThread``), at a lower priority than the import's others: the import's
+  /// storing thread is not made to share its CPU with it, as it was on a 2-core machine for some
+  /// 3 ms of a one-week import, and the reading thread, which the storing thread soon waits for,
+  /// goes first.
   init(scanning path: String) {
     self.path = path
-    let storing = chart_archive_current_cpu()
-    Thread.detachNewThread { [self] in
-      _ = chart_archive_keep_thread_off_cpu(storing)
+    PlacedThread.start(offCPU: chart_archive_current_cpu()) { [self] in
+      // The reading thread, which the storing thread soon waits for, goes first on their CPU: the
+      // scan's answer is waited for last (see `Importer`).
+      _ = chart_archive_lower_thread_priority(Self.niceness)
       let suspects = PageHeaderScan.suspectPages(inFileAt: path)
       let result: Result<[DamagedPage], ArchiveError>
       if suspects == [] {
@@ -54,6 +57,10 @@ final class DamageCheck: Sendable {
       done.signal()
     }
   }
+
+  /// How much lower the scan's thread runs than the import's others (a nice value): at 10, the
+  /// system gives a CPU they both wait for to the other some 90 % of the time.
+  static let niceness: Int32 = 10
 
   /// Starts checking an archive whose reads run beside its writes (see
   /// ``Archive/readsBesideWrites``); `nil` for one whose reads would wait for the import (an

@@ -116,9 +116,12 @@ public enum Importer {
     // Nothing is committed into an archive with damaged pages; no check outlives the import.
     defer { damage?.finish() }
     do {
-      try archive.importing { store in
+      // The check's answer is waited for last, after what the write does before it commits (the
+      // artist index and totals, the full-text index): the scan of a large archive goes on
+      // meanwhile.
+      let waitForTheCheck = { () throws -> Void in try damage?.wait() }
+      try archive.importing(beforeCommit: waitForTheCheck) { store in
         try run.store(into: store)
-        try damage?.wait()
       }
     } catch let error as ImportError {
       throw error

@@ -1,3 +1,4 @@
+import CThreadPlacement
 import ChartFormats
 import ChartRanking
 import ChartStorage
@@ -51,7 +52,7 @@ final class ReadAhead: @unchecked Sendable {
   private var readerEnded = false
   private let depth: Int
 
-  /// Starts reading.
+  /// Starts reading, on a thread started off the calling thread's CPU (see ``PlacedThread``).
   ///
   /// - Parameters:
   ///   - sources: the files or uploaded bytes, in the order they will be asked for.
@@ -59,7 +60,7 @@ final class ReadAhead: @unchecked Sendable {
   ///   - depth: how many files may wait, read, before the consumer takes them.
   init(sources: [ImportSource], reader: ChartFileReader, depth: Int = 16) {
     self.depth = depth
-    Thread.detachNewThread { [self] in
+    PlacedThread.start(offCPU: chart_archive_current_cpu()) { [self] in
       Thread.current.name = "chart-reader"
       defer {
         condition.lock()

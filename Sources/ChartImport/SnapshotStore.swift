@@ -2,10 +2,10 @@ public import ChartRanking
 public import ChartStorage
 import Foundation
 
-/// The import engine: stores snapshots inside one ``Archive/write(_:)`` transaction, deciding for
-/// each whether it is new, unchanged, a replacement or a conflict, which songs its entries
-/// continue (``SongLinker``), and their figures (``FigureLedger``), and writing the rows through
-/// the ``ArchiveWriter``. ``Archive/importing(_:)`` hands one out.
+/// The import engine: stores snapshots inside one ``Archive/write(beforeCommit:_:)`` transaction,
+/// deciding for each whether it is new, unchanged, a replacement or a conflict, which songs its
+/// entries continue (``SongLinker``), and their figures (``FigureLedger``), and writing the rows
+/// through the ``ArchiveWriter``. ``Archive/importing(beforeCommit:_:)`` hands one out.
 ///
 /// Valid only inside the write it was handed to.
 public final class SnapshotStore {
@@ -105,10 +105,10 @@ public final class SnapshotStore {
     }
   }
 
-  /// Settles the import before it commits: the snapshots that wait for it linked again, the
-  /// figures that an earlier snapshot stored by this import changed decided again, and the notes
-  /// of deciding them taken, so that every figure the import wrote is the one that will be
-  /// committed. ``Archive/importing(_:)`` runs it after its body unless the body did (an import
+  /// Settles the import before it commits: the snapshots that wait for it linked again, the figures
+  /// that an earlier snapshot stored by this import changed decided again, and the notes of
+  /// deciding them taken, so that every figure the import wrote is the one that will be committed.
+  /// ``Archive/importing(beforeCommit:_:)`` runs it after its body unless the body did (an import
   /// that reads the figures back runs it first); it runs once.
   ///
   /// - Throws: ``ArchiveError``.
@@ -152,8 +152,9 @@ public final class SnapshotStore {
   ///   ``ArchiveError/timeZoneConflict(chart:stored:given:)``,
   ///   ``ArchiveError/invalidChartName(_:)`` or ``ArchiveError/database(path:_:)``. The
   ///   conflicts and an invalid name are found before the snapshot's rows are written; after a
-  ///   database error part of them can be written, so let it end the ``Archive/importing(_:)``
-  ///   or ``inSavepoint(_:)`` it happened in, which undoes it.
+  ///   database error part of them can be written, so let it end the
+  ///   ``Archive/importing(beforeCommit:_:)`` or ``inSavepoint(_:)`` it happened in, which undoes
+  ///   it.
   @discardableResult
   public func store(
     _ snapshot: Snapshot, keys: [SongKeys]? = nil, frequency: ChartFrequency? = nil,

@@ -7,8 +7,9 @@ import Foundation
 /// In the spirit of GRDB's `DatabasePool`: a small pool of read-only connections and one writing
 /// connection. Every ``read(_:)`` runs in one read transaction, so the several queries of one
 /// command or request see one state of the archive even while an import commits beside them
-/// (write-ahead logging: <https://www.sqlite.org/wal.html>, "Concurrency"). Every ``write(_:)``
-/// runs in one write transaction, one at a time, so an import is all or nothing.
+/// (write-ahead logging: <https://www.sqlite.org/wal.html>, "Concurrency"). Every
+/// ``write(beforeCommit:_:)`` runs in one write transaction, one at a time, so an import is all or
+/// nothing.
 ///
 /// ```swift
 /// let archive = try Archive(path: "archive.sqlite", access: .create)
@@ -18,13 +19,13 @@ import Foundation
 /// What a read returns is plain `Sendable` values (``ChartSummary``, ``SnapshotSummary``,
 /// ``Placement`` …); the ``ArchiveReader`` and ``ArchiveWriter`` handed to the closures are valid
 /// only inside them. Snapshots are stored by ChartImport's import engine, which decides what to
-/// write and writes it through ``write(_:)``.
+/// write and writes it through ``write(beforeCommit:_:)``.
 public final class Archive: Sendable {
   /// What an archive is opened for.
   public enum Access: Sendable {
     /// Queries only: the file must exist and be an archive; nothing is written to it (an archive
     /// of an older schema version is brought up to date first, once, through a writing
-    /// connection). ``write(_:)`` is not available.
+    /// connection). ``write(beforeCommit:_:)`` is not available.
     case read
     /// Queries and imports into an archive that exists.
     case write
@@ -183,11 +184,14 @@ public final class Archive: Sendable {
   /// nothing is when it throws. Writes run one at a time; each waits for the one before (and for
   /// another process's, up to the busy timeout).
   ///
-  /// - Parameter body: receives the ``ArchiveWriter`` to write with; it must not keep it past the
-  ///   write.
+  /// - Parameters:
+  ///   - beforeCommit: runs last before the commit, once the writer has done what it does after
+  ///     `body` (below); what it throws undoes the write. An import waits there for its damage
+  ///     check, which so runs beside the writer's own last steps.
+  ///   - body: receives the ``ArchiveWriter`` to write with; it must not keep it past the write.
   /// - Returns: what `body` returns.
-  /// - Throws: what `body` throws, or ``ArchiveError/database(path:_:)`` when the transaction cannot
-  ///   begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
+  /// - Throws: what `body` or `beforeCommit` throws, or ``ArchiveError/database(path:_:)`` when
+  ///   the transaction cannot begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
   ///
   /// Foreign keys are not enforced row by row while `body` runs: the writer checks the songs,
   /// snapshots and charts its rows refer to once, before the commit, and throws SQLite's
@@ -202,7 +206,9 @@ public final class Archive: Sendable {
   ///
   /// - Precondition: the archive was not opened for ``Access/read``.
   @discardableResult
-  public func write<Result>(_ body: (ArchiveWriter) throws -> Result) throws -> Result {
+  public func write<Result>(
+    beforeCommit: () throws -> Void = {}, _ body: (ArchiveWriter) throws -> Result
+  ) throws -> Result {
     guard let writer else { preconditionFailure("an archive opened for reading has no writer") }
     writeLock.lock()
     defer { writeLock.unlock() }
@@ -218,6 +224,7 @@ public final class Archive: Sendable {
       return try database.inTransaction {
         let result = try body(archiveWriter)
         try archiveWriter.finish()
+        try beforeCommit()
         return result
       }
     } catch let error as DatabaseError {

@@ -44,7 +44,8 @@ extension ArchiveReader {
   /// - every entry's song exists;
   /// - every row keeps the schema's CHECK constraints (Migrations/): `PRAGMA integrity_check`
   ///   tests them only on a connection that can write, and this one reads, while an import writes
-  ///   with SQLite's own tests of them off and tests them itself (see ``Archive/write(_:)``);
+  ///   with SQLite's own tests of them off and tests them itself (see
+  ///   ``Archive/write(beforeCommit:_:)``);
   /// - the artist totals kept for the leaderboards (`artist_totals`) of each chart whose totals
   ///   hold for the archive as it is are those one scan of the chart's entries counts, as a
   ///   leaderboard over a span counts them (a write by another program that changed entries

@@ -1,16 +1,17 @@
 import ChartRanking
 import Foundation
 
-/// The writing side of one ``Archive/write(_:)`` transaction: the archive's row operations, one
-/// method per SQL statement, and the queries an import asks of the rows it is writing. What to
-/// store (whether a snapshot is new, which song an entry continues, what its figures are) is the
-/// caller's to decide: ChartImport's import engine is the writer's one caller in the product.
+/// The writing side of one ``Archive/write(beforeCommit:_:)`` transaction: the archive's row
+/// operations, one method per SQL statement, and the queries an import asks of the rows it is
+/// writing. What to store (whether a snapshot is new, which song an entry continues, what its
+/// figures are) is the caller's to decide: ChartImport's import engine is the writer's one caller
+/// in the product.
 ///
 /// In the spirit of GRDB's `DatabaseWriter.write`, which hands its closure a `Database`: valid
 /// only inside the write it was handed to, on that thread; not `Sendable`.
 ///
 /// The writer keeps the archive consistent where SQLite's own checks are off while a write runs
-/// (see ``Archive/write(_:)``): each entry's row is tested against the schema's CHECK
+/// (see ``Archive/write(beforeCommit:_:)``): each entry's row is tested against the schema's CHECK
 /// constraints before it is written, and the songs, snapshots and charts its rows refer to are
 /// checked once, before the commit. It also adds the songs and credits it inserted to the
 /// full-text index `song_search` before the commit (migration 0005: no trigger does it).

@@ -52,7 +52,7 @@ public struct DatabaseError: Error, Equatable, Sendable, CustomStringConvertible
 
   /// A CHECK constraint of the schema that SQLite would have refused a row for
   /// (`SQLITE_CONSTRAINT_CHECK`, in SQLite's words: `CHECK constraint failed: rank >= 1`), found by
-  /// a check of the archive's own while SQLite's are off (see ``Archive/write(_:)``).
+  /// a check of the archive's own while SQLite's are off (see ``Archive/write(beforeCommit:_:)``).
   static func checkFailure(_ constraint: String) -> DatabaseError {
     DatabaseError(
       extendedResultCode: constraintCheck, message: "CHECK constraint failed: " + constraint)

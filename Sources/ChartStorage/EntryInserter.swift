@@ -97,10 +97,10 @@ final class EntryInserter {
   }
 
   /// Tests an entry's row against the CHECK constraints of `entries` (Migrations/0001, 0002 and
-  /// 0004; the published trend's of 0008 holds for every ``PublishedTrend/notation``, the ISRC's
-  /// of 0010 for every ``ISRC/code``), which
-  /// SQLite does not while a write runs (see ``Archive/write(_:)``). Its position is an index
-  /// (never below 0) and its `figure_flags` come from ``FigureFlags`` (always in range).
+  /// 0004; the published trend's of 0008 holds for every ``PublishedTrend/notation``, the ISRC's of
+  /// 0010 for every ``ISRC/code``), which SQLite does not while a write runs (see
+  /// ``Archive/write(beforeCommit:_:)``). Its position is an index (never below 0) and its
+  /// `figure_flags` come from ``FigureFlags`` (always in range).
   ///
   /// - Throws: ``DatabaseError`` `SQLITE_CONSTRAINT_CHECK` naming the first constraint broken, as
   ///   SQLite names it.

@@ -2,7 +2,10 @@ import CThreadPlacement
 import Foundation
 import Testing
 
-/// The damage check's thread keeps off the CPU the import's storing thread runs on.
+@testable import ChartImport
+
+/// The import's own threads (the reading thread, the damage check's) start off the CPU the
+/// import's storing thread runs on.
 struct ThreadPlacementTests {
   /// The CPUs the calling thread may run on, from its `Cpus_allowed_list` in
   /// /proc/thread-self/status ("0-1", "0,2-3").
@@ -21,14 +24,13 @@ struct ThreadPlacementTests {
     return cpus
   }
 
-  /// Runs `body` on a thread of its own, whose CPUs it may change, and returns what it returned.
-  private static func onOwnThread<Result: Sendable>(_ body: @escaping @Sendable () -> Result)
-    -> Result
-  {
+  /// Starts a thread off `cpu` (see ``PlacedThread/start(offCPU:_:)``), and returns the CPUs it
+  /// may run on and the CPU it began on, as it found them.
+  private static func startedThread(offCPU cpu: Int32) -> (allowed: Set<Int>, first: Int) {
     let done = DispatchSemaphore(value: 0)
-    let box = ResultBox<Result>()
-    Thread.detachNewThread {
-      box.value = body()
+    let box = ResultBox<(Set<Int>, Int)>()
+    PlacedThread.start(offCPU: cpu) {
+      box.value = (Self.allowedCPUs(), Int(chart_archive_thread_start_cpu()))
       done.signal()
     }
     done.wait()
@@ -39,33 +41,64 @@ struct ThreadPlacementTests {
     var value: Value?
   }
 
-  @Test func aThreadKeptOffACPUMayRunOnEveryOtherOne() {
-    let (before, cpu, kept, after) = Self.onOwnThread {
-      let before = Self.allowedCPUs()
-      let cpu = Int(chart_archive_current_cpu())
-      let kept = chart_archive_keep_thread_off_cpu(Int32(cpu))
-      return (before, cpu, kept, Self.allowedCPUs())
-    }
-    #expect(before.contains(cpu))
-    if before.count >= 2 {
-      #expect(kept == 1)
-      #expect(after == before.subtracting([cpu]))
-    } else {
-      #expect(kept == 0)
-      #expect(after == before)
+  /// A thread started off the caller's CPU begins on another of the caller's CPUs, then may run
+  /// on every one of them: the reading thread and the damage check's scan never wait behind the
+  /// storing thread to begin, and are not kept from its CPU afterwards.
+  @Test func aThreadStartedOffACPUBeginsElsewhereThenMayRunAnywhere() {
+    let before = Self.allowedCPUs()
+    for _ in 0..<20 {
+      let cpu = chart_archive_current_cpu()
+      let started = Self.startedThread(offCPU: cpu)
+      #expect(before.contains(Int(cpu)))
+      #expect(started.allowed == before)
+      if before.count >= 2 {
+        #expect(started.first != Int(cpu))
+        #expect(before.contains(started.first))
+      } else {
+        #expect(started.first == -1)
+      }
     }
   }
 
-  @Test func aCPUNotAmongTheThreadsOrNoneChangesNothing() {
-    let (before, outside, none, after) = Self.onOwnThread {
-      let before = Self.allowedCPUs()
-      let outside = chart_archive_keep_thread_off_cpu(Int32((before.max() ?? 0) + 1))
-      let none = chart_archive_keep_thread_off_cpu(-1)
-      return (before, outside, none, Self.allowedCPUs())
-    }
-    #expect(outside == 0)
-    #expect(none == 0)
-    #expect(after == before)
+  /// A CPU not among the caller's, or none (-1), leaves the thread all of the caller's CPUs from
+  /// its start.
+  @Test func aCPUNotAmongTheCallersOrNoneLeavesEveryCPU() {
+    let before = Self.allowedCPUs()
     #expect(!before.isEmpty)
+    for cpu in [Int32((before.max() ?? 0) + 1), -1] {
+      let started = Self.startedThread(offCPU: cpu)
+      #expect(started.allowed == before)
+      #expect(started.first == -1)
+    }
+  }
+
+  /// The nice value of the calling thread, from /proc/thread-self/stat (its 19th field, after the
+  /// name in parentheses).
+  private static func niceValue() -> Int? {
+    guard let stat = try? String(contentsOfFile: "/proc/thread-self/stat", encoding: .utf8),
+      let end = stat.lastIndex(of: ")")
+    else { return nil }
+    let fields = stat[stat.index(after: end)...].split(separator: " ")
+    // Fields from the 3rd (state) on: the 19th is the 17th of these.
+    return fields.count > 16 ? Int(fields[16]) : nil
+  }
+
+  /// A thread that lowers its priority (the damage check's scan) runs 10 nice values lower than
+  /// it did; the thread that started it keeps its own.
+  @Test func aThreadLowersItsOwnPriorityOnly() {
+    let done = DispatchSemaphore(value: 0)
+    let box = ResultBox<(Int?, Int32, Int?)>()
+    let callerBefore = Self.niceValue()
+    PlacedThread.start(offCPU: -1) {
+      let before = Self.niceValue()
+      let status = chart_archive_lower_thread_priority(DamageCheck.niceness)
+      box.value = (before, status, Self.niceValue())
+      done.signal()
+    }
+    done.wait()
+    let (before, status, after) = box.value!
+    #expect(status == 0)
+    #expect(after == min(19, (before ?? 0) + 10))
+    #expect(Self.niceValue() == callerBefore)
   }
 }

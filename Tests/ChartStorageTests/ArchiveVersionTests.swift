@@ -33,4 +33,30 @@ struct ArchiveVersionTests {
     try archive.write { _ in }
     #expect(try archive.read { try $0.version() } == seen[2])
   }
+
+  /// What a write runs before its commit runs after the writer's own last steps (the version has
+  /// moved on, in the transaction), and what it throws undoes the whole write: an import waits
+  /// there for its damage check.
+  @Test func whatRunsBeforeTheCommitSeesTheWriteSettledAndCanUndoIt() throws {
+    struct Refused: Error {}
+    let file = TemporaryArchive()
+    let archive = try Archive(path: file.path, access: .create)
+    nonisolated(unsafe) var writing: ArchiveWriter?
+    nonisolated(unsafe) var seen: [String] = []
+    #expect(throws: Refused.self) {
+      try archive.write(
+        beforeCommit: {
+          seen.append("before the commit: version \(try writing!.reader.version().version)")
+          throw Refused()
+        },
+        { writer in
+          writing = writer
+          _ = try writer.insertChart(named: "chart", frequency: .weekly)
+          seen.append("body: version \(try writer.reader.version().version)")
+        })
+    }
+    #expect(seen == ["body: version 0", "before the commit: version 1"])
+    #expect(try archive.read { try $0.version() } == ArchiveVersion(version: 0, updated: 0))
+    #expect(try archive.read { try $0.chart(named: "chart") } == nil)
+  }
 }
