@@ -40,6 +40,9 @@ let package = Package(
       cSettings: [.unsafeFlags(["-I" + libxml2Headers])]),
     // Where a thread runs (sched_getcpu, sched_setaffinity), which Swift's Glibc module leaves out.
     .target(name: "CThreadPlacement"),
+    // Reading a mapped file that may shrink (a SIGBUS turned into an answer), for the damage
+    // check's scan of the archive's pages.
+    .target(name: "CMappedFile"),
     // libpng from the system (Debian: libpng-dev), for the tests only: the browser check reads
     // its screenshots with it.
     .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
@@ -49,7 +52,7 @@ let package = Package(
     // embedded in the binary) and every SQL statement of the product.
     .target(
       name: "ChartStorage",
-      dependencies: ["CSQLite", "ChartRanking"],
+      dependencies: ["CSQLite", "CMappedFile", "ChartRanking"],
       resources: [.embedInCode("Migrations")]
     ),
     // Readers for the chart file formats the importer accepts, the native format's writer and the
@@ -100,7 +103,8 @@ let package = Package(
     // The import engine builds the archives the storage tests read (ChartStorage itself stores
     // nothing but rows).
     .testTarget(
-      name: "ChartStorageTests", dependencies: ["ChartStorage", "ChartRanking", "ChartImport"]),
+      name: "ChartStorageTests",
+      dependencies: ["ChartStorage", "ChartRanking", "ChartImport", "CMappedFile"]),
     .testTarget(
       name: "ChartFormatsTests", dependencies: ["ChartFormats", "ChartRanking"],
       // Real-shaped files of every format and malformed ones, read by the tests from their path;

@@ -7,8 +7,8 @@ import Synchronization
 
 /// Looks for damaged pages in an archive on a thread of its own while an import stores into it:
 /// the import waits for the answer before it commits, and commits nothing into a damaged
-/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 10 ms for the
-/// whole Hot 100 on a 2-core machine, most of it copying the file out of the page cache) and asks
+/// archive. The check reads the whole file's page headers (``PageHeaderScan``, about 3 ms for the
+/// whole Hot 100 on a 2-core machine, most of it mapping the file's pages) and asks
 /// SQLite (``ArchiveReader/damagedPages(limit:)``, 15 ms more) only about a file with suspect
 /// pages, so that a one-week import stays a few milliseconds.
 ///
@@ -27,7 +27,7 @@ final class DamageCheck: Sendable {
 
   /// Starts scanning the archive file at `path`, which exists: before the archive is opened.
   ///
-  /// The scan, some 5 ms of CPU for the whole Hot 100 (most of it the kernel copying the file),
+  /// The scan, some 3 ms of CPU for the whole Hot 100 (most of it mapping the file's pages),
   /// runs on a thread of its own started off the CPU the calling thread runs on, when there is
   /// another (``PlacedThread``), at a lower priority than the import's others: the import's
   /// storing thread is not made to share its CPU with it, as it was on a 2-core machine for some

@@ -1,3 +1,5 @@
+import CMappedFile
+import Foundation
 import Testing
 
 @testable import ChartStorage
@@ -11,7 +13,8 @@ struct PageHeaderScanTests {
     freelistCount: 0)
 
   /// Page 2 as a table leaf (type 13) whose cell content area starts at byte 3,000, with
-  /// `pointers` as its cell pointers.
+  /// `pointers` as its cell pointers; checked as the scan checks it, from the bytes its header
+  /// says the check reads, which must answer as the whole page does.
   static func isWellFormed(leafWith pointers: [Int]) -> Bool {
     var page = [UInt8](repeating: 0, count: 4_096)
     page[0] = 13
@@ -23,7 +26,21 @@ struct PageHeaderScanTests {
       page[8 + 2 * index] = UInt8(pointer >> 8)
       page[9 + 2 * index] = UInt8(pointer & 0xFF)
     }
-    return page.withUnsafeBytes { PageHeaderScan.isWellFormed($0, number: 2, layout) }
+    return isWellFormedFromBytesChecked(page, number: 2)
+  }
+
+  /// `page` checked from the bytes ``PageHeaderScan/bytesChecked(of:number:_:)`` tells from its
+  /// header, as the scan reads it; expects the same answer from the whole page.
+  static func isWellFormedFromBytesChecked(_ page: [UInt8], number: Int) -> Bool {
+    page.withUnsafeBytes { whole in
+      let header = UnsafeRawBufferPointer(
+        rebasing: whole[..<((number == 1 ? 100 : 0) + PageHeaderScan.headerBytes)])
+      let checked = PageHeaderScan.bytesChecked(of: header, number: number, layout)
+      let answer = PageHeaderScan.isWellFormed(
+        UnsafeRawBufferPointer(rebasing: whole[..<checked]), number: number, layout)
+      #expect(answer == PageHeaderScan.isWellFormed(whole, number: number, layout))
+      return answer
+    }
   }
 
   /// Pointers from the content area's start to the last place a cell fits (4 bytes before the
@@ -49,5 +66,51 @@ struct PageHeaderScanTests {
   /// A leaf with no cells has no pointers to check.
   @Test func aLeafWithoutCellsIsWellFormed() {
     #expect(Self.isWellFormed(leafWith: []))
+  }
+
+  /// An overflow page that ends its chain (next page 0) is read whole: the check looks for a byte
+  /// that is not zero anywhere in it; one that goes on is read no further than its next page.
+  @Test func anOverflowPageIsReadWholeOnlyWhenItEndsItsChain() {
+    var page = [UInt8](repeating: 0, count: 4_096)
+    #expect(!Self.isWellFormedFromBytesChecked(page, number: 3))
+    page[4_095] = 7
+    #expect(Self.isWellFormedFromBytesChecked(page, number: 3))
+    page.withUnsafeBytes { whole in
+      #expect(
+        PageHeaderScan.bytesChecked(
+          of: UnsafeRawBufferPointer(rebasing: whole[..<12]), number: 3, Self.layout) == 4_096)
+    }
+    page[3] = 9
+    #expect(Self.isWellFormedFromBytesChecked(page, number: 3))
+    page[3] = 11
+    #expect(!Self.isWellFormedFromBytesChecked(page, number: 3))
+    page.withUnsafeBytes { whole in
+      #expect(
+        PageHeaderScan.bytesChecked(
+          of: UnsafeRawBufferPointer(rebasing: whole[..<12]), number: 3, Self.layout) == 4)
+    }
+  }
+
+  /// A copy from a mapping of a file answers -1 for bytes the file no longer holds (it was cut
+  /// shorter after it was mapped: SIGBUS), every time, and copies those it holds.
+  @Test func aCopyFromPagesTheFileNoLongerHoldsFails() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "mapped-\(UUID().uuidString)"
+    ).path
+    try Data(repeating: 0x41, count: 8_192).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let file = open(path, O_RDWR)
+    try #require(file >= 0)
+    defer { close(file) }
+    let mapping = try #require(mmap(nil, 8_192, PROT_READ, MAP_SHARED, file, 0))
+    try #require(mapping != MAP_FAILED)
+    defer { munmap(mapping, 8_192) }
+    try #require(ftruncate(file, 4_096) == 0)
+    var bytes = [UInt8](repeating: 0, count: 16)
+    #expect(chart_archive_copy_mapped(&bytes, mapping + 4_080, 16) == 0)
+    #expect(bytes == [UInt8](repeating: 0x41, count: 16))
+    #expect(chart_archive_copy_mapped(&bytes, mapping + 4_096, 16) == -1)
+    #expect(chart_archive_copy_mapped(&bytes, mapping + 8_000, 16) == -1)
+    #expect(chart_archive_copy_mapped(&bytes, mapping, 16) == 0)
   }
 }
