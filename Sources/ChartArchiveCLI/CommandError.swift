@@ -27,7 +27,7 @@ struct CommandError: Error {
         .notEnoughSnapshots:
         .failure
       case .database: error.isLocked ? .temporaryFailure : .ioError
-      case .upgradeNotWritable, .damaged: .ioError
+      case .upgradeNotWritable, .damaged, .movedWhileWritten: .ioError
       }
     let hint: String? =
       switch error {
@@ -48,6 +48,8 @@ struct CommandError: Error {
       case .damaged:
         "nothing was written to it; chart-archive check tells what is wrong: restore it from a"
           + " backup, or import its charts again into a new archive"
+      case .movedWhileWritten:
+        "nothing of it is in a file now at that path; run the command again"
       case .noSuchChart, .noSuchSnapshot, .severalSnapshotsOnDay:
         ArchiveErrorWords.hint(for: error)
       default: nil

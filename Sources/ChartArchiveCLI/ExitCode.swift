@@ -53,8 +53,9 @@ extension ExitCode {
       "the file to create exists already (backup's destination): nothing was written over it"
     case .ioError:
       "SQLite could not read or write the archive, or standard output could not be written (a full"
-        + " disk, an I/O error: what was written is incomplete), or import --move-to could not move"
-        + " a file out of its spool (it stays there)"
+        + " disk, an I/O error: what was written is incomplete), or the archive was renamed over or"
+        + " deleted while it was written (the write is undone), or import --move-to could not move a"
+        + " file out of its spool (it stays there)"
     case .temporaryFailure:
       "the archive stayed locked by another process, or serve's port is in use; try again"
     case .outputClosed:

@@ -87,7 +87,8 @@ extension Router {
       409
     case .invalidChartName, .sameSnapshot: 400
     case .database: error.isLocked ? 503 : 500
-    case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable, .damaged: 500
+    case .notFound, .notAnArchive, .newerSchema, .upgradeNotWritable, .damaged, .movedWhileWritten:
+      500
     }
   }
 

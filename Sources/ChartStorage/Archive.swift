@@ -190,8 +190,12 @@ public final class Archive: Sendable {
   ///     check, which so runs beside the writer's own last steps.
   ///   - body: receives the ``ArchiveWriter`` to write with; it must not keep it past the write.
   /// - Returns: what `body` returns.
-  /// - Throws: what `body` or `beforeCommit` throws, or ``ArchiveError/database(path:_:)`` when
-  ///   the transaction cannot begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk).
+  /// - Throws: what `body` or `beforeCommit` throws, ``ArchiveError/database(path:_:)`` when the
+  ///   transaction cannot begin or commit (`SQLITE_BUSY` after the busy timeout, a full disk), or
+  ///   ``ArchiveError/movedWhileWritten(path:)`` when the file is no longer at the path as it is
+  ///   about to commit (renamed over or deleted by another program): the write is then undone;
+  ///   or once it has committed: what it wrote is then in the file no name reaches, whose log is
+  ///   emptied into it. Either way nothing of it reaches a file now at the path.
   ///
   /// Foreign keys are not enforced row by row while `body` runs: the writer checks the songs,
   /// snapshots and charts its rows refer to once, before the commit, and throws SQLite's
@@ -221,12 +225,19 @@ public final class Archive: Sendable {
       defer { try? database.execute("PRAGMA foreign_keys = ON") }
       try database.execute("PRAGMA ignore_check_constraints = ON")
       defer { try? database.execute("PRAGMA ignore_check_constraints = OFF") }
-      return try database.inTransaction {
+      let result = try database.inTransaction {
         let result = try body(archiveWriter)
         try archiveWriter.finish()
         try beforeCommit()
+        // Committed into a file no longer at the path, the write would be lost, and its log left
+        // beside the path would be read into the file now there.
+        if database.fileHasMoved { throw ArchiveError.movedWhileWritten(path: path) }
         return result
       }
+      // Moved as it committed (a commit takes a while: the log written and synced): what it wrote
+      // is in a file no name reaches, and its log is emptied so that it reaches no other file.
+      if database.emptyLogIfMoved() { throw ArchiveError.movedWhileWritten(path: path) }
+      return result
     } catch let error as DatabaseError {
       throw ArchiveError.database(path: path, error)
     }

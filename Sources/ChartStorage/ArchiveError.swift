@@ -53,6 +53,10 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
   /// disk or by another program); `pages` are the first found (see
   /// ``ArchiveReader/damagedPages(limit:)``). Nothing is written to such an archive.
   case damaged(path: String, pages: [DamagedPage])
+  /// The archive file was moved, replaced (another file renamed over it) or deleted while a write
+  /// was under way: the write is undone, or, moved as it committed, in the file no name reaches;
+  /// nothing of it is written to a file now at the path (``Archive/write(beforeCommit:_:)``).
+  case movedWhileWritten(path: String)
 
   /// Runs SQLite calls for the archive at `path`, turning their errors into ``database(path:_:)``
   /// and letting archive errors through.
@@ -126,6 +130,8 @@ public enum ArchiveError: Error, Equatable, Sendable, CustomStringConvertible {
         .joined(separator: ", ")
         + (pages.count > 3 ? " and more" : "") + " cannot be read as SQLite wrote "
         + (pages.count == 1 ? "it" : "them")
+    case .movedWhileWritten(let path):
+      "the archive \(path) was moved, replaced or deleted while it was written"
     }
   }
 }

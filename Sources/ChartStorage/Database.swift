@@ -132,7 +132,9 @@ final class Database {
 
   deinit {
     cache.removeAll()
-    if isOpen { sqlite3_close_v2(handle) }
+    guard isOpen else { return }
+    emptyLogIfMoved()
+    sqlite3_close_v2(handle)
   }
 
   /// The URI that opens the file at `path` as immutable: `%`, `?` and `#` escaped, a relative path
@@ -154,6 +156,7 @@ final class Database {
   func close() throws(DatabaseError) {
     precondition(isOpen, "the connection is already closed")
     cache.removeAll()
+    emptyLogIfMoved()
     isOpen = false
     let code = sqlite3_close(handle)
     guard code == SQLITE_OK else {
@@ -223,6 +226,33 @@ final class Database {
   /// How many rows every INSERT, UPDATE and DELETE changed since the connection opened
   /// (<https://www.sqlite.org/c3ref/total_changes.html>).
   var totalChanges: Int { Int(sqlite3_total_changes64(handle)) }
+
+  /// Whether the file the connection opened is no longer at its path: another file renamed over
+  /// it, or it deleted (SQLite's `SQLITE_FCNTL_HAS_MOVED`, which compares the open file's inode
+  /// with the path's, <https://www.sqlite.org/c3ref/c_fcntl_begin_atomic_write.html>). What is
+  /// then committed goes to the file no name reaches, and its write-ahead log stays beside the
+  /// path, where the next connection would read it into the file now there.
+  var fileHasMoved: Bool {
+    var moved: Int32 = 0
+    guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK else {
+      return false
+    }
+    return moved != 0
+  }
+
+  /// When the file the connection opened is no longer at its path (``fileHasMoved``), copies the
+  /// write-ahead log into that file and empties the log (`PRAGMA wal_checkpoint(TRUNCATE)`,
+  /// <https://www.sqlite.org/pragma.html#pragma_wal_checkpoint>), as far as the connection may:
+  /// SQLite closes a moved file without copying its log, and the log, named after the path, would
+  /// be played into the file now there. A reading connection cannot, and need not: it wrote no log.
+  ///
+  /// - Returns: whether the file had moved.
+  @discardableResult
+  func emptyLogIfMoved() -> Bool {
+    guard fileHasMoved else { return false }
+    try? execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return true
+  }
 
   /// Whether no transaction is open on the connection
   /// (<https://www.sqlite.org/c3ref/get_autocommit.html>).
