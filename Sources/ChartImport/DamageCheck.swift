@@ -121,13 +121,15 @@ final class DamageCheck: Sendable {
     done.signal()
   }
 
-  /// Waits for the check's answer.
+  /// Waits for the check's answer, then looks at the file's length again: a file cut short after
+  /// the scan read it (by another program, while the import stored) lacks pages the scan saw.
   ///
-  /// - Throws: ``ArchiveError/damaged(path:pages:)`` when pages are damaged; the error of the
-  ///   check when it could not read the archive.
+  /// - Throws: ``ArchiveError/damaged(path:pages:)`` when pages are damaged or missing; the error
+  ///   of the check when it could not read the archive.
   func wait() throws(ArchiveError) {
     finish()
-    let pages = try answer.withLock { $0! }.get()
+    var pages = try answer.withLock { $0! }.get()
+    if pages.isEmpty { pages = Self.missingPage(of: path) }
     if !pages.isEmpty { throw .damaged(path: path, pages: pages) }
   }
 }

@@ -36,6 +36,8 @@ public enum PageHeaderScan {
     /// Whether the file is shorter than its pages: it ends inside a page, or the header counts
     /// more pages than it holds (a file cut short).
     var isCutShort: Bool
+    /// How many pages the header counts, when it counts them (0 when its count is stale).
+    var pagesCounted = 0
     /// The first page of the free list's trunk; 0 for none.
     var firstFreelistTrunk: Int
     /// How many pages the free list holds.
@@ -59,11 +61,20 @@ public enum PageHeaderScan {
     }
   }
 
-  /// The page a file cut short lacks (the one after its last whole page) when it ends inside a
-  /// page or holds fewer pages than its header counts; `nil` for a file of whole pages, or one
-  /// that cannot be read. SQLite reads a missing page as zeros and `dbstat` does not report it.
+  /// The first page a file cut short lacks when it ends inside a page or holds fewer pages than
+  /// its header counts, and its write-ahead log (`PATH-wal`) does not hold the page either
+  /// (``WriteAheadLogPages``: a checkpoint that failed half-way, on a full disk, leaves the pages
+  /// it could not write there); `nil` for a file of whole pages, or one whose missing pages are
+  /// all in its log, or one that cannot be read. SQLite reads a page missing from both as zeros
+  /// and `dbstat` does not report it.
   public static func missingPage(inFileAt path: String) -> Int? {
-    withLayout(ofFileAt: path) { _, layout in layout.isCutShort ? layout.pageCount + 1 : nil }
+    withLayout(ofFileAt: path) { _, layout in
+      guard layout.isCutShort else { return nil }
+      let inLog = WriteAheadLogPages.committedPages(
+        ofLogAt: path + "-wal", pageSize: layout.pageSize)
+      let missing = (layout.pageCount + 1)...max(layout.pageCount + 1, layout.pagesCounted)
+      return missing.first { !inLog.contains($0) }
+    }
   }
 
   /// Opens the file at `path` and reads its layout for `body`; `nil` when the file cannot be
@@ -96,15 +107,16 @@ public enum PageHeaderScan {
     let filePages = fileSize / pageSize
     var pageCount = filePages
     var isCutShort = fileSize % pageSize != 0
+    var pagesCounted = 0
     // The header's size counts when it was written with the change counter it holds.
     if integer(header, at: 24, bytes: 4) == integer(header, at: 92, bytes: 4) {
-      let counted = integer(header, at: 28, bytes: 4)
-      pageCount = min(pageCount, counted)
-      isCutShort = isCutShort || counted > filePages
+      pagesCounted = integer(header, at: 28, bytes: 4)
+      pageCount = min(pageCount, pagesCounted)
+      isCutShort = isCutShort || pagesCounted > filePages
     }
     return Layout(
       pageSize: pageSize, usableSize: pageSize - Int(header[20]), pageCount: pageCount,
-      isCutShort: isCutShort,
+      isCutShort: isCutShort, pagesCounted: pagesCounted,
       firstFreelistTrunk: integer(header, at: 32, bytes: 4),
       freelistCount: integer(header, at: 36, bytes: 4))
   }

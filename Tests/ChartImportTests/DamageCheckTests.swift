@@ -66,4 +66,21 @@ struct DamageCheckTests {
     #expect(Self.failure(of: soundCheck) == nil)
     _ = folder
   }
+
+  /// A file cut short after the scan read it, while the import stored (by another program), lacks
+  /// a page when the import is about to commit: the check's answer says so. The scan alone let
+  /// such an import commit, and `check` then failed.
+  @Test func aFileCutShortAfterTheScanIsDamagedWhenTheImportWaits() throws {
+    let folder = try TemporaryFolder()
+    let path = folder.url.appendingPathComponent("a.sqlite").path
+    _ = try Importer.run(
+      [try ImportSource.files(in: [sampleData + "/hot-100"]).map(ImportSource.file)[0]],
+      intoArchiveAt: path)
+    let pages = Int(try FileManager.default.attributesOfItem(atPath: path)[.size] as! UInt64) / 4096
+    let check = DamageCheck(scanning: path)
+    check.finish()
+    #expect(truncate(path, off_t((pages - 1) * 4096)) == 0)
+    #expect(
+      Self.failure(of: check) == .damaged(path: path, pages: [DamagedPage(table: "", page: pages)]))
+  }
 }
