@@ -39,9 +39,11 @@ extension Router {
         [.bytes(Data(file), name: name)], into: uploads, options: options)
       // The import copied itself into the archive file, as far as readers let it, so that a copy
       // of the file alone holds it; a failure leaves it in the write-ahead log, which the log
-      // says.
+      // says in the command line's words.
       if let error = report.logNotCopied {
-        log("the upload into \(chart) stays in the write-ahead log: \(error)")
+        log(
+          "the upload into \(chart): "
+            + ImportWords.logNotCopied(error, path: configuration.archivePath))
       }
       let outcome =
         report.imported > 0 ? "imported" : report.replaced > 0 ? "replaced" : "unchanged"

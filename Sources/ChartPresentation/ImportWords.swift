@@ -1,7 +1,7 @@
 public import ChartFormats
 public import ChartImport
 public import ChartRanking
-import ChartStorage
+public import ChartStorage
 
 /// What an import found, in the words every front end gives it (the command line prefixes each
 /// line with `warning: `; the service lists them in its answer to an upload).
@@ -88,6 +88,26 @@ public enum ImportWords {
         + " \(names.map(printable).joined(separator: ", ")): a misspelled chart name? (chart-archive charts lists"
         + " them)"
     }
+  }
+
+  /// An import committed into the write-ahead log that could not be copied into the archive file
+  /// at `path` (``ImportReport/logNotCopied``): what to keep, and what to do next. A full disk or
+  /// another write failure leaves the log to be copied in when the archive is next opened with
+  /// room; a damaged file (SQLite's `SQLITE_CORRUPT` or `SQLITE_NOTADB`, met while copying) is for
+  /// `chart-archive check`, not for more room. Paths as ``ChartFileError/printable(_:)`` writes
+  /// them.
+  public static func logNotCopied(_ error: ArchiveError, path: String) -> String {
+    let path = printable(path)
+    let failure: DatabaseError? =
+      if case .database(_, let failure) = error { failure } else { nil }
+    let next =
+      failure?.isDamage == true
+      ? "the archive may be damaged: chart-archive check tells what is wrong"
+      : "it is copied in the next time the archive is opened with room to spare"
+    return
+      "the import is stored in \(path)-wal, the archive's write-ahead log, and could not be copied"
+      + " into \(path) (\(failure?.message ?? error.description)): keep \(path)-wal beside the"
+      + " archive, and never move or delete one without the other; \(next)"
   }
 
   /// A chart whose next page was not among the sources: stored as far as it goes.

@@ -262,13 +262,7 @@ enum ImportCommand: Subcommand {
           + " archive, named as the archive with -wal (or -journal) after it, before opening it")
     }
     if let error = report.logNotCopied {
-      let reason =
-        if case .database(_, let failure) = error { failure.message } else { error.description }
-      console.printError(
-        "warning: the import is stored in \(path)-wal, the archive's write-ahead log, and could not"
-          + " be copied into \(path) (\(reason)): keep \(path)-wal beside"
-          + " the archive, and never move or delete one without the other; it is copied in the"
-          + " next time the archive is opened with room to spare")
+      console.printError("warning: " + ImportWords.logNotCopied(error, path: path))
     }
     for (source, disagreement) in report.dateDisagreements {
       console.printError(
