@@ -200,8 +200,8 @@ public enum PageHeaderScan {
   /// How many bytes from its start ``isWellFormed(_:number:_:)`` looks at, told by the page's
   /// first bytes (`head`, its header: the first ``headerBytes``, after the file's header on page
   /// 1): a B-tree page's header and cell pointers, the next-page number of a page of no B-tree,
-  /// or the whole page when that number is zero (the check looks for a byte that is not). At most
-  /// the page size.
+  /// or the whole page when that number is zero (the check looks for a byte that is not); page 1,
+  /// a B-tree's always, through its type byte. At most the page size.
   static func bytesChecked(of head: UnsafeRawBufferPointer, number: Int, _ layout: Layout) -> Int {
     let start = number == 1 ? 100 : 0
     switch head[start] {
@@ -210,6 +210,8 @@ public enum PageHeaderScan {
       let cells = integer(head, at: start + 3, bytes: 2)
       return min(layout.pageSize, start + (interior ? 12 : 8) + 2 * cells)
     default:
+      // Page 1 of no B-tree type is a suspect whatever follows: the check reads that byte.
+      if number == 1 { return start + 1 }
       return integer(head, at: 0, bytes: 4) == 0 ? layout.pageSize : 4
     }
   }

@@ -91,6 +91,21 @@ struct PageHeaderScanTests {
     }
   }
 
+  /// Page 1 whose B-tree type byte (after the file's 100-byte header) is none is a suspect, read
+  /// as far as that byte. The scan read only its first 4 bytes for the check, which reads the
+  /// type byte at 100: past the bytes read (a trap in a debug build).
+  @Test func pageOneOfNoBTreeTypeIsASuspectReadThroughItsTypeByte() {
+    var page = [UInt8](repeating: 0, count: 4_096)
+    page.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8))
+    page[100] = 0
+    #expect(!Self.isWellFormedFromBytesChecked(page, number: 1))
+    page.withUnsafeBytes { whole in
+      #expect(
+        PageHeaderScan.bytesChecked(
+          of: UnsafeRawBufferPointer(rebasing: whole[..<112]), number: 1, Self.layout) == 101)
+    }
+  }
+
   /// A copy from a mapping of a file answers -1 for bytes the file no longer holds (it was cut
   /// shorter after it was mapped: SIGBUS), every time, and copies those it holds.
   @Test func aCopyFromPagesTheFileNoLongerHoldsFails() throws {
