@@ -203,6 +203,28 @@ extension ArchiveReader {
   }
 }
 
+extension ArchiveReader {
+  /// Every artist's score of each figure from a chart's entries as a write logged them, every one
+  /// of the chart's (``ChartEntryLog``), counted as ``artistScores(chart:instants:)`` counts the
+  /// chart's rows over all its dates, with the artists of each song (`song_artists`) read once.
+  func artistScores(of log: ChartEntryLog) throws(DatabaseError) -> ArtistScores {
+    let credits = try SongCredits(database)
+    var tally = ArtistTally(songCount: credits.songCount, artistCount: credits.artistIDs.count)
+    for snapshot in log.snapshotIDs.indices {
+      for entry in log.entries(ofSnapshotAt: snapshot) {
+        guard let song = credits.number(of: Int64(log.songs[entry])) else { continue }
+        let rank = Int(log.ranks[entry])
+        tally.count(
+          song: song, artists: credits.artists(of: song), rank: rank,
+          weeksOnChart: rank > 1 ? 0 : log.weeksAtNumberOne[entry] ?? 0, snapshot: snapshot)
+      }
+      tally.endSnapshot(snapshot)
+    }
+    return ArtistScores(
+      scores: tally.scores(credits), dates: log.chartDates, snapshots: log.snapshotIDs)
+  }
+}
+
 /// An entry's primary key.
 private struct EntryKey: Hashable {
   var snapshot: Int64

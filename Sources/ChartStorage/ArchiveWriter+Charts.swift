@@ -17,7 +17,9 @@ extension ArchiveWriter {
       try database.run(
         "INSERT INTO charts (name, frequency, time_zone) VALUES (?, ?, ?)", name,
         frequency?.rawValue, timeZone)
-      return ChartID(database.lastInsertedRowID)
+      let id = database.lastInsertedRowID
+      entryLogs[id] = ChartEntryLog()
+      return ChartID(id)
     }
   }
 

@@ -23,6 +23,30 @@ extension ArchiveWriter {
     }
     written.referencedSnapshots.insert(snapshot.rawValue)
     for song in songs { written.referencedSongs.insert(song.rawValue) }
+    logEntries(entries, of: snapshot, songs: songs, figures: figures)
+  }
+
+  /// Adds entries to their chart's log (``ChartEntryLog``) when they are its latest snapshot's;
+  /// entries of an earlier snapshot of a logged chart end its log.
+  private func logEntries(
+    _ entries: [ChartEntry], of snapshot: SnapshotID, songs: [SongID], figures: [EntryFigures]
+  ) {
+    guard let chart = loggedChart(of: snapshot) else { return }
+    if !entryLogs[chart]!.append(entries, of: snapshot.rawValue, songs: songs, figures: figures) {
+      endsLog(ofChart: chart)
+    }
+  }
+
+  /// The chart whose entry log holds the snapshot, if any. Found first, and its log changed after:
+  /// changed while the dictionary is iterated, the log would be copied whole.
+  func loggedChart(of snapshot: SnapshotID) -> Int64? {
+    guard !entryLogs.isEmpty else { return nil }
+    return entryLogs.first(where: { $0.value.holds(snapshot.rawValue) })?.key
+  }
+
+  /// Ends the entry log that holds the snapshot, if any.
+  func endLog(holding snapshot: SnapshotID) {
+    if let chart = loggedChart(of: snapshot) { endsLog(ofChart: chart) }
   }
 
   /// Deletes a snapshot's entries and their verdicts (explicitly: foreign keys, and so their
@@ -32,6 +56,7 @@ extension ArchiveWriter {
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshot.rawValue)
     }
     try noteRewritten(snapshot)
+    endLog(holding: snapshot)
     try deleteVerdicts(of: snapshot)
   }
 
@@ -51,6 +76,11 @@ extension ArchiveWriter {
     }
     written.referencedSongs.insert(song.rawValue)
     try noteRewritten(snapshot)
+    if let chart = loggedChart(of: snapshot),
+      !entryLogs[chart]!.setSong(song, ofEntryAt: position, in: snapshot.rawValue)
+    {
+      endsLog(ofChart: chart)
+    }
   }
 
   /// Writes an entry's decided figures again (its verdicts are written apart).
@@ -74,6 +104,11 @@ extension ArchiveWriter {
         snapshot.rawValue, position)
     }
     try noteRewritten(snapshot)
+    if let chart = loggedChart(of: snapshot),
+      !entryLogs[chart]!.setFigures(figures, ofEntryAt: position, in: snapshot.rawValue)
+    {
+      endsLog(ofChart: chart)
+    }
   }
 
   // MARK: - Verdicts

@@ -24,7 +24,15 @@ extension ArchiveWriter {
       written.referencedCharts.insert(chart.rawValue)
       written.totals.insertedSince[chart.rawValue] = min(
         written.totals.insertedSince[chart.rawValue] ?? .max, chartDate.secondsSince1970)
-      return SnapshotID(database.lastInsertedRowID)
+      let id = database.lastInsertedRowID
+      if let latest = entryLogs[chart.rawValue]?.latestChartTime,
+        chartDate.secondsSince1970 <= latest
+      {
+        endsLog(ofChart: chart.rawValue)
+      } else {
+        entryLogs[chart.rawValue]?.append(snapshot: id, chartDate: chartDate)
+      }
+      return SnapshotID(id)
     }
   }
 
@@ -40,6 +48,7 @@ extension ArchiveWriter {
         importedAt, snapshot.rawValue)
     }
     try noteRewritten(snapshot)
+    endLog(holding: snapshot)
   }
 
   /// Records what deciding a snapshot's figures found of the snapshot itself: how many entries it

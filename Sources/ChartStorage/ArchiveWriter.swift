@@ -40,6 +40,11 @@ public final class ArchiveWriter {
   /// What the write's rows refer to and which songs and credits it added: restored whole when a
   /// savepoint is rolled back.
   var written = Written()
+  /// The entries this write stored on each chart it created, while it only appended to it
+  /// (``ChartEntryLog``), by chart ID: its artist totals are added up from them.
+  var entryLogs: [Int64: ChartEntryLog] = [:]
+  /// How many charts' artist totals the last ``finish()`` added up from their logs (for tests).
+  private(set) var chartsAddedUpFromTheirLogs = 0
 
   /// The row IDs the write's rows refer to, and the songs and credits it added to the archive
   /// (for the full-text index).
@@ -118,6 +123,8 @@ public final class ArchiveWriter {
       try? database.execute("ROLLBACK TO file")
       try? database.execute("RELEASE file")
       written = saved
+      // Rows the logs hold are undone: the charts' totals are added up from their rows.
+      entryLogs = [:]
       throw error
     }
   }
@@ -143,11 +150,20 @@ public final class ArchiveWriter {
   /// Keeps the charts' artist totals (``ArtistTotals``) through what the write changed, when it
   /// changed a row, before the version moves on: those it did not change move on with it.
   private func keepArtistTotals() throws(DatabaseError) {
-    defer { written.totals = ArtistTotals.Changes() }
+    defer {
+      written.totals = ArtistTotals.Changes()
+      entryLogs = [:]
+    }
     guard database.totalChanges != changesBefore else { return }
     let version =
       try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
-    try ArtistTotals(database: database, path: path).keep(written.totals, from: version)
+    chartsAddedUpFromTheirLogs = try ArtistTotals(database: database, path: path).keep(
+      written.totals, from: version, logs: entryLogs)
+  }
+
+  /// Ends the chart's entry log (``ChartEntryLog``): the write did more to the chart than append.
+  func endsLog(ofChart chart: Int64) {
+    entryLogs[chart] = nil
   }
 
   /// Notes that rows of a snapshot changed otherwise than by an append, so that its chart's

@@ -49,8 +49,15 @@ struct ArtistTotals {
   /// Keeps every chart's totals through a write that changed the archive from `version` to
   /// `version + 1`.
   ///
+  /// - Parameter logs: the entries of the charts the write created (``ChartEntryLog``), by chart
+  ///   ID: such a chart is added up from its log.
+  /// - Returns: how many charts were added up from their logs.
   /// - Throws: ``DatabaseError``.
-  func keep(_ changes: Changes, from version: Int64) throws(DatabaseError) {
+  @discardableResult
+  func keep(_ changes: Changes, from version: Int64, logs: [Int64: ChartEntryLog] = [:])
+    throws(DatabaseError) -> Int
+  {
+    var fromLogs = 0
     let kept = Dictionary(
       try database.rows("SELECT chart_id, version, through_time FROM artist_totals_kept") {
         ($0.int64(at: 0), (version: $0.int64(at: 1), through: $0.optionalInt64(at: 2)))
@@ -67,28 +74,37 @@ struct ArtistTotals {
     let charts = try database.rows("SELECT id FROM charts ORDER BY id") { $0.int64(at: 0) }
     for chart in charts {
       let state = kept[chart].flatMap { $0.version == version ? $0 : nil }
+      let log = logs[chart]
       if changes.everyChart || again.contains(chart) {
-        try addUp(chart: chart, version: version)
+        try addUp(chart: chart, version: version, log: log)
       } else if let since = changes.insertedSince[chart] {
         if let state, since > state.through ?? Int64.min {
           try addAppended(chart: chart, after: state.through, version: version)
         } else {
-          try addUp(chart: chart, version: version)
+          try addUp(chart: chart, version: version, log: log)
         }
       }
+      if log != nil { fromLogs += 1 }
       // Any other chart's totals hold still, or, out of date already, are left to the readers'
       // scan until the chart changes.
     }
     try database.run(
       "UPDATE artist_totals_kept SET version = ?1 + 1 WHERE version = ?1", version)
+    return fromLogs
   }
 
-  /// Adds up a chart's totals again from all its entries, as of `version`.
+  /// Adds up a chart's totals again from all its entries, as of `version`: those of its `log`
+  /// when it has one (every entry of the chart), else its rows.
   ///
   /// - Throws: ``DatabaseError``.
-  func addUp(chart: Int64, version: Int64) throws(DatabaseError) {
-    let scores = try ArchiveReader(database: database, path: path).artistScores(
-      chart: chart, instants: (Int64.min, Int64.max))
+  func addUp(chart: Int64, version: Int64, log: ChartEntryLog? = nil) throws(DatabaseError) {
+    let reader = ArchiveReader(database: database, path: path)
+    let scores: ArchiveReader.ArtistScores
+    if let log {
+      scores = try reader.artistScores(of: log)
+    } else {
+      scores = try reader.artistScores(chart: chart, instants: (Int64.min, Int64.max))
+    }
     try database.run("DELETE FROM artist_totals WHERE chart_id = ?", chart)
     var rows: [Row] = []
     for (figure, byArtist) in scores.scores {

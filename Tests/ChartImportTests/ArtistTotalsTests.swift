@@ -248,4 +248,99 @@ struct ArtistTotalsTests {
     #expect(try archive.read { try $0.artistLeaderboard(.entries, chart: "c") } == whole)
     #expect(whole.rows.first?.figure == 4)
   }
+
+  // MARK: - Added up from the write's own entries
+
+  /// The writer of an import, kept to ask it afterwards how it added the totals up.
+  static func importing(into archive: Archive, _ body: (SnapshotStore) throws -> Void) throws
+    -> ArchiveWriter
+  {
+    var writer: ArchiveWriter?
+    try archive.importing { store in
+      writer = store.writer
+      try body(store)
+    }
+    return try #require(writer)
+  }
+
+  /// A chart the write creates is added up from the entries it stored (``ChartEntryLog``), to the
+  /// totals a scan of its rows gives.
+  @Test func aChartCreatedByTheWriteIsAddedUpFromTheEntriesItStored() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let writer = try Self.importing(into: archive) { store in
+      for (date, entries) in Self.weeks { try store.store(try snapshot(date, entries)) }
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 1)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[0].first == "1 Ana 4 2024-01-06…2024-01-27")
+    #expect(kept[3].first == "1 Ana 4 2024-01-06…2024-01-27")
+  }
+
+  /// A snapshot stored before the chart's latest ends the log: the chart is added up from its
+  /// rows.
+  @Test func aSnapshotStoredBeforeTheLatestEndsTheLog() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let writer = try Self.importing(into: archive) { store in
+      for (date, entries) in Self.weeks.reversed() {
+        try store.store(try snapshot(date, entries))
+      }
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 0)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[0].first == "1 Ana 4 2024-01-06…2024-01-27")
+  }
+
+  /// A file undone in its savepoint ends every log: the rows it held are gone.
+  @Test func aSavepointRolledBackEndsTheLogs() throws {
+    struct Undo: Error {}
+    let archive = try Archive(path: ":memory:", access: .create)
+    let writer = try Self.importing(into: archive) { store in
+      for (date, entries) in Self.weeks.dropLast() {
+        try store.store(try snapshot(date, entries))
+      }
+      #expect(throws: Undo.self) {
+        try store.inSavepoint {
+          try store.store(try snapshot(Self.weeks.last!.0, Self.weeks.last!.1))
+          throw Undo()
+        }
+      }
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 0)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(!kept.joined().contains { $0.contains("2024-02-17") })
+  }
+
+  /// The log follows an entry tied to another song and figures decided again, as the write
+  /// changes their rows: a week at number 1 made a repeat of the week before (the same weeks on
+  /// chart), which counts no new week, and an entry tied to another song of the artist.
+  @Test func theLogFollowsSongsLinkedAgainAndFiguresDecidedAgain() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let writer = try Self.importing(into: archive) { store in
+      for (date, entries) in Self.weeks.prefix(3) {
+        try store.store(try snapshot(date, entries))
+      }
+      try store.finish()
+      let chart = try #require(try store.reader.chart(named: "c")).id
+      let repeated = try #require(
+        try store.reader.snapshot(
+          ofChart: chart, at: try ChartDate(iso8601: "2024-01-20").secondsSince1970))
+      let entries = try store.reader.entries(of: repeated.id)
+      // "Four" at number 1 with the weeks on chart of the week before.
+      try store.writer.updateFigures(
+        EntryFigures(
+          previousRank: 1, previousRankSource: .derived, movement: .unchanged, peakPosition: 1,
+          weeksOnChart: 1, run: 1),
+        of: entries[0].entry, at: 0, in: repeated.id)
+      // "Glow" at number 3 tied to "One".
+      try store.writer.setSong(entries[1].song, ofEntryAt: 2, in: repeated.id)
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 1)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[3] == ["1 Ana 2 2024-01-06…2024-01-13", "2 Bo 1 2024-01-13…2024-01-13"])
+    #expect(kept[4].first == "1 Ana 3 2024-01-20…2024-01-20")
+  }
 }
