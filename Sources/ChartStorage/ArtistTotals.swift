@@ -131,8 +131,12 @@ struct ArtistTotals {
   /// How many rows one statement inserts, but for the last few.
   private static let rowsPerInsert = 100
 
-  /// Inserts or replaces a chart's rows, ``rowsPerInsert`` at a time.
+  /// Inserts or replaces a chart's rows, ``rowsPerInsert`` at a time, in the order of the table's
+  /// primary key (artist, then figure): each row goes after the one before in the table's B-tree,
+  /// where rows in the order of a dictionary land all over it, and one import of the same files
+  /// writes them alike in every run.
   private func insert(_ rows: [Row], chart: Int64) throws(DatabaseError) {
+    let rows = rows.sorted { ($0.artist, $0.figure) < ($1.artist, $1.figure) }
     var start = 0
     while start < rows.count {
       let count = rows.count - start >= Self.rowsPerInsert ? Self.rowsPerInsert : 1
