@@ -13,12 +13,22 @@ extension ArchiveWriter {
   public func insertChart(
     named name: String, frequency: ChartFrequency?, timeZone: String? = nil
   ) throws(ArchiveError) -> ChartID {
-    try writing { () throws(DatabaseError) in
+    if mayLogEntries == nil {
+      mayLogEntries = !(try reader.userObjectsOnArchiveTables().contains { $0.type == "trigger" })
+    }
+    return try writing { () throws(DatabaseError) in
       try database.run(
         "INSERT INTO charts (name, frequency, time_zone) VALUES (?, ?, ?)", name,
         frequency?.rawValue, timeZone)
       let id = database.lastInsertedRowID
-      entryLogs[id] = ChartEntryLog()
+      // Its entries are logged from the start (``ChartEntryLog``): none are stored yet, unless a
+      // snapshot was given its ID before it was made.
+      if mayLogEntries == true,
+        try database.row("SELECT 1 FROM snapshots WHERE chart_id = ? LIMIT 1", [id], { _ in true })
+          == nil
+      {
+        entryLogs[id] = ChartEntryLog()
+      }
       return ChartID(id)
     }
   }

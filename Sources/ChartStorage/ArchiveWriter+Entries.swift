@@ -37,11 +37,12 @@ extension ArchiveWriter {
     }
   }
 
-  /// The chart whose entry log holds the snapshot, if any. Found first, and its log changed after:
-  /// changed while the dictionary is iterated, the log would be copied whole.
+  /// The chart whose entry log holds the snapshot, if any.
   func loggedChart(of snapshot: SnapshotID) -> Int64? {
-    guard !entryLogs.isEmpty else { return nil }
-    return entryLogs.first(where: { $0.value.holds(snapshot.rawValue) })?.key
+    guard let chart = loggedSnapshots[snapshot.rawValue], entryLogs[chart] != nil else {
+      return nil
+    }
+    return chart
   }
 
   /// Ends the entry log that holds the snapshot, if any.

@@ -29,8 +29,9 @@ extension ArchiveWriter {
         chartDate.secondsSince1970 <= latest
       {
         endsLog(ofChart: chart.rawValue)
-      } else {
-        entryLogs[chart.rawValue]?.append(snapshot: id, chartDate: chartDate)
+      } else if entryLogs[chart.rawValue] != nil {
+        entryLogs[chart.rawValue]!.append(snapshot: id, chartDate: chartDate)
+        loggedSnapshots[id] = chart.rawValue
       }
       return SnapshotID(id)
     }

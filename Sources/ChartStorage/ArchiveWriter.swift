@@ -43,6 +43,12 @@ public final class ArchiveWriter {
   /// The entries this write stored on each chart it created, while it only appended to it
   /// (``ChartEntryLog``), by chart ID: its artist totals are added up from them.
   var entryLogs: [Int64: ChartEntryLog] = [:]
+  /// The chart of each snapshot a log holds, by snapshot ID (a log that ended leaves its own).
+  var loggedSnapshots: [Int64: Int64] = [:]
+  /// Whether the write may log the entries of the charts it creates: not when a trigger of the
+  /// user's is on the archive's tables (a trigger may change rows the writer does not see). Asked
+  /// at the first chart created.
+  var mayLogEntries: Bool?
   /// How many charts' artist totals the last ``finish()`` added up from their logs (for tests).
   private(set) var chartsAddedUpFromTheirLogs = 0
 
@@ -125,6 +131,7 @@ public final class ArchiveWriter {
       written = saved
       // Rows the logs hold are undone: the charts' totals are added up from their rows.
       entryLogs = [:]
+      loggedSnapshots = [:]
       throw error
     }
   }
@@ -153,6 +160,7 @@ public final class ArchiveWriter {
     defer {
       written.totals = ArtistTotals.Changes()
       entryLogs = [:]
+      loggedSnapshots = [:]
     }
     guard database.totalChanges != changesBefore else { return }
     let version =

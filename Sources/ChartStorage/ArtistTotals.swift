@@ -77,14 +77,15 @@ struct ArtistTotals {
       let log = logs[chart]
       if changes.everyChart || again.contains(chart) {
         try addUp(chart: chart, version: version, log: log)
+        if log != nil { fromLogs += 1 }
       } else if let since = changes.insertedSince[chart] {
         if let state, since > state.through ?? Int64.min {
           try addAppended(chart: chart, after: state.through, version: version)
         } else {
           try addUp(chart: chart, version: version, log: log)
+          if log != nil { fromLogs += 1 }
         }
       }
-      if log != nil { fromLogs += 1 }
       // Any other chart's totals hold still, or, out of date already, are left to the readers'
       // scan until the chart changes.
     }

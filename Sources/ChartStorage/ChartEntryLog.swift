@@ -9,7 +9,9 @@ import ChartRanking
 /// A log follows its entries' songs linked again and their figures decided again, as the write
 /// changes their rows; anything else ends it (``ArchiveWriter/endsLog(ofChart:)``): a snapshot
 /// inserted before the chart's latest, entries inserted into another than its latest, a
-/// snapshot's entries deleted or its row rewritten. A savepoint rolled back ends them all.
+/// snapshot's entries deleted or its row rewritten. A savepoint rolled back ends them all. A write
+/// logs nothing when a trigger of the user's is on the archive's tables: it could change rows
+/// behind the writer's back.
 struct ChartEntryLog {
   /// The snapshots' IDs and chart dates, in chart order.
   private(set) var snapshotIDs: [Int64] = []
@@ -40,9 +42,6 @@ struct ChartEntryLog {
     starts.append(songs.count)
     latestChartTime = chartDate.secondsSince1970
   }
-
-  /// Whether the snapshot with this ID is logged.
-  func holds(_ snapshot: Int64) -> Bool { snapshotIndexes[snapshot] != nil }
 
   /// The index in ``songs`` of a logged snapshot's entry at `position` (0-based), `nil` when the
   /// snapshot is not logged or has no entry there.

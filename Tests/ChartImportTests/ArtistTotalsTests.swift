@@ -343,4 +343,62 @@ struct ArtistTotalsTests {
     #expect(kept[3] == ["1 Ana 2 2024-01-06…2024-01-13", "2 Bo 1 2024-01-13…2024-01-13"])
     #expect(kept[4].first == "1 Ana 3 2024-01-20…2024-01-20")
   }
+
+  /// A trigger of the user's on the archive's tables may change rows behind the writer (user
+  /// triggers stay and run): this one keeps each chart's latest two snapshots. The write logs no
+  /// entries, and its chart is added up from its rows.
+  @Test func aUserTriggerOnTheArchivesTablesKeepsTheWriteFromLogging() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    try archive.write { writer in
+      try writer.database.execute(
+        """
+        CREATE TRIGGER keep_two AFTER INSERT ON snapshots BEGIN
+          DELETE FROM entries WHERE snapshot_id IN (SELECT id FROM snapshots
+            WHERE chart_id = new.chart_id ORDER BY chart_time DESC LIMIT -1 OFFSET 2);
+          DELETE FROM snapshots WHERE id IN (SELECT id FROM snapshots
+            WHERE chart_id = new.chart_id ORDER BY chart_time DESC LIMIT -1 OFFSET 2);
+        END
+        """)
+    }
+    let writer = try Self.importing(into: archive) { store in
+      for (date, entries) in Self.weeks { try store.store(try snapshot(date, entries)) }
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 0)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(
+      kept[2] == [
+        "1 Cy 2 2024-02-10…2024-02-10", "1 Tam 2 2024-02-17…2024-02-17",
+        "3 Dee 1 2024-02-10…2024-02-10", "3 Fay 1 2024-02-10…2024-02-17",
+        "3 Reed 1 2024-02-17…2024-02-17",
+      ])
+  }
+
+  /// A chart created after a snapshot was stored under its ID (the writer checks references only
+  /// before the commit) is not logged: its log would miss that snapshot.
+  @Test func aChartWhoseIDASnapshotHoldsAlreadyIsNotLogged() throws {
+    let archive = try Archive(path: ":memory:", access: .create)
+    let figures = EntryFigures(
+      previousRank: nil, previousRankSource: .derived, movement: .debut, peakPosition: 1,
+      weeksOnChart: 1, run: 1)
+    let writer = try Self.importing(into: archive) { store in
+      var chart = ChartID(1)
+      for (date, title, artist) in [("2024-01-06", "S", "Ana"), ("2024-01-13", "T", "Bo")] {
+        if date == "2024-01-13" {
+          chart = try store.writer.insertChart(named: "c", frequency: nil)
+          #expect(chart == ChartID(1))
+        }
+        let id = try store.writer.insertSnapshot(
+          ofChart: chart, chartDate: try ChartDate(iso8601: date), publishesPreviousRank: false,
+          source: nil)
+        let entry = ChartEntry(rank: 1, title: title, artist: artist)
+        let song = try store.writer.insertSong(chartedAs: entry, keys: SongKeys(entry))
+        try store.writer.insertEntries([entry], of: id, songs: [song], figures: [figures])
+      }
+    }
+    #expect(writer.chartsAddedUpFromTheirLogs == 0)
+    let (kept, scanned) = try Self.keptAndScanned(archive)
+    #expect(kept == scanned)
+    #expect(kept[0] == ["1 Ana 1 2024-01-06…2024-01-06", "1 Bo 1 2024-01-13…2024-01-13"])
+  }
 }
