@@ -23,31 +23,18 @@ extension ArchiveWriter {
     }
     written.referencedSnapshots.insert(snapshot.rawValue)
     for song in songs { written.referencedSongs.insert(song.rawValue) }
-    logEntries(entries, of: snapshot, songs: songs, figures: figures)
-  }
-
-  /// Adds entries to their chart's log (``ChartEntryLog``) when they are its latest snapshot's;
-  /// entries of an earlier snapshot of a logged chart end its log.
-  private func logEntries(
-    _ entries: [ChartEntry], of snapshot: SnapshotID, songs: [SongID], figures: [EntryFigures]
-  ) {
-    guard let chart = loggedChart(of: snapshot) else { return }
-    if !entryLogs[chart]!.append(entries, of: snapshot.rawValue, songs: songs, figures: figures) {
-      endsLog(ofChart: chart)
+    // Entries of an earlier snapshot than the latest end the log.
+    changeLog(holding: snapshot) {
+      $0.append(entries, of: snapshot.rawValue, songs: songs, figures: figures)
     }
   }
 
-  /// The chart whose entry log holds the snapshot, if any.
-  func loggedChart(of snapshot: SnapshotID) -> Int64? {
-    guard let chart = loggedSnapshots[snapshot.rawValue], entryLogs[chart] != nil else {
-      return nil
-    }
-    return chart
-  }
-
-  /// Ends the entry log that holds the snapshot, if any.
-  func endLog(holding snapshot: SnapshotID) {
-    if let chart = loggedChart(of: snapshot) { endsLog(ofChart: chart) }
+  /// Makes a change to the entry log (``ChartEntryLog``) that holds the snapshot, if one does,
+  /// as the write changed the snapshot's rows; ends the log when `change` answers that it cannot
+  /// follow.
+  func changeLog(holding snapshot: SnapshotID, _ change: (inout ChartEntryLog) -> Bool) {
+    guard let chart = loggedSnapshots[snapshot.rawValue], entryLogs[chart] != nil else { return }
+    if !change(&entryLogs[chart]!) { endLog(ofChart: chart) }
   }
 
   /// Deletes a snapshot's entries and their verdicts (explicitly: foreign keys, and so their
@@ -57,7 +44,7 @@ extension ArchiveWriter {
       try database.run("DELETE FROM entries WHERE snapshot_id = ?", snapshot.rawValue)
     }
     try noteRewritten(snapshot)
-    endLog(holding: snapshot)
+    changeLog(holding: snapshot) { _ in false }
     try deleteVerdicts(of: snapshot)
   }
 
@@ -77,11 +64,7 @@ extension ArchiveWriter {
     }
     written.referencedSongs.insert(song.rawValue)
     try noteRewritten(snapshot)
-    if let chart = loggedChart(of: snapshot),
-      !entryLogs[chart]!.setSong(song, ofEntryAt: position, in: snapshot.rawValue)
-    {
-      endsLog(ofChart: chart)
-    }
+    changeLog(holding: snapshot) { $0.setSong(song, ofEntryAt: position, in: snapshot.rawValue) }
   }
 
   /// Writes an entry's decided figures again (its verdicts are written apart).
@@ -105,10 +88,8 @@ extension ArchiveWriter {
         snapshot.rawValue, position)
     }
     try noteRewritten(snapshot)
-    if let chart = loggedChart(of: snapshot),
-      !entryLogs[chart]!.setFigures(figures, ofEntryAt: position, in: snapshot.rawValue)
-    {
-      endsLog(ofChart: chart)
+    changeLog(holding: snapshot) {
+      $0.setFigures(figures, ofEntryAt: position, in: snapshot.rawValue)
     }
   }
 

@@ -25,13 +25,12 @@ extension ArchiveWriter {
       written.totals.insertedSince[chart.rawValue] = min(
         written.totals.insertedSince[chart.rawValue] ?? .max, chartDate.secondsSince1970)
       let id = database.lastInsertedRowID
-      if let latest = entryLogs[chart.rawValue]?.latestChartTime,
-        chartDate.secondsSince1970 <= latest
-      {
-        endsLog(ofChart: chart.rawValue)
-      } else if entryLogs[chart.rawValue] != nil {
-        entryLogs[chart.rawValue]!.append(snapshot: id, chartDate: chartDate)
-        loggedSnapshots[id] = chart.rawValue
+      if entryLogs[chart.rawValue] != nil {
+        if entryLogs[chart.rawValue]!.append(snapshot: id, chartDate: chartDate) {
+          loggedSnapshots[id] = chart.rawValue
+        } else {
+          endLog(ofChart: chart.rawValue)
+        }
       }
       return SnapshotID(id)
     }
@@ -49,7 +48,7 @@ extension ArchiveWriter {
         importedAt, snapshot.rawValue)
     }
     try noteRewritten(snapshot)
-    endLog(holding: snapshot)
+    changeLog(holding: snapshot) { _ in false }
   }
 
   /// Records what deciding a snapshot's figures found of the snapshot itself: how many entries it

@@ -169,8 +169,9 @@ public final class ArchiveWriter {
       written.totals, from: version, logs: entryLogs)
   }
 
-  /// Ends the chart's entry log (``ChartEntryLog``): the write did more to the chart than append.
-  func endsLog(ofChart chart: Int64) {
+  /// Ends the chart's entry log (``ChartEntryLog``): the write did more to the chart than the log
+  /// follows.
+  func endLog(ofChart chart: Int64) {
     entryLogs[chart] = nil
   }
 

@@ -74,17 +74,17 @@ struct ArtistTotals {
     let charts = try database.rows("SELECT id FROM charts ORDER BY id") { $0.int64(at: 0) }
     for chart in charts {
       let state = kept[chart].flatMap { $0.version == version ? $0 : nil }
-      let log = logs[chart]
-      if changes.everyChart || again.contains(chart) {
-        try addUp(chart: chart, version: version, log: log)
-        if log != nil { fromLogs += 1 }
-      } else if let since = changes.insertedSince[chart] {
+      var addsUp = changes.everyChart || again.contains(chart)
+      if !addsUp, let since = changes.insertedSince[chart] {
         if let state, since > state.through ?? Int64.min {
           try addAppended(chart: chart, after: state.through, version: version)
         } else {
-          try addUp(chart: chart, version: version, log: log)
-          if log != nil { fromLogs += 1 }
+          addsUp = true
         }
+      }
+      if addsUp {
+        try addUp(chart: chart, version: version, log: logs[chart])
+        if logs[chart] != nil { fromLogs += 1 }
       }
       // Any other chart's totals hold still, or, out of date already, are left to the readers'
       // scan until the chart changes.

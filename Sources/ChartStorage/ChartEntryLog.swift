@@ -7,7 +7,7 @@ import ChartRanking
 /// 5 bytes an entry.
 ///
 /// A log follows its entries' songs linked again and their figures decided again, as the write
-/// changes their rows; anything else ends it (``ArchiveWriter/endsLog(ofChart:)``): a snapshot
+/// changes their rows; anything else ends it (``ArchiveWriter/endLog(ofChart:)``): a snapshot
 /// inserted before the chart's latest, entries inserted into another than its latest, a
 /// snapshot's entries deleted or its row rewritten. A savepoint rolled back ends them all. A write
 /// logs nothing when a trigger of the user's is on the archive's tables: it could change rows
@@ -25,22 +25,21 @@ struct ChartEntryLog {
   /// The weeks on chart of the entries at number 1, by their index in ``songs``.
   private(set) var weeksAtNumberOne: [Int: Int64] = [:]
 
-  /// The chart time (seconds since 1970) of the latest snapshot, `nil` before the first.
-  private(set) var latestChartTime: Int64?
-
   /// The index in ``snapshotIDs`` of each, by ID.
   private var snapshotIndexes: [Int64: Int] = [:]
 
-  /// Adds a snapshot after the latest: it has no entries yet.
+  /// Adds a snapshot, which has no entries yet, when it comes after the latest.
   ///
-  /// - Precondition: `chartDate` comes after the latest snapshot's.
-  mutating func append(snapshot: Int64, chartDate: ChartDate) {
-    precondition(latestChartTime.map { chartDate.secondsSince1970 > $0 } ?? true)
+  /// - Returns: `false`, adding nothing, when it does not: the log then ends.
+  mutating func append(snapshot: Int64, chartDate: ChartDate) -> Bool {
+    if let latest = chartDates.last, chartDate.secondsSince1970 <= latest.secondsSince1970 {
+      return false
+    }
     snapshotIDs.append(snapshot)
     snapshotIndexes[snapshot] = snapshotIDs.count - 1
     chartDates.append(chartDate)
     starts.append(songs.count)
-    latestChartTime = chartDate.secondsSince1970
+    return true
   }
 
   /// The index in ``songs`` of a logged snapshot's entry at `position` (0-based), `nil` when the

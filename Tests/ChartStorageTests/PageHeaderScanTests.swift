@@ -32,14 +32,23 @@ struct PageHeaderScanTests {
   /// `page` checked from the bytes ``PageHeaderScan/bytesChecked(of:number:_:)`` tells from its
   /// header, as the scan reads it; expects the same answer from the whole page.
   static func isWellFormedFromBytesChecked(_ page: [UInt8], number: Int) -> Bool {
-    page.withUnsafeBytes { whole in
-      let header = UnsafeRawBufferPointer(
-        rebasing: whole[..<((number == 1 ? 100 : 0) + PageHeaderScan.headerBytes)])
-      let checked = PageHeaderScan.bytesChecked(of: header, number: number, layout)
+    let checked = bytesChecked(page, number: number)
+    return page.withUnsafeBytes { whole in
       let answer = PageHeaderScan.isWellFormed(
         UnsafeRawBufferPointer(rebasing: whole[..<checked]), number: number, layout)
       #expect(answer == PageHeaderScan.isWellFormed(whole, number: number, layout))
       return answer
+    }
+  }
+
+  /// How many bytes of `page` ``PageHeaderScan/bytesChecked(of:number:_:)`` tells from its
+  /// header (after the file's 100-byte header on page 1), as the scan reads it.
+  static func bytesChecked(_ page: [UInt8], number: Int) -> Int {
+    page.withUnsafeBytes { whole in
+      PageHeaderScan.bytesChecked(
+        of: UnsafeRawBufferPointer(
+          rebasing: whole[..<((number == 1 ? 100 : 0) + PageHeaderScan.headerBytes)]),
+        number: number, layout)
     }
   }
 
@@ -75,20 +84,12 @@ struct PageHeaderScanTests {
     #expect(!Self.isWellFormedFromBytesChecked(page, number: 3))
     page[4_095] = 7
     #expect(Self.isWellFormedFromBytesChecked(page, number: 3))
-    page.withUnsafeBytes { whole in
-      #expect(
-        PageHeaderScan.bytesChecked(
-          of: UnsafeRawBufferPointer(rebasing: whole[..<12]), number: 3, Self.layout) == 4_096)
-    }
+    #expect(Self.bytesChecked(page, number: 3) == 4_096)
     page[3] = 9
     #expect(Self.isWellFormedFromBytesChecked(page, number: 3))
     page[3] = 11
     #expect(!Self.isWellFormedFromBytesChecked(page, number: 3))
-    page.withUnsafeBytes { whole in
-      #expect(
-        PageHeaderScan.bytesChecked(
-          of: UnsafeRawBufferPointer(rebasing: whole[..<12]), number: 3, Self.layout) == 4)
-    }
+    #expect(Self.bytesChecked(page, number: 3) == 4)
   }
 
   /// Page 1 whose B-tree type byte (after the file's 100-byte header) is none is a suspect, read
@@ -99,11 +100,7 @@ struct PageHeaderScanTests {
     page.replaceSubrange(0..<16, with: Array("SQLite format 3\0".utf8))
     page[100] = 0
     #expect(!Self.isWellFormedFromBytesChecked(page, number: 1))
-    page.withUnsafeBytes { whole in
-      #expect(
-        PageHeaderScan.bytesChecked(
-          of: UnsafeRawBufferPointer(rebasing: whole[..<112]), number: 1, Self.layout) == 101)
-    }
+    #expect(Self.bytesChecked(page, number: 1) == 101)
   }
 
   /// A copy from a mapping of a file answers -1 for bytes the file no longer holds (it was cut
