@@ -13,17 +13,15 @@ extension ArchiveWriter {
   public func insertChart(
     named name: String, frequency: ChartFrequency?, timeZone: String? = nil
   ) throws(ArchiveError) -> ChartID {
-    if mayLogEntries == nil {
-      mayLogEntries = !(try reader.userObjectsOnArchiveTables().contains { $0.type == "trigger" })
-    }
     return try writing { () throws(DatabaseError) in
+      let mayLogEntries = !(try hasUserTriggers())
       try database.run(
         "INSERT INTO charts (name, frequency, time_zone) VALUES (?, ?, ?)", name,
         frequency?.rawValue, timeZone)
       let id = database.lastInsertedRowID
       // Its entries are logged from the start (``ChartEntryLog``): none are stored yet, unless a
       // snapshot was given its ID before it was made.
-      if mayLogEntries == true,
+      if mayLogEntries,
         try database.row("SELECT 1 FROM snapshots WHERE chart_id = ? LIMIT 1", [id], { _ in true })
           == nil
       {

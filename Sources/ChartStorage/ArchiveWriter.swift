@@ -45,10 +45,10 @@ public final class ArchiveWriter {
   var entryLogs: [Int64: ChartEntryLog] = [:]
   /// The chart of each snapshot a log holds, by snapshot ID (a log that ended leaves its own).
   var loggedSnapshots: [Int64: Int64] = [:]
-  /// Whether the write may log the entries of the charts it creates: not when a trigger of the
-  /// user's is on the archive's tables (a trigger may change rows the writer does not see). Asked
-  /// at the first chart created.
-  var mayLogEntries: Bool?
+  /// Whether a trigger of the user's is on the archive's tables: it may change rows the writer does
+  /// not see, so the write then logs no entries and adds up every chart's artist totals again.
+  /// Asked once, at the first chart created or when the write keeps the totals.
+  private var userTriggers: Bool?
   /// How many charts' artist totals the last ``finish()`` added up from their logs (for tests).
   private(set) var chartsAddedUpFromTheirLogs = 0
 
@@ -163,10 +163,28 @@ public final class ArchiveWriter {
       loggedSnapshots = [:]
     }
     guard database.totalChanges != changesBefore else { return }
+    // A trigger may have changed any chart's rows: none of them can be carried on by the append.
+    if try hasUserTriggers() { written.totals.everyChart = true }
     let version =
       try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
     chartsAddedUpFromTheirLogs = try ArtistTotals(database: database, path: path).keep(
       written.totals, from: version, logs: entryLogs)
+  }
+
+  /// Whether a trigger of the user's is on the archive's tables (see ``userTriggers``).
+  ///
+  /// - Throws: ``DatabaseError``.
+  func hasUserTriggers() throws(DatabaseError) -> Bool {
+    if let userTriggers { return userTriggers }
+    let found: Bool
+    do {
+      found = try reader.userObjectsOnArchiveTables().contains { $0.type == "trigger" }
+    } catch {
+      if case .database(_, let failure) = error { throw failure }
+      throw .other("\(error)")
+    }
+    userTriggers = found
+    return found
   }
 
   /// Ends the chart's entry log (``ChartEntryLog``): the write did more to the chart than the log

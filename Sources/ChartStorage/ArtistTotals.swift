@@ -9,9 +9,10 @@ import ChartRanking
 ///   its totals (``addAppended(chart:after:version:)``): the new snapshot of a one-week import;
 /// - a chart whose rows changed otherwise (a snapshot stored before others or replaced, entries
 ///   linked to other songs or their figures decided again, a snapshot deleted), every chart when
-///   songs' artists changed (a correction by hand, a name that charts whole for the first time),
-///   and a chart without totals for the archive's version, are added up again from all their
-///   entries (``addUp(chart:version:)``), by the same scan a reader makes for a span;
+///   songs' artists changed (a correction by hand, a name that charts whole for the first time)
+///   or when a user's trigger is on the archive's tables (it may change any chart's rows), and a
+///   chart without totals for the archive's version, are added up again from all their entries
+///   (``addUp(chart:version:)``), by the same scan a reader makes for a span;
 /// - any other chart's totals hold still, and move on to the new version.
 ///
 /// `artist_totals_kept` says for which version of the archive (`archive_version`) a chart's
