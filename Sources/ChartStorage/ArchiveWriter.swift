@@ -150,12 +150,14 @@ public final class ArchiveWriter {
     if let changed = try artists?.endUpdate() {
       written.totals.songsCreditedOtherwise.formUnion(changed)
     }
-    try keepArtistTotals()
+    // The version first: a trigger of the user's on it (an "after each write" hook) may change
+    // rows, which the totals then count.
     try advanceVersion()
+    try keepArtistTotals()
   }
 
   /// Keeps the charts' artist totals (``ArtistTotals``) through what the write changed, when it
-  /// changed a row, before the version moves on: those it did not change move on with it.
+  /// changed a row, once the version moved on: those it did not change move on with it.
   private func keepArtistTotals() throws(DatabaseError) {
     defer {
       written.totals = ArtistTotals.Changes()
@@ -166,12 +168,13 @@ public final class ArchiveWriter {
     // A trigger may have changed any chart's rows: none of them can be carried on by the append.
     if try hasUserTriggers() { written.totals.everyChart = true }
     let version =
-      try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 0
+      try database.row("SELECT version FROM archive_version", []) { $0.int64(at: 0) } ?? 1
     chartsAddedUpFromTheirLogs = try ArtistTotals(database: database, path: path).keep(
-      written.totals, from: version, logs: entryLogs)
+      written.totals, from: version - 1, logs: entryLogs)
   }
 
-  /// Whether a trigger of the user's is on the archive's tables (see ``userTriggers``).
+  /// Whether a trigger of the user's is on the archive's tables: it may change rows the writer
+  /// does not see. Asked once a write.
   ///
   /// - Throws: ``DatabaseError``.
   func hasUserTriggers() throws(DatabaseError) -> Bool {

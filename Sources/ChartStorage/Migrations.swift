@@ -284,10 +284,14 @@ enum Migrations {
     }
   }
 
-  /// ChartArchive's own objects among a database's: those not of a user or of SQLite itself.
-  static func ownObjectNames() throws -> Set<String> {
-    Set(expectedObjects.map(\.name))
-  }
+  /// ChartArchive's own objects, as `type name`, the name in lower case (SQLite's names ignore
+  /// the case of ASCII letters): an index and a trigger have names of their own, so a user's
+  /// trigger may bear the name of one of the archive's tables.
+  static let ownObjects = Set(expectedObjects.map { "\($0.type) \($0.name.lowercased())" })
+
+  /// The names of ChartArchive's own tables and views, in lower case.
+  static let ownTables = Set(
+    expectedObjects.filter { $0.type == "table" || $0.type == "view" }.map { $0.name.lowercased() })
 
   static func userVersion(_ database: Database) throws(DatabaseError) -> Int {
     try database.row("PRAGMA user_version") { $0.int(at: 0) } ?? 0

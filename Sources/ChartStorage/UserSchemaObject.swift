@@ -19,21 +19,23 @@ public struct UserSchemaObject: Hashable, Sendable {
 
 extension ArchiveReader {
   /// The indexes and triggers on ChartArchive's tables that its migrations did not make (see
-  /// ``UserSchemaObject``), by table and name.
+  /// ``UserSchemaObject``), by table and name: those of the archive's file, and the temporary
+  /// triggers of the reader's connection (`sqlite_temp_schema`). A table is named as its
+  /// statement wrote it (`SNAPSHOTS` is `snapshots`, <https://www.sqlite.org/lang_keywords.html>).
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func userObjectsOnArchiveTables() throws(ArchiveError) -> [UserSchemaObject] {
-    let own: Set<String>
-    do { own = try Migrations.ownObjectNames() } catch {
-      throw .database(path: path, error as? DatabaseError ?? .other("\(error)"))
-    }
-    return try reading {
+    try reading {
       try database.rows(
         "SELECT type, name, tbl_name FROM sqlite_schema WHERE type IN ('index', 'trigger')"
-          + " AND sql IS NOT NULL ORDER BY tbl_name, name"
+          + " AND sql IS NOT NULL UNION ALL SELECT type, name, tbl_name FROM sqlite_temp_schema"
+          + " WHERE type = 'trigger' ORDER BY 3, 2"
       ) {
         UserSchemaObject(type: $0.string(at: 0), name: $0.string(at: 1), table: $0.string(at: 2))
       }
-    }.filter { !own.contains($0.name) && own.contains($0.table) }
+    }.filter { object in
+      Migrations.ownTables.contains(object.table.lowercased())
+        && !Migrations.ownObjects.contains("\(object.type) \(object.name.lowercased())")
+    }
   }
 }
