@@ -6,7 +6,7 @@ import Testing
 /// Artists on the real Hot 100: careers and leaderboards a fan can check. The counts are the
 /// data's: Billboard's own counts differ where the data credits an artist under another name
 /// (docs/rules.md, "Artists").
-@Suite(.enabled(if: hot100IsPresent, "../shared/data/billboard-hot-100 is absent: skipped"))
+@Suite(.enabled(if: hot100IsPresent, hot100Absent))
 struct Hot100ArtistTests {
   /// The number ones, top 10s and songs `artist NAME --chart hot-100` gives.
   static func totals(_ name: String) throws -> [Int] {

@@ -41,7 +41,7 @@ private func sameSong(_ published: String, _ archived: String) -> Bool {
 /// The archive's year chart of the whole Hot 100 against Billboard's published year-end lists,
 /// 1960–2024: how often the number one agrees, and how many of the published top 10 are in the
 /// archive's top 10 (docs/rules.md, "Periods").
-@Suite(.enabled(if: hot100IsPresent, "../shared/data/billboard-hot-100 is absent: skipped"))
+@Suite(.enabled(if: hot100IsPresent, hot100Absent))
 struct Hot100PeriodTests {
   /// The agreement of a scoring: (years whose number one agrees, published top-10 songs in the
   /// archive's top 10, published top-10 songs recorded).

@@ -216,7 +216,7 @@ struct ReadmeExamplesTests {
     }
   }
 
-  @Test(.enabled(if: hot100IsPresent, "../shared/data/billboard-hot-100 is absent: skipped"))
+  @Test(.enabled(if: hot100IsPresent, hot100Absent))
   func everyAuditExampleOnTheHot100PrintsWhatThePageShows() throws {
     _ = try Hot100Tests.firstImport.get()
     let playground = try Playground()

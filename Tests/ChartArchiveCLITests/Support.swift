@@ -11,6 +11,9 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
 let hot100Folder = packageRoot.deletingLastPathComponent()
   .appendingPathComponent("shared/data/billboard-hot-100").path
 let hot100IsPresent = FileManager.default.fileExists(atPath: hot100Folder)
+/// Why a test that needs the real Hot 100 was skipped, as the test run prints it.
+let hot100Absent: Comment =
+  "the real Hot 100 is absent (shared/data/billboard-hot-100 beside the repository's folder)"
 
 /// What one run of `chart-archive` printed and how it exited.
 struct Run {

@@ -84,7 +84,7 @@ struct TextSafetyTests {
       try chartArchive(["show", "inj", "--format", "csv", "--db", second]).output == show.output)
   }
 
-  @Test(.enabled(if: hot100IsPresent, "../shared/data/billboard-hot-100 is absent: skipped"))
+  @Test(.enabled(if: hot100IsPresent, hot100Absent))
   func theHot100sTitlesThatStartLikeFormulasComeBackFromAnExport() throws {
     // The weeks of `-twistin'-White Silver Sands` (1962-05-05), `@ MEH` (2020-05-02) and `+57`
     // (2024-11-23), the data's only titles that start with `+`, `-` or `@`.

@@ -120,7 +120,7 @@ struct StreamingReaderTests {
   @Test(
     .enabled(
       if: FileManager.default.fileExists(atPath: hot100Folder.path),
-      "../shared/data/billboard-hot-100 is absent: skipped"))
+      "the real Hot 100 is absent (shared/data/billboard-hot-100 beside the repository's folder)"))
   func takesEveryHot100WeekAndReadsItAsTheTreeDoes() throws {
     let files = jsonFiles(in: hot100Folder)
     #expect(files.count == 3_549)
