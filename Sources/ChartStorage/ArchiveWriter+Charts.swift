@@ -13,7 +13,7 @@ extension ArchiveWriter {
   public func insertChart(
     named name: String, frequency: ChartFrequency?, timeZone: String? = nil
   ) throws(ArchiveError) -> ChartID {
-    return try writing { () throws(DatabaseError) in
+    try writing { () throws(DatabaseError) in
       let mayLogEntries = !(try hasUserTriggers())
       try database.run(
         "INSERT INTO charts (name, frequency, time_zone) VALUES (?, ?, ?)", name,

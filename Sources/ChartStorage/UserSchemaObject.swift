@@ -6,7 +6,7 @@ public struct UserSchemaObject: Hashable, Sendable {
   public var type: String
   /// Its name.
   public var name: String
-  /// The ChartArchive table it is on.
+  /// The ChartArchive table it is on, named as the statement that made it wrote it.
   public var table: String
 
   /// An object of the given type and name, on a table.
@@ -20,8 +20,10 @@ public struct UserSchemaObject: Hashable, Sendable {
 extension ArchiveReader {
   /// The indexes and triggers on ChartArchive's tables that its migrations did not make (see
   /// ``UserSchemaObject``), by table and name: those of the archive's file, and the temporary
-  /// triggers of the reader's connection (`sqlite_temp_schema`). A table is named as its
-  /// statement wrote it (`SNAPSHOTS` is `snapshots`, <https://www.sqlite.org/lang_keywords.html>).
+  /// triggers of the reader's connection (`sqlite_temp_schema`). Names are matched as SQLite
+  /// matches them, whatever the case of their ASCII letters: `tbl_name` keeps a table's name as
+  /// the statement wrote it (`SNAPSHOTS`, <https://www.sqlite.org/schematab.html>), and
+  /// ``UserSchemaObject/table`` gives it so.
   ///
   /// - Throws: ``ArchiveError/database(path:_:)``.
   public func userObjectsOnArchiveTables() throws(ArchiveError) -> [UserSchemaObject] {
